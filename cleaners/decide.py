@@ -1,0 +1,110 @@
+"""The one place that decides what is removed.
+
+Rules propose (cleaners.rules); the learned model scores each line (cleaners.model); this step
+combines them along the document:
+1. strong rule proposals are removed wherever they are, with the rule's kind;
+2. the article body runs from the first to the last prose line that survives step 1;
+3. the headline is the first headline-shaped line above the body;
+4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
+5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
+   subheading between paragraphs survives).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from cleaners import shape
+from cleaners.rules import RULES, Doc, Line, Proposal
+from cleaners.settings import Settings
+from cleaners.types import DocumentError, Span
+
+NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
+
+
+@dataclass
+class Decision:
+    title: Line | None
+    kept: list[tuple[Line, str]]  # body lines in order, each with the text left after span removal
+    spans: list[Span]
+
+
+def _partial_cuts(line: Line, props: list[Proposal]) -> tuple[list[tuple[int, int, Proposal]], str]:
+    """Non-overlapping strong partial spans of one line, and the text left between them."""
+    cuts: list[tuple[int, int, Proposal]] = []
+    for p in props:
+        s, e = p.bounds(line.text)
+        if all(e <= cs or s >= ce for cs, ce, _ in cuts):
+            cuts.append((s, e, p))
+    cuts.sort(key=lambda c: c[0])
+    pieces, pos = [], 0
+    for s, e, _ in cuts:
+        pieces.append(line.text[pos:s])
+        pos = e
+    pieces.append(line.text[pos:])
+    return cuts, " ".join(" ".join(pieces).split())
+
+
+def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | None:
+    """The kind of a line outside the body, or None to keep it (a standfirst under the headline)."""
+    for p in props:
+        if leading and p.rule == "headline_shape":
+            continue
+        return p.kind
+    if line.n_words <= 4:
+        return "navigation"
+    return None if leading else "boilerplate"
+
+
+def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
+           corpus_doc_freq: list[int] | None = None) -> Decision:
+    """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
+    `debris_proba`, if given, holds the model's P(debris) for each non-empty line."""
+    doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
+              corpus_doc_freq=corpus_doc_freq)
+    n = len(doc.lines)
+    proposals = [[p for rule in RULES if (p := rule(line, doc)) is not None] for line in doc.lines]
+
+    whole: list[Proposal | None] = [None] * n
+    cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
+    residual: list[str] = [ln.text for ln in doc.lines]
+    for i, (line, props) in enumerate(zip(doc.lines, proposals)):
+        strong = [p for p in props if p.strong]
+        full = next((p for p in strong if p.bounds(line.text) == (0, len(line.text))), None)
+        if full is None and strong:
+            cuts[i], residual[i] = _partial_cuts(line, strong)
+            if not any(c.isalnum() for c in residual[i]):
+                full, cuts[i] = cuts[i][0][2], []
+        whole[i] = full
+
+    model_says_debris = (debris_proba >= settings.model_threshold) if debris_proba is not None else np.zeros(n, bool)
+    body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
+    if not any(body_like):
+        raise DocumentError("decide", NO_BODY)
+    first = body_like.index(True)
+    last = n - 1 - body_like[::-1].index(True)
+
+    title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
+                  and shape.is_headline_shaped(ln.text)), None)
+
+    spans: list[Span] = []
+    kept: list[tuple[Line, str]] = []
+    for i, line in enumerate(doc.lines):
+        if line is title:
+            continue
+        kind, rule = (whole[i].kind, whole[i].rule) if whole[i] else (None, None)
+        if kind is None and (i < first or i > last):
+            props = [p for p in proposals[i] if not p.strong] if not cuts[i] else [c[2] for c in cuts[i]]
+            kind = _outside_kind(props, line, leading=i < first)
+            rule = next((p.rule for p in props if p.kind == kind), "position")
+        if kind is None and model_says_debris[i]:
+            kind, rule = "boilerplate", "model"
+        if kind is not None:
+            spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule))
+            continue
+        for s, e, p in cuts[i]:
+            spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
+        kept.append((line, residual[i]))
+    return Decision(title, kept, spans)

@@ -1,0 +1,70 @@
+"""Bytes to text: BOMs, strict UTF-8, then charset-normalizer for legacy code pages and BOM-less UTF-16."""
+from __future__ import annotations
+
+import codecs
+
+from charset_normalizer import from_bytes
+
+from cleaners.types import DocumentError
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Single-byte Western code pages first: cp1252 is what legacy English news text overwhelmingly is,
+# and charset-normalizer otherwise often names a near-identical cousin (cp1250, mac_roman).
+_PREFERRED = ("utf_8", "cp1252", "latin_1", "iso8859_15")
+
+
+def looks_binary(data: bytes) -> bool:
+    """NUL bytes in the head of a file that has no UTF-16/32 BOM, or a known binary signature."""
+    head = data[:4096]
+    if head.startswith((b"\x89PNG", b"%PDF", b"PK\x03\x04", b"\xff\xd8\xff", b"GIF8", b"\x1f\x8b")):
+        return True
+    return b"\x00" in head and not _utf16_without_bom(head)
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """UTF-16 text has a NUL in every other byte for ASCII-range characters."""
+    if len(head) < 4:
+        return None
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) > 0.4 * len(odd) and even.count(0) < 0.05 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.4 * len(even) and odd.count(0) < 0.05 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def detect_encoding(data: bytes) -> tuple[str, int]:
+    """(encoding, number of BOM bytes to skip)."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name, len(bom)
+    try:
+        data.decode("utf-8")
+        return "utf-8", 0
+    except UnicodeDecodeError:
+        pass
+    wide = _utf16_without_bom(data[:4096])
+    if wide:
+        return wide, 0
+    results = from_bytes(data[:200_000], cp_isolation=list(_PREFERRED)) or from_bytes(data[:200_000])
+    best = results.best()
+    if best is None:
+        raise DocumentError("decode", "could not determine the text encoding; re-save the file as UTF-8")
+    return best.encoding, 0
+
+
+def decode(data: bytes) -> str:
+    """Decode raw bytes to str. Undecodable bytes in an otherwise readable file become U+FFFD."""
+    if looks_binary(data):
+        raise DocumentError("decode", "file is binary (not text); remove it from the corpus or convert it to text")
+    encoding, skip = detect_encoding(data)
+    text = data[skip:].decode(encoding, errors="replace")
+    if text.count("\ufffd") > max(16, len(text) // 20):
+        raise DocumentError("decode", f"more than 5% of the bytes are not valid {encoding}; re-save the file as UTF-8")
+    return text

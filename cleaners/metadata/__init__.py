@@ -1,0 +1,1 @@
+"""Metadata: title, publication date and outlet, each with its provenance."""

@@ -1,0 +1,75 @@
+"""The outlet registry: canonical outlet names with their domains and aliases.
+
+The packaged `outlets.csv` (name, domain, aliases separated by "|") can be extended by users with
+their own CSV of the same columns (Settings.outlets_file or NEWSCLEAN_OUTLETS).
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import os
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Outlet:
+    name: str
+    domain: str
+    aliases: tuple[str, ...]
+
+
+class OutletRegistry:
+    def __init__(self, outlets: list[Outlet]):
+        self.outlets = outlets
+        self._by_domain = {o.domain.lower(): o for o in outlets}
+        by_alias: dict[str, Outlet] = {}
+        for o in outlets:
+            for a in (o.name, o.domain, *o.aliases):
+                by_alias.setdefault(a.lower(), o)
+        self._by_alias = by_alias
+        # Longest alias first so "Fox News Channel" wins over "Fox News". Aliases are matched
+        # case-sensitively as written (a capitalised "Rare" is an outlet, "rare" is a word).
+        names = sorted({a for o in outlets for a in (o.name, o.domain, *o.aliases)}, key=len, reverse=True)
+        self._pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w])") if names else None
+
+    def by_domain(self, domain: str) -> Outlet | None:
+        d = domain.lower().removeprefix("www.")
+        while d:
+            if d in self._by_domain:
+                return self._by_domain[d]
+            if "." not in d:
+                return None
+            d = d.split(".", 1)[1]
+        return None
+
+    def by_alias(self, alias: str) -> Outlet | None:
+        return self._by_alias.get(alias.strip().lower())
+
+    def find_in(self, text: str) -> Outlet | None:
+        """The first outlet named in `text` (a debris span such as a signature or dateline)."""
+        if self._pattern is None:
+            return None
+        m = self._pattern.search(text)
+        return self._by_alias[m.group(1).lower()] if m else None
+
+
+def _read_csv(path) -> list[Outlet]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return [
+            Outlet(r["name"].strip(), r["domain"].strip().lower(), tuple(a.strip() for a in (r.get("aliases") or "").split("|") if a.strip()))
+            for r in csv.DictReader(fh)
+            if r.get("name") and r.get("domain")
+        ]
+
+
+@functools.lru_cache(maxsize=4)
+def load_registry(extra: str | None = None) -> OutletRegistry:
+    """The packaged registry, plus the user's CSV (argument or NEWSCLEAN_OUTLETS) whose rows win."""
+    outlets = _read_csv(resources.files("cleaners.metadata").joinpath("outlets.csv"))
+    extra = extra or os.environ.get("NEWSCLEAN_OUTLETS")
+    if extra:
+        outlets = _read_csv(Path(extra)) + outlets
+    return OutletRegistry(outlets)

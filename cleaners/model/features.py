@@ -1,0 +1,317 @@
+"""Vectorised line features for the debris model.
+
+All features are general: shape (length, words, stop words, punctuation, capitalisation, digits),
+patterns (URL, e-mail, date, time, byline, copyright), position, neighbours, fit to the document's
+main body, and corpus repetition. Nothing is keyed to any page's wording.
+
+Speed: a document is handled as one string. Character classes come from a lookup table over the
+code points (numpy), summed per line with np.add.reduceat; tokens come from one regex pass over the
+whole text; pattern counts from one finditer per pattern mapped to lines with searchsorted. The only
+per-line Python is a few C-level string methods.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from cleaners.corpus import DocContext
+
+# ---------------------------------------------------------------- character classes
+LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
+    1 << i for i in range(11))
+_SENT_END_CHARS = ".!?\u2026\u3002\uff01\uff1f"
+_SEP_CHARS = "|\u2022\u00b7\u00bb\u203a\u00ab\u2039/>\u25ba\u25b6\u2192\u00a6"
+
+
+@lru_cache(maxsize=1)
+def _lut() -> np.ndarray:
+    t = np.zeros(0x10000, dtype=np.uint16)
+    for cp in range(0x10000):
+        cat = unicodedata.category(chr(cp))
+        v = 0
+        if cat[0] == "L":
+            v |= LETTER
+            if cat in ("Lu", "Lt"):
+                v |= UPPER
+            if cat == "Lo":
+                v |= OTHER_LETTER
+        elif cat == "Nd":
+            v |= DIGIT
+        elif cat[0] == "Z" or chr(cp).isspace():
+            v |= SPACE
+        elif cat[0] == "P":
+            v |= PUNCT
+        elif cat[0] == "S":
+            v |= SYMBOL
+        t[cp] = v
+    for ch in _SENT_END_CHARS:
+        t[ord(ch)] |= SENT_END
+    for ch in _SEP_CHARS:
+        t[ord(ch)] |= SEP
+    for ch in ",\u060c\u3001":
+        t[ord(ch)] |= COMMA
+    for ch in ":\uff1a":
+        t[ord(ch)] |= COLON
+    return t
+
+
+@lru_cache(maxsize=1)
+def stopwords() -> frozenset[str]:
+    path = Path(__file__).with_name("stopwords.txt")
+    return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
+
+
+# ---------------------------------------------------------------- patterns
+_MONTHS = (r"jan|feb|febr|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|"
+           r"june|july|august|september|october|november|december|januar|februar|märz|mai|juni|juli|"
+           r"oktober|dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|"
+           r"novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|"
+           r"octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|"
+           r"ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|"
+           r"dezembro|mei|augustus")
+PATTERNS = {
+    "url": re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|gov|edu|io|co|de|fr|es|it|uk)\b", re.I),
+    "email": re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
+    "date": re.compile(rf"\b(?:{_MONTHS})\.?\s+\d{{1,4}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|"
+                       r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:19|20)\d\d\b", re.I),
+    "time": re.compile(r"\b\d{1,2}:\d\d\b"),
+    "byline": re.compile(r"(?m)^(?:by|von|por|par|di|door|av|af|de)\s+\w", re.I),
+    "copyright": re.compile(r"\u00a9|\(c\)\s|copyright|all rights reserved", re.I),
+    "number_only": re.compile(r"(?m)^[\W\d_]*\d[\W\d_]*$"),
+    "bullet": re.compile(r"(?m)^[-*\u2022\u25aa\u25cf\u2013\u2014>\u00bb]\s"),
+}
+_TOKEN_STRIP = re.compile(r"[^\w\s]+")
+
+# ---------------------------------------------------------------- feature names
+BASE = [
+    "n_chars", "n_words", "mean_word_len", "letter_ratio", "upper_ratio", "digit_ratio",
+    "punct_ratio", "symbol_ratio", "other_letter_ratio", "sep_ratio", "comma_per_word",
+    "n_sent_end", "ends_sent", "ends_colon", "ends_letter", "ends_digit", "starts_upper",
+    "starts_digit", "starts_punct", "title_case_ratio", "n_stop", "stop_ratio",
+    "url", "email", "date", "time", "byline", "copyright", "number_only", "bullet",
+    "dup_in_doc", "fit_share", "fit_log", "freq_share",
+    "df_log", "df_frac", "df_site_log", "df_site_frac",
+]
+POSITION = [
+    "rel_pos", "pos_from_start_log", "pos_from_end_log", "mass_before", "n_lines_log",
+    "doc_words_log", "n_docs_log", "n_site_docs_log", "textual", "dist_prev_text_log",
+    "dist_next_text_log", "inside_text_span", "text_mass_before", "text_mass_after",
+    "text_win2", "text_win5", "text_win10", "dist_main_block",
+]
+NEIGHBOUR_BASE = ["n_words", "ends_sent", "stop_ratio", "fit_share", "df_log", "title_case_ratio",
+                  "punct_ratio", "digit_ratio", "url", "date", "dup_in_doc", "sep_ratio"]
+NEIGHBOUR_SHIFTS = (-2, -1, 1, 2)
+NEIGHBOUR = [f"{name}@{s:+d}" for s in NEIGHBOUR_SHIFTS for name in NEIGHBOUR_BASE]
+FEATURE_NAMES = BASE + POSITION + NEIGHBOUR
+_IDX = {n: i for i, n in enumerate(FEATURE_NAMES)}
+
+
+def _shift(a: np.ndarray, s: int, fill: float) -> np.ndarray:
+    """out[i] = a[i + s] (neighbour at offset s), `fill` beyond the document."""
+    out = np.full_like(a, fill)
+    n = len(a)
+    if s > 0:
+        out[: n - s] = a[s:]
+    elif s < 0:
+        out[-s:] = a[: n + s]
+    else:
+        out[:] = a
+    return out
+
+
+def _window_sum(a: np.ndarray, w: int) -> np.ndarray:
+    c = np.concatenate([[0.0], np.cumsum(a)])
+    n = len(a)
+    idx = np.arange(n)
+    lo = np.maximum(idx - w, 0)
+    hi = np.minimum(idx + w + 1, n)
+    return c[hi] - c[lo]
+
+
+def _counts_per_line(pattern: re.Pattern, text: str, starts_nl: np.ndarray, n: int) -> np.ndarray:
+    pos = [m.start() for m in pattern.finditer(text)]
+    if not pos:
+        return np.zeros(n)
+    line = np.searchsorted(starts_nl, np.asarray(pos), side="right") - 1
+    return np.bincount(line, minlength=n).astype(np.float64)
+
+
+def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
+    """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines."""
+    n = len(lines)
+    F = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
+    if n == 0:
+        return F
+    if ctx is None:
+        ctx = DocContext.empty(n)
+    lut = _lut()
+    lens = np.fromiter(map(len, lines), dtype=np.int64, count=n)
+    lens_c = np.maximum(lens, 1)
+    flat = "".join(lines)
+    cps = np.frombuffer(flat.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    cls = lut[np.minimum(cps, 0xFFFF)]
+    cls[cps > 0xFFFF] = OTHER_LETTER  # astral planes: emoji and rare scripts
+    starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+    nonempty = lens > 0
+    safe_starts = np.minimum(starts, max(len(cls) - 1, 0))
+
+    def per_line(mask: np.ndarray) -> np.ndarray:
+        if len(mask) == 0:
+            return np.zeros(n)
+        s = np.add.reduceat(mask.astype(np.int32), safe_starts)
+        return np.where(nonempty, s, 0).astype(np.float64)
+
+    letters = per_line((cls & LETTER) > 0)
+    spaces = per_line((cls & SPACE) > 0)
+    words = np.where(nonempty, spaces + 1, 0)
+    prev_space = np.concatenate([[True], (cls[:-1] & SPACE) > 0])
+    prev_space[starts[nonempty]] = True
+    word_start_upper = per_line(((cls & UPPER) > 0) & prev_space)
+    word_start_letter = per_line(((cls & LETTER) > 0) & prev_space)
+    last = cls[np.maximum(starts + lens - 1, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
+    last2 = cls[np.maximum(starts + lens - 2, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
+    first = cls[safe_starts] if len(cls) else np.zeros(n, dtype=np.uint16)
+    ends_sent = ((last & SENT_END) > 0) | (((last & PUNCT) > 0) & ((last2 & SENT_END) > 0) & (lens > 1))
+
+    col = F.T  # views into columns by name
+    def put(name, values):
+        col[_IDX[name]] = values
+
+    put("n_chars", np.log1p(lens))
+    put("n_words", words)
+    put("mean_word_len", letters / np.maximum(words, 1))
+    put("letter_ratio", letters / lens_c)
+    put("upper_ratio", per_line((cls & UPPER) > 0) / np.maximum(letters, 1))
+    put("digit_ratio", per_line((cls & DIGIT) > 0) / lens_c)
+    put("punct_ratio", per_line((cls & PUNCT) > 0) / lens_c)
+    put("symbol_ratio", per_line((cls & SYMBOL) > 0) / lens_c)
+    put("other_letter_ratio", per_line((cls & OTHER_LETTER) > 0) / lens_c)
+    put("sep_ratio", per_line((cls & SEP) > 0) / np.maximum(words, 1))
+    put("comma_per_word", per_line((cls & COMMA) > 0) / np.maximum(words, 1))
+    n_sent_end = per_line((cls & SENT_END) > 0)
+    put("n_sent_end", n_sent_end)
+    put("ends_sent", ends_sent)
+    put("ends_colon", (last & COLON) > 0)
+    put("ends_letter", (last & LETTER) > 0)
+    put("ends_digit", (last & DIGIT) > 0)
+    put("starts_upper", (first & UPPER) > 0)
+    put("starts_digit", (first & DIGIT) > 0)
+    put("starts_punct", (first & (PUNCT | SYMBOL)) > 0)
+    title_case = word_start_upper / np.maximum(word_start_letter, 1)
+    put("title_case_ratio", title_case)
+
+    # ------------------------------------------------------------ patterns (on "\n"-joined text)
+    text = "\n".join(lines)
+    starts_nl = starts + np.arange(n)
+    for name, pat in PATTERNS.items():
+        if name == "email" and "@" not in text:
+            continue
+        put(name, _counts_per_line(pat, text, starts_nl, n))
+
+    # ------------------------------------------------------------ tokens
+    low = _TOKEN_STRIP.sub(" ", text.lower()).split("\n")
+    toks_per_line = [s.split() for s in low]
+    tcount = np.fromiter(map(len, toks_per_line), dtype=np.int64, count=n)
+    vocab: dict[str, int] = {}
+    ids = np.fromiter((vocab.setdefault(t, len(vocab)) for ts in toks_per_line for t in ts),
+                      dtype=np.int64, count=int(tcount.sum()))
+    V = len(vocab)
+    sw = stopwords()
+    is_sw_v = np.fromiter((w in sw for w in vocab), dtype=bool, count=V)
+    tok_line = np.repeat(np.arange(n), tcount)
+    is_sw = is_sw_v[ids] if V else np.zeros(0, dtype=bool)
+    n_stop = np.bincount(tok_line, weights=is_sw, minlength=n) if V else np.zeros(n)
+    put("n_stop", n_stop)
+    put("stop_ratio", n_stop / np.maximum(tcount, 1))
+
+    # duplicates of the whole line inside the document
+    seen: dict[str, int] = {}
+    for s in lines:
+        seen[s] = seen.get(s, 0) + 1
+    put("dup_in_doc", np.fromiter((seen[s] for s in lines), dtype=np.float64, count=n))
+
+    # "textual" lines: long, sentence-like
+    textual = (((words >= 10) | (lens >= 80)) & (n_sent_end >= 1)).astype(np.float64)
+    put("textual", textual)
+
+    # topic fit: share of the line's content words found in the OTHER textual lines
+    if V:
+        content = ~is_sw & (np.fromiter((len(w) > 2 for w in vocab), dtype=bool, count=V)[ids])
+        body_tok = textual[tok_line] > 0
+        B = np.bincount(ids[body_tok & content], minlength=V).astype(np.float64)
+        # subtract the line's own occurrences when the line itself is textual
+        key = tok_line * V + ids
+        uniq, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
+        own = cnt[inv] * (body_tok & content)
+        elsewhere = B[ids] - own
+        cw = content.astype(np.float64)
+        n_content = np.bincount(tok_line, weights=cw, minlength=n)
+        hit = np.bincount(tok_line, weights=cw * (elsewhere > 0), minlength=n)
+        logw = np.bincount(tok_line, weights=cw * np.log1p(np.maximum(elsewhere, 0)), minlength=n)
+        has = n_content > 0
+        put("fit_share", np.where(has, hit / np.maximum(n_content, 1), -1))
+        put("fit_log", np.where(has, logw / np.maximum(n_content, 1), -1))
+        # the words' frequency anywhere in the page (menus reuse a small vocabulary too)
+        A = np.bincount(ids, minlength=V).astype(np.float64)
+        put("freq_share", np.bincount(tok_line, weights=(A[ids] > 1), minlength=n) / np.maximum(tcount, 1))
+    else:
+        put("fit_share", -np.ones(n))
+        put("fit_log", -np.ones(n))
+
+    # ------------------------------------------------------------ corpus repetition
+    df = ctx.df.astype(np.float64)
+    dfs = ctx.df_site.astype(np.float64)
+    put("df_log", np.log1p(df - 1))
+    put("df_frac", (df - 1) / max(ctx.n_docs - 1, 1))
+    put("df_site_log", np.log1p(dfs - 1))
+    put("df_site_frac", (dfs - 1) / max(ctx.n_site_docs - 1, 1))
+    put("n_docs_log", np.full(n, np.log1p(ctx.n_docs)))
+    put("n_site_docs_log", np.full(n, np.log1p(ctx.n_site_docs)))
+
+    # ------------------------------------------------------------ position and main body region
+    idx = np.arange(n, dtype=np.float64)
+    put("rel_pos", idx / max(n - 1, 1))
+    put("pos_from_start_log", np.log1p(idx))
+    put("pos_from_end_log", np.log1p(n - 1 - idx))
+    cum = np.cumsum(lens) - lens
+    put("mass_before", cum / max(lens.sum(), 1))
+    put("n_lines_log", np.full(n, np.log1p(n)))
+    put("doc_words_log", np.full(n, np.log1p(words.sum())))
+    big = 10_000.0
+    tpos = np.flatnonzero(textual)
+    if len(tpos):
+        k = np.searchsorted(tpos, idx, side="left")  # first textual index >= i
+        nxt = np.where(k < len(tpos), tpos[np.minimum(k, len(tpos) - 1)] - idx, big)
+        kp = np.searchsorted(tpos, idx, side="right") - 1  # last textual index <= i
+        prv = np.where(kp >= 0, idx - tpos[np.maximum(kp, 0)], big)
+        # distance to a textual line other than itself
+        nxt_strict = np.where(textual > 0, np.where(k + 1 < len(tpos), tpos[np.minimum(k + 1, len(tpos) - 1)] - idx, big), nxt)
+        prv_strict = np.where(textual > 0, np.where(kp - 1 >= 0, idx - tpos[np.maximum(kp - 1, 0)], big), prv)
+        put("dist_prev_text_log", np.log1p(prv_strict))
+        put("dist_next_text_log", np.log1p(nxt_strict))
+        put("inside_text_span", (idx >= tpos[0]) & (idx <= tpos[-1]))
+        tmass = textual * lens
+        tot = max(tmass.sum(), 1)
+        tcum = np.cumsum(tmass)
+        put("text_mass_before", (tcum - tmass) / tot)
+        put("text_mass_after", (tot - tcum) / tot)
+        w2, w5, w10 = (_window_sum(tmass, w) / tot for w in (2, 5, 10))
+        put("text_win2", w2)
+        put("text_win5", w5)
+        put("text_win10", w10)
+        main = int(np.argmax(_window_sum(tmass, 5)))
+        put("dist_main_block", np.log1p(np.abs(idx - main)) * np.sign(idx - main))
+    else:
+        for name in ("dist_prev_text_log", "dist_next_text_log"):
+            put(name, np.full(n, np.log1p(big)))
+
+    # ------------------------------------------------------------ neighbours
+    for s in NEIGHBOUR_SHIFTS:
+        for name in NEIGHBOUR_BASE:
+            put(f"{name}@{s:+d}", _shift(col[_IDX[name]], s, -1.0))
+    return F

@@ -1,0 +1,107 @@
+"""Training labels for the line model, derived by *aligning* a page to its true article body.
+
+A line is body when most of its tokens are matched, in order, by an alignment of the page's token
+sequence to the truth's token sequence. Checking whether a line's words merely occur somewhere in
+the truth would teach the model to keep menus ("Health", "Sign in" also occur in articles); the
+alignment only credits tokens at the place where the truth has them.
+
+Tokens are the scorer's: NFKC, lower case, Unicode punctuation and symbols deleted, split on white
+space (see shared/tools/score-devset), so the labels optimise the measured quantity.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+import unicodedata
+
+import numpy as np
+
+_DROP = {cp: None for cp in range(sys.maxunicode + 1) if unicodedata.category(chr(cp))[0] in "PS"}
+
+
+def tokens(text: str) -> list[str]:
+    """The scorer's tokens of a text."""
+    return unicodedata.normalize("NFKC", text or "").lower().translate(_DROP).split()
+
+
+def fold_title(text: str | None) -> str:
+    """Lower-cased, punctuation and symbols deleted, spaces folded: the form titles are compared in."""
+    return " ".join(tokens(text or ""))
+
+
+def aligned_share(lines: list[str], truth: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per line: (share of its tokens aligned to the truth, number of tokens).
+
+    The alignment is difflib's longest-matching-blocks over integer token ids (no junk heuristic),
+    which keeps the order of both sequences, so a menu word is only credited where the truth
+    actually continues with it.
+    """
+    vocab: dict[str, int] = {}
+    line_toks = [tokens(line) for line in lines]
+    counts = np.fromiter((len(t) for t in line_toks), dtype=np.int64, count=len(lines))
+    page = [vocab.setdefault(t, len(vocab)) for toks in line_toks for t in toks]
+    true = [vocab.setdefault(t, len(vocab)) for t in tokens(truth)]
+    hit = np.zeros(len(page), dtype=np.float64)
+    if page and true:
+        sm = difflib.SequenceMatcher(None, page, true, autojunk=False)
+        for a, _b, size in sm.get_matching_blocks():
+            if size:
+                hit[a:a + size] = 1.0
+    share = np.zeros(len(lines))
+    if len(page):
+        line_of = np.repeat(np.arange(len(lines)), counts)
+        sums = np.bincount(line_of, weights=hit, minlength=len(lines))
+        share = np.divide(sums, counts, out=np.zeros(len(lines)), where=counts > 0)
+    return share, counts
+
+
+def body_labels(lines: list[str], truth: str, min_share: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Per line: label (1 body, 0 debris) and a training weight (0 for lines without tokens)."""
+    share, counts = aligned_share(lines, truth)
+    return (share >= min_share).astype(np.int8), (counts > 0).astype(np.float64)
+
+
+def snippet_labels(lines: list[str], with_: list[str], without: list[str]) -> np.ndarray:
+    """Partial labels from snippets: 1 body (line holds a `with` snippet or lies inside one),
+    0 debris (same for `without`), -1 unknown. Matching is on the scorer's tokens, so spacing and
+    punctuation differences between the snippet and the rendered text do not matter."""
+    out = np.full(len(lines), -1, dtype=np.int8)
+    folded = [" " + " ".join(tokens(line)) + " " for line in lines]
+    for snippets, value in ((without, 0), (with_, 1)):
+        for snip in snippets:
+            s = " ".join(tokens(snip))
+            if len(s.split()) < 2:
+                continue
+            key = " " + s + " "
+            for i, f in enumerate(folded):
+                # the snippet sits in the line, or (for snippets spanning lines) the line in it
+                if key in f or (len(f.split()) >= 3 and f in key):
+                    if out[i] == -1 or value == 0:
+                        out[i] = value
+    return out
+
+
+def title_index(lines: list[str], title: str | None) -> int | None:
+    """Index of the first line equal (folded) to the annotated title, or None."""
+    ft = fold_title(title)
+    if not ft:
+        return None
+    for i, line in enumerate(lines):
+        if fold_title(line) == ft:
+            return i
+    return None
+
+
+_WS = re.compile(r"\s+")
+
+
+def simple_lines(text: str) -> list[str]:
+    """Fallback splitter (non-empty lines, no-break spaces to spaces, runs collapsed, trimmed) used
+    when cleaners.lines is not importable; the pipeline uses cleaners.lines."""
+    out = []
+    for raw in text.split("\n"):
+        s = _WS.sub(" ", raw.replace("\u00a0", " ")).strip()
+        if s:
+            out.append(s)
+    return out

@@ -1,0 +1,84 @@
+"""What a rule sees and what it returns.
+
+A rule is a small named function `rule(line, doc) -> Proposal | None`. It sees one line with its
+neighbours and the document context, and proposes a span of debris with a kind. It never deletes:
+cleaners.decide combines the proposals and alone decides.
+
+A proposal is `strong` when the line's own evidence suffices (a "RELATED:" prefix, a photo
+credit). A `weak` proposal only names the kind of a line that the decision step already judged
+to be outside the article body (before its first or after its last paragraph), e.g. a
+headline-shaped line below the story is a related headline, but a subheading inside it stays.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Optional
+
+from cleaners import shape
+
+
+@dataclass(frozen=True)
+class Proposal:
+    kind: str
+    rule: str
+    strong: bool = True
+    start: int = 0
+    end: Optional[int] = None  # None: to the end of the line
+
+    def bounds(self, text: str) -> tuple[int, int]:
+        return self.start, len(text) if self.end is None else self.end
+
+
+@dataclass
+class Line:
+    index: int  # position among the document's non-empty lines
+    number: int  # 1-based line number in the raw text
+    text: str
+
+    @cached_property
+    def words(self) -> list[str]:
+        return shape.words(self.text)
+
+    @cached_property
+    def n_words(self) -> int:
+        return len(self.words)
+
+
+@dataclass
+class Doc:
+    """The document context every rule may read: all non-empty lines and the article's topic."""
+
+    lines: list[Line]
+    corpus_doc_freq: Optional[list[int]] = None  # per line: how many corpus documents contain it
+
+    def prev(self, line: Line) -> Line | None:
+        return self.lines[line.index - 1] if line.index > 0 else None
+
+    def next(self, line: Line) -> Line | None:
+        return self.lines[line.index + 1] if line.index + 1 < len(self.lines) else None
+
+    @cached_property
+    def topic(self) -> dict[str, int]:
+        """Content-word counts of the prose lines: what the article is about."""
+        counts: dict[str, int] = {}
+        for ln in self.lines:
+            if shape.is_sentence_like(ln.text, min_words=12):
+                for w in shape.content_words(ln.text):
+                    counts[w] = counts.get(w, 0) + 1
+        return counts
+
+    def topic_fit(self, line: Line) -> float:
+        """Share of the line's content words that the article's prose uses elsewhere (0..1)."""
+        ws = shape.content_words(line.text)
+        if not ws:
+            return 0.0
+        own: dict[str, int] = {}
+        if shape.is_sentence_like(line.text, min_words=12):
+            for w in ws:
+                own[w] = own.get(w, 0) + 1
+        topic = self.topic
+        return sum(topic.get(w, 0) - own.get(w, 0) > 0 for w in ws) / len(ws)
+
+
+Rule = Callable[[Line, Doc], Optional[Proposal]]

@@ -1,0 +1,78 @@
+"""Captions: image captions, alt text and photo credits."""
+from __future__ import annotations
+
+import re
+
+from cleaners import shape
+from cleaners.rules.base import Doc, Line, Proposal
+
+_CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
+# A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
+_END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s*$", re.I | re.X)
+# A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
+_LINE_CREDIT = re.compile(
+    r"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption)s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
+    r"|(?:photo|image|picture|photograph|video)s?\s+(?:by|via|courtesy\ of|credit)\b"
+    r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b[^.!?]{0,40}$"
+    r"|\(?(?:photo|image|picture)s?\)?$)",
+    re.I | re.X,
+)
+# Photo captions are written in the present tense: "X speaks to media", "X appears in court on …".
+_CAPTION_VERBS = (
+    "appears|arrives|attends|speaks|talks|looks|poses|waves|gestures|listens|walks|stands|sits|holds|smiles|"
+    "testifies|addresses|delivers|leaves|greets|shakes|reacts|answers|celebrates|watches|prays|hugs|departs|"
+    "displays|meets|points|rides|visits|wears|kneels|mourns|cries|lays|embraces|signs|pauses|exits|enters|"
+    "is seen|are seen|is pictured|are pictured|pictured|shown"
+)
+_CAPTION_SUBJECT_VERB = re.compile(r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:" + _CAPTION_VERBS + r")\b")
+_DATE_OR_PLACE = re.compile(
+    r"\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\bin\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*,\s*[A-Z]"
+    r"|\b\d{4}\b",
+)
+
+
+def end_credit(line: Line, doc: Doc) -> Proposal | None:
+    """A photo credit in brackets at the end of a line: remove just the bracket."""
+    m = _END_CREDIT.search(line.text)
+    if m is None:
+        return None
+    return Proposal("caption", "end_credit", start=m.start(), end=m.end())
+
+
+def credit_line(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= 14 and _LINE_CREDIT.search(line.text):
+        return Proposal("caption", "credit_line")
+    return None
+
+
+def alt_text(line: Line, doc: Doc) -> Proposal | None:
+    """A short line with no capital letter and no punctuation: an image's alt text or file label."""
+    t = line.text
+    if 1 <= line.n_words <= 8 and len(t) <= 80 and t.lower() == t and any(c.isalpha() for c in t) \
+            and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
+        # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
+        if any(c.isupper() != c.islower() for c in t if c.isalpha()):
+            return Proposal("caption", "alt_text")
+    return None
+
+
+def _after_image(line: Line, doc: Doc) -> bool:
+    prev = doc.prev(line)
+    return prev is not None and (alt_text(prev, doc) is not None or credit_line(prev, doc) is not None)
+
+
+def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
+    """A present-tense caption with a date or place ("X appears in court on Feb. 19, 2018, in …"),
+    or any present-tense caption right below an image's alt text."""
+    if line.n_words > 35 or not _CAPTION_SUBJECT_VERB.search(line.text):
+        return None
+    if _DATE_OR_PLACE.search(line.text) or _after_image(line, doc):
+        return Proposal("caption", "caption_sentence")
+    return None
+
+
+def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
+    """Weak: "<Name> speaks to media" with no full stop: a caption when it sits outside the body."""
+    if line.n_words <= 15 and not line.text.endswith(".") and _CAPTION_SUBJECT_VERB.search(line.text):
+        return Proposal("caption", "present_tense_caption", strong=False)
+    return None

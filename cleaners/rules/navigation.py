@@ -1,0 +1,52 @@
+"""Navigation: menu items, section labels, "Watch LIVE", "Skip to content", breadcrumbs."""
+from __future__ import annotations
+
+import re
+
+from cleaners import shape
+from cleaners.rules.base import Doc, Line, Proposal
+
+# The vocabulary of site chrome: words menus, buttons and prompts are made of.
+UI_WORDS = frozenset(
+    """home menu search watch live video videos verify please sign log login logout register subscribe
+    subscribed subscription subscriptions newsletter newsletters share tweet email print comments comment
+    recent popular trending latest article articles stories story news more next previous prev back top
+    skip content close open follow like contact about privacy policy terms cookies cookie advertisement
+    advertise ad ads sponsored accept reject read full continue load view page pages most related topics
+    topic sections section account profile settings help faq sitemap rss feed podcasts podcast photos
+    gallery galleries listen play pause now today breaking opinion world local sports weather business
+    politics entertainment lifestyle tech technology health science travel shop deals edition menu main
+    navigation toggle expand collapse show hide sidebar footer header site app apps download install
+    notifications alerts saved bookmarks bookmark my sign-in log-in signup sign-up e-mail whatsapp facebook
+    twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
+    feedback careers jobs store subscribe now free trial upgrade premium donate support us up""".split()
+)
+_BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
+
+
+def ui_words(line: Line, doc: Doc) -> Proposal | None:
+    """A short line made only of site-chrome words, e.g. "Watch LIVE", "Most recent"."""
+    ws = line.words
+    if not 1 <= len(ws) <= 5 or line.text.endswith("."):
+        return None
+    lowered = [w.lower() for w in ws]
+    if all(w in UI_WORDS or w in shape.STOP_WORDS for w in lowered) and any(w in UI_WORDS for w in lowered):
+        return Proposal("navigation", "ui_words")
+    return None
+
+
+def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
+    """Short items joined by menu separators: "Home > World > Europe", "News | Sport | Weather"."""
+    if line.n_words > 12 or shape.ends_sentence(line.text):
+        return None
+    parts = [p for p in re.split(r"\s*(?:>|»|›|\||•|·)\s*", line.text) if p]
+    if len(parts) >= 3 and all(len(p.split()) <= 3 for p in parts):
+        return Proposal("navigation", "breadcrumb")
+    return None
+
+
+def short_fragment(line: Line, doc: Doc) -> Proposal | None:
+    """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
+    if line.n_words <= 4 and not shape.ends_sentence(line.text):
+        return Proposal("navigation", "short_fragment", strong=False)
+    return None

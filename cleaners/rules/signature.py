@@ -1,0 +1,36 @@
+"""Outlet signatures: "More on FoxNews.com.", "Videos by Rare", "© 2018 Example Media"."""
+from __future__ import annotations
+
+import re
+
+from cleaners.rules.base import Doc, Line, Proposal
+
+DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za)\b"
+_NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
+_SIGNED = re.compile(
+    r"^(?:more|videos?|photos?|stories|content|powered|produced|presented|brought\ to\ you|distributed|syndicated"
+    r"|read\ (?:more|the\ full\ (?:story|article))|continue\ reading|full\ story|first\ (?:published|appeared)"
+    r"|originally\ (?:published|appeared)|this\ (?:article|story|post)\ (?:originally\ |first\ )?(?:appeared|was\ published|is\ from))"
+    r"\s+(?:on|at|by|from|in)\s+(?:the\ )?" + _NAME,
+    re.I | re.X,
+)
+_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved)", re.I)
+_BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
+
+
+def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= 12 and _SIGNED.search(line.text):
+        return Proposal("outlet_signature", "signed_by_outlet")
+    return None
+
+
+def copyright_line(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= 30 and _COPYRIGHT.search(line.text):
+        return Proposal("outlet_signature", "copyright_line")
+    return None
+
+
+def bare_domain(line: Line, doc: Doc) -> Proposal | None:
+    if _BARE_DOMAIN.search(line.text):
+        return Proposal("outlet_signature", "bare_domain")
+    return None

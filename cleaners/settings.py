@@ -1,0 +1,51 @@
+"""One typed settings object for the CLI, flows and tests. Its hash is part of pipeline_version,
+so changing a setting re-cleans everything in an incremental run."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Normalisation
+    keep_curly_quotes: bool = False
+    # Limits: a file over max_bytes is quarantined without being read whole.
+    max_bytes: int = 50_000_000
+    doc_timeout_s: float = 30.0
+    # Decision thresholds (rules + model); see cleaners.decide.
+    model_threshold: float = 0.5
+    use_model: bool = True
+    # Corpus repetition: a short line seen in at least this many documents is a template.
+    template_min_docs: int = 3
+    template_max_words: int = 12
+    # Orchestration
+    batch_size: int = 500
+
+    def digest(self) -> str:
+        blob = json.dumps(dataclasses.asdict(self), sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:8]
+
+    @property
+    def pipeline_version(self) -> str:
+        return f"{PACKAGE_VERSION}+{self.digest()}"
+
+    @classmethod
+    def load(cls, path: Path | None = None, **overrides) -> "Settings":
+        """Defaults, then a TOML file's [newsclean] table (or its top level), then overrides."""
+        values: dict = {}
+        if path is not None:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+            values.update(data.get("newsclean", data))
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(values) - known
+        if unknown:
+            raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
+        return cls(**values)

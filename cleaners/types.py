@@ -1,0 +1,100 @@
+"""The small frozen types a document travels in: RawDocument -> (lines, spans) -> CleanDocument.
+
+Everything downstream (tables, report, tests) reads these types, never a rule's internals.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+# The vocabulary of removal kinds. `boilerplate` is the generic kind: debris no specific rule explains.
+KINDS: tuple[str, ...] = (
+    "navigation",
+    "call_to_action",
+    "related_headline",
+    "tag_list",
+    "caption",
+    "outlet_signature",
+    "dateline",
+    "boilerplate",
+)
+
+
+def doc_id_of(data: bytes) -> str:
+    """First 16 hex digits of the SHA-256 of the raw bytes (the articles table's key)."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class RawDocument:
+    """One input document as a reader found it.
+
+    `data` is the raw bytes the doc_id is computed from. `text` is set when a reader already holds
+    decoded text (a record's field); otherwise the bytes are decoded by cleaners.encoding.
+    `format` is "text" or "html". `meta` holds metadata a record or archive header supplied
+    (url, title, published, outlet, author, id), which wins over anything inferred.
+    """
+
+    source: str
+    data: bytes
+    format: str = "text"
+    text: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def doc_id(self) -> str:
+        return doc_id_of(self.data)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A removed piece of one line. Offsets index the normalised line (see cleaners.lines)."""
+
+    line: int  # 1-based line number in the raw text
+    start: int
+    end: int
+    kind: str
+    text: str
+    by: str  # the rule (or "model") that proposed it
+
+
+@dataclass(frozen=True)
+class Found:
+    """A metadata value with where it came from (e.g. "dateline", "record", "html", "url")."""
+
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True)
+class CleanDocument:
+    doc_id: str
+    source: str
+    title: str | None
+    text: str
+    removed: tuple[Span, ...]
+    outlet: Found | None = None
+    outlet_domain: str | None = None
+    published: Found | None = None
+    url: str | None = None
+    author: str | None = None
+    notes: tuple[str, ...] = ()  # e.g. "html fallback to text path"
+
+    @property
+    def n_words(self) -> int:
+        return len(self.text.split())
+
+    @property
+    def published_date(self) -> dt.date | None:
+        return self.published.value if self.published else None
+
+
+class DocumentError(Exception):
+    """A document that cannot be cleaned. `stage` names the step, the message says what to do."""
+
+    def __init__(self, stage: str, reason: str):
+        super().__init__(reason)
+        self.stage = stage
+        self.reason = reason
