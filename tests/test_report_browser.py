@@ -31,7 +31,7 @@ def test_counts_spans_and_hover(small):
     assert page.inner_text("#count-read") == "4"
     assert page.inner_text("#count-cleaned") == "3"
     assert page.inner_text("#count-quarantined") == "1"
-    assert page.locator("#kind-chart rect.bar").count() == 5
+    assert page.locator("#kind-chart g").count() == 5
     doc = page.locator("#doc-aaaa000000000001")
     spans = doc.locator("del.rm").evaluate_all(
         "els => els.map(e => [e.closest('.ln').dataset.n, e.dataset.kind, e.textContent])")

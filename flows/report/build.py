@@ -134,7 +134,8 @@ def segment_line(line: str, spans: Iterable[dict]) -> tuple[list[Segment], list[
         if start > pos:
             segments.append(Segment(line[pos:start]))
         kind = str(sp["kind"])
-        note = kind if not sp.get("by") else f"{kind} (by {sp['by']})"
+        by = sp.get("by") or sp.get("rule")
+        note = kind if not by else f"{kind} (by {by})"
         if mismatch:
             note += f" - recorded text differs: {sp.get('text')!r}"
         segments.append(Segment(line[start:end], kind, kind_css(kind), note, mismatch))
@@ -277,17 +278,23 @@ def _coverage(articles: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _bar_chart(by_kind: list[tuple[str, int]]) -> dict:
-    width, label_w, count_w, row_h = 640, 150, 70, 24
+def _bar_chart(by_kind: list[tuple[str, int]], whole: Counter | None = None) -> dict:
+    """Horizontal bars, one per kind; when `whole` (whole-line removals per kind) is known, each bar
+    is split into whole lines (solid) and spans inside a kept line (light)."""
+    width, label_w, count_w, row_h = 640, 150, 170, 24
     bar_w = width - label_w - count_w
     top = max((n for _, n in by_kind), default=0)
     bars = []
     for i, (kind, n) in enumerate(by_kind):
         w = 0 if top == 0 else max(1, round(bar_w * n / top)) if n else 0
+        n_whole = None if whole is None else int(whole.get(kind, 0))
+        w_whole = w if n_whole is None or n == 0 else round(w * n_whole / n)
+        label = str(n) if n_whole is None else f"{n}  ({n_whole} lines, {n - n_whole} spans)"
         bars.append({"kind": kind, "n": n, "css": kind_css(kind), "y": i * row_h, "w": w,
+                     "w_whole": w_whole, "n_whole": n_whole, "label": label,
                      "label_x": label_w - 8, "bar_x": label_w, "count_x": label_w + w + 6})
     return {"width": width, "height": max(row_h, row_h * len(by_kind)), "row_h": row_h,
-            "bars": bars}
+            "bars": bars, "split": whole is not None}
 
 
 def _sample(articles: pd.DataFrame, outlier_ids: list[str], max_docs: int, seed: int) -> tuple[list[int], bool]:
@@ -389,7 +396,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                             "start": pa.array([], pa.int64()), "end": pa.array([], pa.int64()),
                             "text": pa.array([], pa.string()), "kind": pa.array([], pa.string())})
     rwords = _removed_words(rem_tbl)
-    rem_cols = [c for c in ("doc_id", "kind") if c in rem_tbl.column_names]
+    rem_cols = [c for c in ("doc_id", "kind", "whole_line") if c in rem_tbl.column_names]
     removed_small = rem_tbl.select(rem_cols).to_pandas()
     removed_small["words"] = rwords
 
@@ -415,6 +422,14 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
 
     kind_counts = Counter(removed_small["kind"].astype(str).tolist()) if "kind" in removed_small else Counter()
     run_by_kind = _lookup(run, "removed_by_kind")
+    if not isinstance(run_by_kind, dict):
+        lines_rm, spans_rm = _lookup(run, "lines_removed"), _lookup(run, "spans_removed")
+        if isinstance(lines_rm, dict) or isinstance(spans_rm, dict):
+            run_by_kind = Counter()
+            for part in (lines_rm, spans_rm):
+                if isinstance(part, dict):
+                    run_by_kind.update({str(k): _as_int(v) or 0 for k, v in part.items()})
+            run_by_kind = dict(run_by_kind)
     if isinstance(run_by_kind, dict):
         run_by_kind = {str(k): _as_int(v) or 0 for k, v in run_by_kind.items()}
         if {k: v for k, v in run_by_kind.items() if v} != {k: v for k, v in kind_counts.items() if v}:
@@ -422,7 +437,11 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                                f"({json.dumps(run_by_kind, sort_keys=True)}); the chart shows removed.parquet.")
     ordered_kinds = [k for k in KINDS if kind_counts.get(k)] + sorted(k for k in kind_counts if k not in KINDS)
     by_kind = [(k, int(kind_counts[k])) for k in ordered_kinds]
-    chart = _bar_chart(by_kind)
+    whole = None
+    if "whole_line" in removed_small.columns and len(removed_small):
+        wl = removed_small.loc[removed_small["whole_line"].fillna(False).astype(bool), "kind"].astype(str)
+        whole = Counter(wl.tolist())
+    chart = _bar_chart(by_kind, whole)
 
     durations_raw = _lookup(run, "durations")
     durations: list[tuple[str, str]] = []
@@ -523,6 +542,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         err = _cell(r.get("error"))
         err = "" if err is None else str(err)
         q_rows.append({"source": str(_cell(r.get("source"))), "stage": _cell(r.get("stage")),
+                       "doc_id": _cell(r.get("doc_id")),
                        "error": err[:MAX_ERROR_CHARS] + ("…" if len(err) > MAX_ERROR_CHARS else ""),
                        "preview": _quarantine_preview(raw_dir, str(r.get("source")))
                        if j < MAX_QUARANTINE_PREVIEWS else None})
