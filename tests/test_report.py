@@ -331,7 +331,8 @@ RAW_LINES = [
 ]
 
 
-def write_big_run(tmp: Path, n_docs: int = 100_000, n_raw: int = 600, seed: int = 1) -> tuple[Path, Path]:
+def write_big_run(tmp: Path, n_docs: int = 100_000, n_raw: int = 600, seed: int = 1,
+                  body_paragraphs: int = 40) -> tuple[Path, Path]:
     """n_docs articles whose sources point at n_raw raw files (the report reads only the ones it shows)."""
     rng = np.random.default_rng(seed)
     raw, out = tmp / "raw", tmp / "out"
@@ -340,8 +341,10 @@ def write_big_run(tmp: Path, n_docs: int = 100_000, n_raw: int = 600, seed: int 
     for j in range(n_raw):
         lines = list(RAW_LINES)
         lines[0] = lines[0].format(i=j)
-        body = " ".join(["Filler sentence with ordinary words to give the document a realistic length."] * 30)
-        lines.insert(12, body)
+        # long documents (~25 KB, more than the report shows per document): the worst case for size
+        para = " ".join(["Filler sentence with ordinary words & a <tag> to give the document its length."] * 8)
+        lines.insert(12, "The vote was close and the debate went on late into the night.")
+        lines += ["", para] * (body_paragraphs if j % 2 else body_paragraphs // 10)
         (raw / f"doc_{j:05d}.txt").write_text("\n".join(lines), encoding="utf-8")
     ids = np.array([f"{i:016x}" for i in range(n_docs)], dtype=object)
     sources = np.array([f"doc_{j:05d}.txt" for j in range(n_raw)], dtype=object)[np.arange(n_docs) % n_raw]
@@ -406,6 +409,8 @@ def test_100k_documents_sampled_and_small(tmp_path):
     assert set(outlier_ids) <= shown
     assert len(css(t, "#quarantine-table tbody tr")) == 1000
     assert t.get_element_by_id("count-cleaned").text_content() == "100000"
+    assert css(t, "#span-warnings") == []  # every sampled span landed on its recorded text
+    assert len(css(t, "del.rm")) == sum(int(d.get("data-n-spans")) for d in docs)
     # same seed, same sample
     again = {d.get("data-doc-id") for d in css(_tree(build_report(out, raw, max_docs=500, seed=3)), "article.doc")}
     assert again == shown
