@@ -102,7 +102,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         if kind is None and model_says_debris[i]:
             kind, rule = "boilerplate", "model"
         if kind is not None:
-            spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule))
+            spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True))
             continue
         for s, e, p in cuts[i]:
             spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))

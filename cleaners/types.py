@@ -58,6 +58,7 @@ class Span:
     kind: str
     text: str
     by: str  # the rule (or "model") that proposed it
+    whole_line: bool = False  # the span is the entire line
 
 
 @dataclass(frozen=True)

@@ -444,6 +444,8 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     chart = _bar_chart(by_kind, whole)
 
     durations_raw = _lookup(run, "durations")
+    if durations_raw is None:
+        durations_raw = _lookup(run, "durations_s")
     durations: list[tuple[str, str]] = []
     if isinstance(durations_raw, dict):
         durations = [(k, _fmt_seconds(v)) for k, v in _flatten(durations_raw)]
@@ -455,6 +457,10 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
             durations = [("total", _fmt_seconds(v))]
     versions_raw = _lookup(run, "versions")
     versions = [(k, str(v)) for k, v in _flatten(versions_raw)] if isinstance(versions_raw, dict) else []
+    if _lookup(run, "pipeline_version") is not None and "pipeline_version" not in dict(versions):
+        versions.insert(0, ("pipeline_version", str(_lookup(run, "pipeline_version"))))
+    if _lookup(run, "started_at") is not None:
+        durations.insert(0, ("started at", str(_lookup(run, "started_at"))))
     if not versions and "pipeline_version" in articles.columns and len(articles):
         versions = [("pipeline_version", v) for v in sorted(articles["pipeline_version"].dropna().astype(str).unique())[:5]]
 

@@ -1,0 +1,12 @@
+"""Plain-text files: one document each, decoded later by cleaners.encoding."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from cleaners.settings import Settings
+from cleaners.types import DocumentError, RawDocument
+
+
+def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    yield RawDocument(source=source, data=data, format="text")

@@ -1,0 +1,105 @@
+"""The `newsclean` command line. It builds Settings, runs flows and prints results; nothing else."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from flows.env import configure
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Turn scraped news into a clean, trustworthy text corpus.")
+console = Console(stderr=True)
+
+
+@app.callback()
+def _root() -> None:
+    """newsclean: clean scraped news from RAW_DIR into validated tables in OUT_DIR."""
+
+
+def fail(message: str, code: int = 2) -> None:
+    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _check_dirs(raw_dir: Path, out_dir: Path) -> None:
+    if not raw_dir.exists():
+        fail(f"RAW_DIR {raw_dir} does not exist")
+    if not raw_dir.is_dir():
+        fail(f"RAW_DIR {raw_dir} is not a directory")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        fail(f"OUT_DIR {out_dir} is not writable ({exc.strerror or exc})")
+
+
+def _summary_table(summary: dict) -> Table:
+    t = Table(title="newsclean run", show_header=False, box=None)
+    t.add_row("documents read", str(summary["docs_read"]))
+    t.add_row("cleaned", str(summary["docs_cleaned"]))
+    t.add_row("quarantined", str(summary["docs_quarantined"]))
+    kinds = sorted(set(summary["lines_removed"]) | set(summary["spans_removed"]))
+    for k in kinds:
+        t.add_row(f"removed {k}", f"{summary['lines_removed'].get(k, 0)} lines, {summary['spans_removed'].get(k, 0)} spans")
+    for name, path in summary["outputs"].items():
+        t.add_row(name, path)
+    t.add_row("time", f"{summary['durations_s']['total']:.1f} s")
+    return t
+
+
+@app.command()
+def run(
+    raw_dir: Path = typer.Argument(Path("raw"), help="Folder of raw input (searched recursively)."),
+    out_dir: Path = typer.Argument(Path("clean"), help="Folder the tables are written to."),
+    settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a [newsclean] table of settings."),
+    keep_curly_quotes: Optional[bool] = typer.Option(None, "--keep-curly-quotes/--straighten-quotes", help="Keep typographic quotes (default: straighten)."),
+    batch_size: Optional[int] = typer.Option(None, help="Documents per Prefect task."),
+    task_runner: str = typer.Option("process", help="process (all cores), thread, or dask."),
+    dask_address: Optional[str] = typer.Option(None, help="Address of an existing Dask scheduler (with --task-runner dask)."),
+) -> None:
+    """Clean RAW_DIR into OUT_DIR through the `clean-corpus` Prefect flow."""
+    _check_dirs(raw_dir, out_dir)
+    configure()
+    from cleaners.settings import Settings
+
+    try:
+        settings = Settings.load(settings_file, keep_curly_quotes=keep_curly_quotes, batch_size=batch_size)
+    except (OSError, ValueError) as exc:
+        fail(f"bad settings: {exc}")
+    from flows import progress
+    from flows.clean_corpus import clean_corpus, runner_for
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as bar:
+        job = bar.add_task("starting Prefect", total=None)
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            bar.update(job, description=f"cleaning", completed=done, total=total)
+
+        progress.listen(on_progress)
+        flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
+        try:
+            summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__)
+        finally:
+            progress.listen(None)
+    Console().print(_summary_table(summary))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        console.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""pandera models and Arrow schemas of articles, removed and quarantine."""
+from __future__ import annotations
+
+import datetime as dt
+
+import ftfy
+import pandas as pd
+import pandera.pandas as pa
+import pyarrow as pa_arrow
+from pandera.typing import Series
+
+from cleaners.metadata.dates import EARLIEST
+from cleaners.metadata.outlets import registrable_domain
+from cleaners.types import KINDS
+
+HEX16 = r"^[0-9a-f]{16}$"
+
+
+def _text_is_clean(s: pd.Series) -> pd.Series:
+    return s.map(lambda t: isinstance(t, str) and "\u00a0" not in t and not ftfy.badness.is_bad(t))
+
+
+class Articles(pa.DataFrameModel):
+    """One row per cleaned article."""
+
+    doc_id: Series[str] = pa.Field(str_matches=HEX16, unique=True, description="first 16 hex digits of the SHA-256 of the raw bytes")
+    source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
+    url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
+    title: Series[str] = pa.Field(nullable=True, description="the headline")
+    text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
+    author: Series[str] = pa.Field(nullable=True, description="the author, when a record or the HTML gives one")
+    outlet: Series[str] = pa.Field(nullable=True, description="the publisher's canonical name")
+    outlet_domain: Series[str] = pa.Field(nullable=True, description="the publisher's registrable domain")
+    outlet_source: Series[str] = pa.Field(nullable=True, description="where the outlet came from: record, html, url, text")
+    published: Series[pa.Date] = pa.Field(nullable=True, description="publication date")
+    published_source: Series[str] = pa.Field(nullable=True, description="where the date came from: record, html, url, dateline")
+    n_words: Series[int] = pa.Field(ge=1, description="white-space separated words in text")
+    n_removed: Series[int] = pa.Field(ge=0, description="removed lines and spans (rows in removed)")
+    pipeline_version: Series[str] = pa.Field(description="newsclean version + settings hash")
+    cleaned_at: Series[pd.DatetimeTZDtype] = pa.Field(dtype_kwargs={"unit": "us", "tz": "UTC"}, description="when the row was made (UTC)")
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.check("text", name="text_has_no_nbsp_or_mojibake")
+    def _clean_text(cls, s: Series[str]) -> Series[bool]:
+        return _text_is_clean(s)
+
+    @pa.check("published", name="published_in_range")
+    def _published_range(cls, s: Series) -> Series[bool]:
+        today = dt.date.today()
+        return s.map(lambda d: d is None or pd.isna(d) or EARLIEST <= pd.Timestamp(d).date() <= today)
+
+    @pa.check("outlet_domain", name="outlet_domain_is_registrable")
+    def _domain(cls, s: Series[str]) -> Series[bool]:
+        return s.map(lambda d: d is None or pd.isna(d) or registrable_domain(d) == d)
+
+    @pa.dataframe_check(name="n_words_matches_text")
+    def _n_words(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["text"].map(lambda t: len(t.split()) if isinstance(t, str) else -1) == df["n_words"]
+
+
+class Removed(pa.DataFrameModel):
+    """One row per removed line or span."""
+
+    doc_id: Series[str] = pa.Field(str_matches=HEX16, description="the article (or quarantined document) it was removed from")
+    line: Series[int] = pa.Field(ge=1, description="1-based line number in the raw text")
+    start: Series[int] = pa.Field(ge=0, description="start offset in the normalised line")
+    end: Series[int] = pa.Field(ge=1, description="end offset in the normalised line (exclusive)")
+    text: Series[str] = pa.Field(description="the removed text, normalised")
+    kind: Series[str] = pa.Field(isin=list(KINDS), description="debris kind")
+    rule: Series[str] = pa.Field(description="the rule (or model) that proposed the removal")
+    whole_line: Series[bool] = pa.Field(description="the whole line was removed")
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.dataframe_check(name="start_before_end")
+    def _order(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["start"] < df["end"]
+
+    @pa.dataframe_check(name="text_matches_offsets")
+    def _length(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["text"].str.len() == df["end"] - df["start"]
+
+
+class Quarantine(pa.DataFrameModel):
+    """One row per document that could not be cleaned."""
+
+    source: Series[str] = pa.Field(description="the input file (plus #record for record files)")
+    doc_id: Series[str] = pa.Field(nullable=True, description="doc_id when the bytes could be read")
+    stage: Series[str] = pa.Field(isin=["discover", "read", "decode", "extract", "clean", "decide", "validate", "timeout"], description="the step that failed")
+    error: Series[str] = pa.Field(str_length={"min_value": 10}, description="what went wrong and what to do about it")
+
+    class Config:
+        strict = True
+        coerce = True
+
+
+MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine}
+
+_str = pa_arrow.string()
+ARROW_SCHEMAS = {
+    "articles": pa_arrow.schema([
+        ("doc_id", _str), ("source", _str), ("url", _str), ("title", _str), ("text", _str), ("author", _str),
+        ("outlet", _str), ("outlet_domain", _str), ("outlet_source", _str), ("published", pa_arrow.date32()),
+        ("published_source", _str), ("n_words", pa_arrow.int64()), ("n_removed", pa_arrow.int64()),
+        ("pipeline_version", _str), ("cleaned_at", pa_arrow.timestamp("us", tz="UTC")),
+    ]),
+    "removed": pa_arrow.schema([
+        ("doc_id", _str), ("line", pa_arrow.int64()), ("start", pa_arrow.int64()), ("end", pa_arrow.int64()),
+        ("text", _str), ("kind", _str), ("rule", _str), ("whole_line", pa_arrow.bool_()),
+    ]),
+    "quarantine": pa_arrow.schema([("source", _str), ("doc_id", _str), ("stage", _str), ("error", _str)]),
+}
