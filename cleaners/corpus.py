@@ -41,13 +41,13 @@ def normalise_for_hash(lines: list[str]) -> list[str]:
 def line_hashes(lines: list[str]) -> np.ndarray:
     """uint64 hash per line (of its normalised form)."""
     h = xxhash.xxh3_64_intdigest
-    return np.fromiter((h(s) for s in normalise_for_hash(lines)), dtype=np.uint64, count=len(lines))
+    return np.fromiter((h(s.encode()) for s in normalise_for_hash(lines)), dtype=np.uint64, count=len(lines))
 
 
 def _key_hash(key: str | None) -> np.uint64 | None:
     if not key:
         return None
-    return np.uint64(xxhash.xxh3_64_intdigest("site:" + key.lower()))
+    return np.uint64(xxhash.xxh3_64_intdigest(("site:" + key.lower()).encode()))
 
 
 def _site_mix(hashes: np.ndarray, kh: np.uint64) -> np.ndarray:

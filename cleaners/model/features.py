@@ -115,6 +115,8 @@ def _shift(a: np.ndarray, s: int, fill: float) -> np.ndarray:
     """out[i] = a[i + s] (neighbour at offset s), `fill` beyond the document."""
     out = np.full_like(a, fill)
     n = len(a)
+    if abs(s) >= n:
+        return out
     if s > 0:
         out[: n - s] = a[s:]
     elif s < 0:
@@ -315,3 +317,80 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
         for name in NEIGHBOUR_BASE:
             put(f"{name}@{s:+d}", _shift(col[_IDX[name]], s, -1.0))
     return F
+
+
+# ---------------------------------------------------------------- stage 2: smoothing along the doc
+SMOOTH = ["p", "p@-1", "p@+1", "p@-2", "p@+2", "p@-3", "p@+3", "p_win2", "p_win5", "p_win10",
+          "body_max_before3", "body_max_after3", "sandwich3", "body_mass_before", "body_mass_after",
+          "dist_conf_before_log", "dist_conf_after_log", "p_minus_doc_median", "doc_body_share"]
+STAGE2_NAMES = FEATURE_NAMES + SMOOTH
+_KEEP2 = slice(0, len(FEATURE_NAMES))
+
+
+def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Stage-1 features plus the stage-1 P(debris) of the line, its neighbours and its region."""
+    n = len(p)
+    S = np.zeros((n, len(SMOOTH)), dtype=np.float32)
+    if n == 0:
+        return np.hstack([X1, S])
+    b = 1.0 - p  # body probability
+    cols = [p]
+    for s in (-1, 1, -2, 2, -3, 3):
+        cols.append(_shift(p, s, 1.0))
+    for w in (2, 5, 10):
+        cols.append(_window_sum(p, w) / _window_sum(np.ones(n), w))
+    bprev = np.max(np.stack([_shift(b, s, 0.0) for s in (-1, -2, -3)]), axis=0)
+    bnext = np.max(np.stack([_shift(b, s, 0.0) for s in (1, 2, 3)]), axis=0)
+    cols += [bprev, bnext, np.minimum(bprev, bnext)]
+    lens = np.expm1(X1[:, _IDX["n_chars"]].astype(np.float64))
+    bm = b * lens
+    tot = max(bm.sum(), 1.0)
+    c = np.cumsum(bm)
+    cols += [(c - bm) / tot, (tot - c) / tot]
+    idx = np.arange(n, dtype=np.float64)
+    conf = np.flatnonzero(p < 0.2)
+    big = 10_000.0
+    if len(conf):
+        kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
+        prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
+        k = np.searchsorted(conf, idx, side="right")  # first confident line > i
+        nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
+    else:
+        prv = nxt = np.full(n, big)
+    cols += [np.log1p(prv), np.log1p(nxt), p - np.median(p), np.full(n, (p < 0.5).mean())]
+    S[:] = np.stack(cols, axis=1)
+    return np.hstack([X1[:, _KEEP2], S])
+
+
+# ---------------------------------------------------------------- title
+TITLE_EXTRA = ["p2", "lines_to_first_body", "body_lines_before", "is_first_line", "cand_rank_above",
+               "same_as_other_line", "p2@+1", "p2@-1"]
+TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
+
+
+def title_features(X2: np.ndarray, p2: np.ndarray) -> np.ndarray:
+    """Stage-2 features plus where the line sits relative to the predicted body."""
+    n = len(p2)
+    T = np.zeros((n, len(TITLE_EXTRA)), dtype=np.float32)
+    if n == 0:
+        return np.hstack([X2, T])
+    idx = np.arange(n, dtype=np.float64)
+    body = p2 < 0.5
+    bpos = np.flatnonzero(body)
+    first = bpos[0] if len(bpos) else n
+    nb_before = np.cumsum(body) - body
+    nw = X2[:, _IDX["n_words"]]
+    cand = (nw >= 2) & (nw <= 30) & (X2[:, _IDX["ends_sent"]] == 0)
+    # rank of the line among candidate lines counted upwards from the first body line
+    rank = np.full(n, -1.0)
+    above = np.flatnonzero(cand & (idx < first))[::-1]
+    rank[above] = np.arange(len(above))
+    T[:, 0] = p2
+    T[:, 1] = np.sign(first - idx) * np.log1p(np.abs(first - idx))
+    T[:, 2] = np.log1p(nb_before)
+    T[:, 3] = idx == 0
+    T[:, 4] = rank
+    T[:, 5] = X2[:, _IDX["dup_in_doc"]] > 1
+    T[:, 6] = _shift(p2, 1, 1.0)
+    T[:, 7] = _shift(p2, -1, 1.0)
+    return np.hstack([X2, T])

@@ -1,0 +1,300 @@
+"""Train the line model from the development pages. Deterministic (fixed seeds, one thread order).
+
+    python -m cleaners.model.train [--devset DIR] [--out DIR]     # what `newsclean train` runs
+
+Training data, both input kinds:
+  (a) full-page text: shared/devset/pages.jsonl.gz, every line labelled by aligning the page's
+      token sequence to the true body (cleaners.model.labels), plus the snippet-labelled pages of
+      trafilatura-pages.jsonl.gz (partial supervision: a line with a `with` snippet is body, one
+      with a `without` snippet debris, the rest unlabelled and ignored);
+  (b) mostly-clean text built from the same pages: the true body's paragraphs (the headline on top
+      in most) with a few of the page's own debris lines sprinkled in at the top, bottom and
+      between paragraphs.
+
+Three LightGBM boosters, saved in LightGBM's text format (no code runs when they are loaded):
+  stage1  P(debris) from the line features;
+  stage2  P(debris) from the line features plus the stage-1 probabilities along the document
+          (neighbours, windows, confident body on both sides): the smoothing pass. It is trained on
+          out-of-fold stage-1 probabilities so it learns how stage 1 errs on unseen pages;
+  title   P(headline) per line; the document's title is the best line above a threshold.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import time
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import lightgbm as lgb
+import numpy as np
+
+from cleaners.corpus import CorpusStats, DocContext
+from cleaners.model import features as fx
+from cleaners.model import labels as lb
+
+DEVSET = Path("/work/shared/devset")
+MODEL_DIR = Path(__file__).resolve().parent
+SEED = 20261121
+
+PARAMS = dict(
+    objective="binary", learning_rate=0.08, num_leaves=31, max_depth=-1, min_data_in_leaf=40,
+    feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0,
+    seed=SEED, deterministic=True, force_row_wise=True, num_threads=2, verbose=-1,
+)
+ROUNDS = {"stage1": 250, "stage2": 150, "title": 150}
+
+
+@dataclass
+class TrainDoc:
+    lines: list[str]
+    y: np.ndarray  # 1 = debris, 0 = body
+    w: np.ndarray  # per-line weight (0: unlabelled)
+    title: int | None
+    key: str | None  # site key for corpus stats
+    group: str  # CV group (site)
+    kind: str  # "page", "snip", "clean"
+    use_ctx: bool = True
+    ctx: DocContext | None = field(default=None, repr=False)
+
+
+def site_key(url: str | None) -> str | None:
+    """A site key from a URL (or the trafilatura set's 'kind::site-name.html' names)."""
+    if not url:
+        return None
+    u = url.split("::", 1)[-1]
+    u = u.split("//", 1)[-1].split("/", 1)[0].lower()
+    if u.startswith("www."):
+        u = u[4:]
+    if "::" in url:  # trafilatura file names: host, then '-' or '.' and a slug
+        u = u.split("-", 1)[0]
+        u = u[: -5] if u.endswith(".html") else u
+    return u or None
+
+
+def _group(url: str | None, ident: str) -> str:
+    k = site_key(url) or ident
+    parts = k.split(".")
+    return ".".join(parts[-2:]) if len(parts) >= 2 else k
+
+
+def norm_lines(text: str) -> list[str]:
+    """The pipeline's normalised non-empty lines (cleaners.lines), or the local fallback."""
+    try:
+        from cleaners.lines import normalise_lines
+    except ImportError:  # pragma: no cover
+        return lb.simple_lines(text)
+    return [s for s in normalise_lines(text) if s]
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def _weights(lines: list[str], base: np.ndarray) -> np.ndarray:
+    # longer lines carry more of the page's tokens, so they count more (sub-linearly)
+    n_tok = np.fromiter((len(s.split()) for s in lines), dtype=np.float64, count=len(lines))
+    return base * (1.0 + np.log1p(n_tok))
+
+
+def page_docs(pages: list[dict]) -> list[TrainDoc]:
+    out = []
+    for p in pages:
+        lines = norm_lines(p["text"])
+        lab, w = lb.body_labels(lines, p["truth"])
+        out.append(TrainDoc(lines, (1 - lab).astype(np.int8), _weights(lines, w),
+                            lb.title_index(lines, p.get("title")), site_key(p.get("url")),
+                            _group(p.get("url"), p["id"]), "page"))
+    return out
+
+
+def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
+    out = []
+    for p in pages:
+        lines = norm_lines(p["text"])
+        s = lb.snippet_labels(lines, p.get("with", []), p.get("without", []))
+        if not (s >= 0).any():
+            continue
+        y = np.where(s == 1, 0, 1).astype(np.int8)
+        w = _weights(lines, (s >= 0).astype(np.float64)) * 2.0
+        out.append(TrainDoc(lines, y, w, None, site_key(p.get("url")), _group(p.get("url"), p["id"]), "snip"))
+    return out
+
+
+def clean_docs(docs: list[TrainDoc], pages: list[dict], seed: int) -> list[TrainDoc]:
+    """Kind (b): the true body (paragraph lines), the headline on top in most, and a few of the
+    page's own debris lines at the top, the bottom and between paragraphs."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for d, p in zip(docs, pages):
+        body = [s for s in norm_lines(p["truth"])]
+        if not body:
+            continue
+        debris = [s for i, (s, y, w) in enumerate(zip(d.lines, d.y, d.w))
+                  if y == 1 and w > 0 and len(s) < 300 and i != d.title]
+        lines, y = list(body), [0] * len(body)
+        k = int(rng.integers(0, 7)) if debris else 0
+        picks = rng.choice(len(debris), size=min(k, len(debris)), replace=False) if k else []
+        for j in picks:
+            r = rng.random()
+            pos = 0 if r < 0.35 else len(lines) if r < 0.7 else int(rng.integers(1, max(len(lines), 2)))
+            lines.insert(pos, debris[j])
+            y.insert(pos, 1)
+        title = None
+        if p.get("title") and rng.random() < 0.7:
+            t = norm_lines(p["title"])
+            if len(t) == 1:
+                # above the body, possibly below some leading debris
+                lead = 0
+                while lead < len(y) and y[lead] == 1 and rng.random() < 0.5:
+                    lead += 1
+                lines.insert(lead, t[0])
+                y.insert(lead, 1)
+                title = lead
+        yy = np.asarray(y, dtype=np.int8)
+        out.append(TrainDoc(lines, yy, _weights(lines, np.ones(len(lines))), title, d.key, d.group,
+                            "clean", use_ctx=bool(rng.random() < 0.5)))
+    return out
+
+
+def snippet_clean_docs(docs: list[TrainDoc], seed: int) -> list[TrainDoc]:
+    """Kind (b) from the snippet pages: their body lines in order, debris lines sprinkled in."""
+    rng = np.random.default_rng(seed + 1)
+    out = []
+    for d in docs:
+        body = [s for s, y, w in zip(d.lines, d.y, d.w) if y == 0 and w > 0]
+        debris = [s for s, y, w in zip(d.lines, d.y, d.w) if y == 1 and w > 0]
+        if len(body) < 2:
+            continue
+        lines, y = list(body), [0] * len(body)
+        for s in debris[: int(rng.integers(0, 5))]:
+            r = rng.random()
+            pos = 0 if r < 0.4 else len(lines) if r < 0.8 else int(rng.integers(1, len(lines)))
+            lines.insert(pos, s)
+            y.insert(pos, 1)
+        out.append(TrainDoc(lines, np.asarray(y, dtype=np.int8), _weights(lines, np.ones(len(lines))),
+                            None, d.key, d.group, "clean", use_ctx=False))
+    return out
+
+
+def build_corpus(docs: list[TrainDoc]) -> CorpusStats:
+    return CorpusStats.build((d.lines, d.key) for d in docs if d.kind != "clean")
+
+
+def attach_context(docs: list[TrainDoc], stats: CorpusStats, seed: int) -> None:
+    rng = np.random.default_rng(seed + 2)
+    for d in docs:
+        use = d.use_ctx and (d.kind == "clean" or rng.random() >= 0.15)
+        d.ctx = stats.doc_context(d.lines, d.key) if use else DocContext.empty(len(d.lines))
+
+
+def matrices(docs: list[TrainDoc]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    X = [fx.doc_features(d.lines, d.ctx) for d in docs]
+    y = np.concatenate([d.y for d in docs]).astype(np.float64)
+    w = np.concatenate([d.w for d in docs])
+    return X, y, w
+
+
+def _fit(X: np.ndarray, y: np.ndarray, w: np.ndarray, rounds: int, names: list[str]) -> lgb.Booster:
+    keep = w > 0
+    ds = lgb.Dataset(X[keep], label=y[keep], weight=w[keep], feature_name=names, free_raw_data=True)
+    return lgb.train(PARAMS, ds, num_boost_round=rounds)
+
+
+def _fold_of(group: str, k: int) -> int:
+    return zlib.crc32(group.encode()) % k
+
+
+def title_labels(docs: list[TrainDoc]) -> tuple[np.ndarray, np.ndarray]:
+    y, w = [], []
+    for d in docs:
+        t = np.zeros(len(d.lines))
+        if d.title is not None:
+            t[d.title] = 1
+        y.append(t)
+        # pages whose headline is not a line of the text teach nothing about which line it is
+        has = d.title is not None or d.kind == "clean"
+        w.append(np.full(len(d.lines), 1.0 if has and d.kind != "snip" else 0.0))
+    return np.concatenate(y), np.concatenate(w)
+
+
+def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
+    """Fit stage1, stage2 (on out-of-fold stage-1 probabilities) and the title model."""
+    t0 = time.time()
+    Xs, y, w = matrices(docs)
+    X1 = np.vstack(Xs)
+    sizes = np.array([len(x) for x in Xs])
+    doc_of_row = np.repeat(np.arange(len(docs)), sizes)
+    log(f"  features: {X1.shape} in {time.time() - t0:.1f}s")
+    folds = np.array([_fold_of(d.group, inner_folds) for d in docs])[doc_of_row]
+    oof = np.zeros(len(y))
+    for k in range(inner_folds):
+        tr = folds != k
+        b = _fit(X1[tr], y[tr], w[tr], ROUNDS["stage1"], fx.FEATURE_NAMES)
+        oof[~tr] = b.predict(X1[~tr], num_threads=2)
+    log(f"  stage1 out-of-fold done {time.time() - t0:.1f}s")
+    stage1 = _fit(X1, y, w, ROUNDS["stage1"], fx.FEATURE_NAMES)
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    X2 = np.vstack([fx.stage2_features(Xs[i], oof[bounds[i]:bounds[i + 1]]) for i in range(len(docs))])
+    stage2 = _fit(X2, y, w, ROUNDS["stage2"], fx.STAGE2_NAMES)
+    log(f"  stage2 done {time.time() - t0:.1f}s")
+    # title model on stage-2 features (its out-of-fold-ish inputs) of the lines
+    ty, tw = title_labels(docs)
+    p2 = stage2.predict(X2, num_threads=2)  # in-sample; the title model only needs a rough body map
+    XT = np.vstack([fx.title_features(X2[bounds[i]:bounds[i + 1]], p2[bounds[i]:bounds[i + 1]])
+                    for i in range(len(docs))])
+    tparams = dict(PARAMS, scale_pos_weight=5.0)
+    keep = tw > 0
+    title = lgb.train(tparams, lgb.Dataset(XT[keep], label=ty[keep], feature_name=fx.TITLE_NAMES),
+                      num_boost_round=ROUNDS["title"])
+    log(f"  title done {time.time() - t0:.1f}s")
+    return {"stage1": stage1, "stage2": stage2, "title": title}
+
+
+def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
+               with_snippets: bool = True) -> tuple[list[TrainDoc], CorpusStats]:
+    pages = pages if pages is not None else load_jsonl(devset / "pages.jsonl.gz")
+    docs = page_docs(pages)
+    allpages = list(docs)
+    extra: list[TrainDoc] = []
+    if with_snippets:
+        snip = snippet_docs(load_jsonl(devset / "trafilatura-pages.jsonl.gz"))
+        extra += snip + snippet_clean_docs(snip, seed)
+        allpages += snip
+    extra += clean_docs(docs, pages, seed)
+    all_docs = docs + extra
+    stats = build_corpus(allpages)
+    attach_context(all_docs, stats, seed)
+    return all_docs, stats
+
+
+def save(models: dict, out: Path, meta: dict) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, booster in models.items():
+        booster.save_model(str(out / f"{name}.lgb.txt"))
+    (out / "model.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="newsclean train", description=__doc__.split("\n")[0])
+    ap.add_argument("--devset", type=Path, default=DEVSET, help="folder with pages.jsonl.gz and trafilatura-pages.jsonl.gz")
+    ap.add_argument("--out", type=Path, default=MODEL_DIR / "files", help="where the model files go")
+    ap.add_argument("--no-snippets", action="store_true", help="leave out the snippet-labelled pages")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    docs, _ = build_docs(a.devset, with_snippets=not a.no_snippets)
+    print(f"training docs: {len(docs)} ({sum(d.kind == 'page' for d in docs)} pages)")
+    models = train_models(docs)
+    from cleaners.model import MODEL_VERSION, DEFAULTS
+    save(models, a.out, dict(DEFAULTS, version=MODEL_VERSION, features=fx.FEATURE_NAMES,
+                             stage2_features=fx.STAGE2_NAMES, title_features=fx.TITLE_NAMES,
+                             seed=SEED, rounds=ROUNDS, trained_on=str(a.devset)))
+    print(f"saved to {a.out} in {time.time() - t0:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
