@@ -24,7 +24,7 @@ def _root() -> None:
 
 
 def fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    typer.echo(f"error: {message}", err=True)  # one plain line: no wrapping, no traceback
     raise typer.Exit(code)
 
 

@@ -12,7 +12,7 @@ _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
     r"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption)s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
-    r"|(?:photo|image|picture|photograph|video)s?\s+(?:by|via|courtesy\ of|credit)\b"
+    r"|(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of|credit)\b"
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b[^.!?]{0,40}$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,

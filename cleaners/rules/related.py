@@ -11,7 +11,7 @@ _PREFIX = re.compile(
         | read\ (?:more|also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | more\ (?:on|from|about)\ [\w .'’]+
         | recommended(?:\ for\ you)? | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | more\ stories | more
         | watch | listen | up\ next | next | previously | trending | editor'?s\ picks? | top\ stories | latest
-    )\s*[:|»>–—-]+\s*\S""",
+    )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
     re.IGNORECASE | re.VERBOSE,
 )
 

@@ -8,7 +8,7 @@ from cleaners.rules.base import Doc, Line, Proposal
 DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za)\b"
 _NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
 _SIGNED = re.compile(
-    r"^(?:more|videos?|photos?|stories|content|powered|produced|presented|brought\ to\ you|distributed|syndicated"
+    r"^(?:more|videos?|stories|content|powered|produced|presented|brought\ to\ you|distributed|syndicated"
     r"|read\ (?:more|the\ full\ (?:story|article))|continue\ reading|full\ story|first\ (?:published|appeared)"
     r"|originally\ (?:published|appeared)|this\ (?:article|story|post)\ (?:originally\ |first\ )?(?:appeared|was\ published|is\ from))"
     r"\s+(?:on|at|by|from|in)\s+(?:the\ )?" + _NAME,

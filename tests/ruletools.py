@@ -1,0 +1,32 @@
+"""Helpers for the per-rule tests: wrap a line in a plausible article and see what happens to it."""
+from __future__ import annotations
+
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+
+BODY = [
+    "The city council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
+    "Council members said the new routes would serve neighbourhoods that have gone without reliable service for years.",
+    "The plan still needs approval from the regional transit authority, which meets again next month to review the budget.",
+]
+
+
+def article(*, before: list[str] = (), middle: list[str] = (), after: list[str] = (), title: str | None = "Council backs bigger bus network") -> str:
+    lines = ([title] if title else []) + list(before) + BODY[:2] + list(middle) + BODY[2:] + list(after)
+    return "\n\n".join(lines)
+
+
+def removed_kinds(text: str, settings: Settings | None = None) -> dict[str, str]:
+    """removed text -> kind."""
+    doc = clean_text(text, settings or Settings())
+    return {s.text: s.kind for s in doc.removed}
+
+
+def kind_of(line: str, where: str = "middle") -> str | None:
+    """The kind the cleaner gives `line` placed in the middle (or before/after) of an article."""
+    return removed_kinds(article(**{where: [line]})).get(line)
+
+
+def survives(line: str, where: str = "middle") -> bool:
+    doc = clean_text(article(**{where: [line]}), Settings())
+    return line in doc.text.split("\n\n")

@@ -1,0 +1,91 @@
+"""The `newsclean run` command end to end, through the real Prefect flow in ephemeral mode."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import ROOT, SEEDS_RAW
+from tests.seedcheck import differences
+
+CLI = [str(Path(sys.executable).with_name("newsclean"))]
+
+
+def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout, env=os.environ.copy(), cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def seeds_run(tmp_path_factory):
+    raw = tmp_path_factory.mktemp("raw")
+    for p in SEEDS_RAW.glob("*.txt"):
+        shutil.copy(p, raw / p.name)
+    (raw / "empty.txt").write_bytes(b"")
+    (raw / "nested").mkdir()
+    (raw / "nested" / "all-debris.txt").write_text("Watch LIVE\n\nWhat do you think?\n")
+    out = tmp_path_factory.mktemp("out")
+    proc = run_cli("run", str(raw), str(out))
+    return proc, out
+
+
+@pytest.mark.prefect
+def test_run_completes_with_exit_0_and_summary(seeds_run):
+    proc, out = seeds_run
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "documents read" in proc.stdout and "quarantined" in proc.stdout
+    summary = json.loads((out / "run.json").read_text())
+    assert (summary["docs_read"], summary["docs_cleaned"], summary["docs_quarantined"]) == (7, 5, 2)
+    assert summary["removed_by_kind"]["navigation"] == 4
+    assert summary["versions"]["prefect"].startswith("3.")
+    assert not (out / ".staging").exists() or not any((out / ".staging").iterdir())
+
+
+@pytest.mark.prefect
+def test_run_output_matches_golden(seeds_run, expected_seeds):
+    _, out = seeds_run
+    arts = pd.read_parquet(out / "articles.parquet")
+    rem = pd.read_parquet(out / "removed.parquet")
+    for name, exp in expected_seeds.items():
+        (row,) = arts[arts["source"] == name].to_dict("records")
+        assert len(row["doc_id"]) == 16
+        removed = rem[rem["doc_id"] == row["doc_id"]].to_dict("records")
+        assert differences(row, removed, exp) == []
+
+
+@pytest.mark.prefect
+def test_bad_documents_are_quarantined_with_reasons(seeds_run):
+    _, out = seeds_run
+    q = pd.read_parquet(out / "quarantine.parquet").set_index("source")
+    assert set(q.index) == {"empty.txt", "nested/all-debris.txt"}
+    assert "no article body found" in q.loc["nested/all-debris.txt", "error"]
+
+
+@pytest.mark.prefect
+def test_check_seeds_tool_agrees(seeds_run):
+    tool = ROOT.parent / "shared" / "tools" / "check-seeds"
+    if not tool.exists():
+        pytest.skip("../shared/tools/check-seeds is not beside this checkout")
+    _, out = seeds_run
+    proc = subprocess.run([sys.executable, str(tool), str(out)], capture_output=True, text=True)
+    assert proc.stdout.strip().endswith("5 passed, 0 failed"), proc.stdout
+
+
+def test_missing_raw_dir_is_a_one_line_error(tmp_path):
+    proc = run_cli("run", str(tmp_path / "nope"), str(tmp_path / "out"), timeout=60)
+    assert proc.returncode != 0
+    assert "does not exist" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_unwritable_out_dir_is_a_one_line_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    proc = run_cli("run", str(SEEDS_RAW), str(blocker / "out"), timeout=60)
+    assert proc.returncode != 0
+    assert "not writable" in proc.stderr and "Traceback" not in proc.stderr

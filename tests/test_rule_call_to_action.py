@@ -1,0 +1,23 @@
+import pytest
+
+from tests.ruletools import kind_of, survives
+
+
+@pytest.mark.parametrize("line", [
+    "What do you think?", "Have a tip? Send it to us! Email In Touch at", "Sign up for our newsletter",
+    "Share this article", "Follow us on Twitter", "Tell us what you think in the comments below.",
+    "Got a news tip? Email us at tips@example.com", "Subscribe now for unlimited access", "Click here to read more",
+    "Let us know your thoughts on Facebook.",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_calls_to_action_removed(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    "The mayor announced the decision on Twitter late Tuesday, saying the vote was long overdue.",
+    '"What do you think we should do now?" one resident asked the council during the public hearing.',
+    "Residents can share their views at a public meeting on Thursday evening at the library.",
+])
+def test_reader_words_inside_sentences_survive(line):
+    assert survives(line)

@@ -1,0 +1,35 @@
+import pytest
+
+from tests.ruletools import kind_of, removed_kinds, article, survives
+
+
+@pytest.mark.parametrize("line", [
+    "Photo: Getty Images", "Image credit: Reuters", "Getty Images", "nikolas cruz", "a bus waits at a stop",
+    "Nikolas Cruz appears in court on Feb. 19, 2018, in Ft. Lauderdale, FL.",
+    "Mayor Jane Smith speaks to reporters at City Hall on Tuesday, March 6, 2018.",
+    "Photo by John Doe/Getty Images",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_captions_removed(line, where):
+    assert kind_of(line, where) == "caption"
+
+
+@pytest.mark.parametrize("credit", ["(AP Photo/Evan Vucci)", "(Image source: YouTube screenshot)", "(Photo by Jane Roe/Reuters)",
+                                    "(Courtesy of the city of Springfield)"])
+def test_photo_credit_at_end_of_a_line_is_a_span(credit):
+    para = "Buses lined up outside the depot on Monday morning as drivers returned to work after the strike. " + credit
+    kinds = removed_kinds(article(middle=[para]))
+    assert kinds == {credit: "caption"}
+
+
+def test_caption_between_headline_and_lede():
+    text = "Sheriff says deputy stayed outside\n\nBroward County Sheriff Scott Israel speaks to media\n\n" + article(title=None)
+    assert removed_kinds(text).get("Broward County Sheriff Scott Israel speaks to media") == "caption"
+
+
+@pytest.mark.parametrize("line", [
+    "The photo shows the officer standing outside the building for several minutes, the report said.",
+    "Photographers waited outside the courthouse for hours before the hearing began on Monday.",
+])
+def test_sentences_about_photos_survive(line):
+    assert survives(line)

@@ -1,0 +1,34 @@
+import pytest
+
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+from tests.ruletools import article, kind_of, survives
+
+
+@pytest.mark.parametrize("line", ["More on FoxNews.com.", "Videos by Rare", "Copyright 2018 The Associated Press. All rights reserved.",
+                                  "© 2018 Example Media Group", "This article originally appeared on TheHill.com",
+                                  "nytimes.com"])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_signatures_removed(line, where):
+    assert kind_of(line, where) == "outlet_signature"
+
+
+@pytest.mark.parametrize("line, outlet, domain", [
+    ("More on FoxNews.com.", "Fox News", "foxnews.com"),
+    ("Videos by Rare", "Rare", "rare.us"),
+    ("More on Example-News.com.", "Example-News.com", "example-news.com"),
+])
+def test_signature_names_the_outlet(line, outlet, domain):
+    doc = clean_text(article(after=[line]), Settings())
+    assert (doc.outlet.value, doc.outlet_domain, doc.outlet.source) == (outlet, domain, "text")
+
+
+def test_outlet_only_cited_in_the_story_is_not_the_outlet():
+    cited = "CNN reported that the council had already approved the funding in a closed session last week."
+    doc = clean_text(article(middle=[cited, "The Sun-Sentinel and Reuters also reported the vote, citing officials."]), Settings())
+    assert doc.outlet is None and doc.outlet_domain is None
+    assert cited in doc.text
+
+
+def test_paragraph_citing_cnn_survives():
+    assert survives("CNN reported that the council had already approved the funding in a closed session last week.")

@@ -1,0 +1,25 @@
+import pytest
+
+from tests.ruletools import kind_of, survives
+
+
+@pytest.mark.parametrize("line", [
+    "Kate Middleton Meghan Markle Prince Harry Prince William",
+    "Tags: transit, city council, budget", "Topics: Politics | Transport | Local News",
+    "Donald Trump, Gun Control, Florida, Parkland",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_tag_lists_removed(line, where):
+    assert kind_of(line, where) == "tag_list"
+
+
+def test_short_name_runs_after_the_story():
+    assert kind_of("Broward County Sheriff", "after") == "tag_list"
+
+
+@pytest.mark.parametrize("line", [
+    "Police Reportedly Upset at Some Broward Deputies for Not Entering School",  # title case has function words
+    "New York, London and Paris all reported similar increases in ridership this year.",
+])
+def test_title_case_and_place_lists_in_prose_survive(line):
+    assert survives(line)
