@@ -259,6 +259,7 @@ def test_missing_raw_file_and_bad_offsets(tmp_path):
     t = _tree(build_report(out, raw))
     c = t.get_element_by_id("doc-cccc000000000003")
     assert "raw text unavailable" in c.text_content()
+    assert css(c, ".clean-text pre")[0].text_content() == "Just one paragraph, nothing removed."
     a = t.get_element_by_id("doc-aaaa000000000001")
     assert "Gone" in css(a, ".unplaced")[0].text_content()
     line7 = [(d.get("data-kind"), d.text_content()) for d in css(a, "[data-n='7'] del.rm")]

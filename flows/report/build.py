@@ -256,6 +256,7 @@ class DocView:
     prev: str | None = None
     next: str | None = None
     title: str | None = None
+    clean_text: str | None = None  # shown when the raw text cannot be read
 
 
 def _coverage(articles: pd.DataFrame) -> list[dict]:
@@ -375,6 +376,22 @@ def _render_doc_lines(doc: DocView, lines: list[str], spans: list[dict], title: 
         if doc.truncated_at is not None and no > doc.truncated_at:
             continue  # not shown, but not wrong either
         doc.unplaced.extend(by_line[no])
+
+
+def _attach_clean_text(path: Path, docs: list[DocView], max_chars: int) -> None:
+    """For documents whose raw text cannot be read, read their clean text (those rows only)."""
+    if not docs or not path.exists() or "text" not in pq.read_schema(path).names:
+        return
+    ids = [d.doc_id for d in docs]
+    try:
+        tbl = pq.read_table(path, columns=["doc_id", "text"], filters=[("doc_id", "in", ids)])
+    except Exception:  # noqa: BLE001 - a report without it is still a report
+        return
+    text_of = dict(zip(tbl["doc_id"].to_pylist(), tbl["text"].to_pylist()))
+    for d in docs:
+        t = text_of.get(d.doc_id)
+        if isinstance(t, str):
+            d.clean_text = t if len(t) <= max_chars else t[:max_chars] + "\n…"
 
 
 def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int = 0) -> Path:
@@ -530,6 +547,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         docs.append(doc)
     for a, b in zip(docs, docs[1:]):
         a.next, b.prev = b.anchor, a.anchor
+    _attach_clean_text(out_dir / "articles.parquet", [d for d in docs if d.error], per_doc_chars)
 
     anchor_of = {d.doc_id: d.anchor for d in docs}
     outliers = []
