@@ -85,6 +85,10 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         raise DocumentError("decide", NO_BODY)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
+    # A short closing sentence ("He did not respond.") still belongs to the story.
+    while last + 1 < n and whole[last + 1] is None and not model_says_debris[last + 1] \
+            and shape.is_sentence_like(residual[last + 1], min_words=3):
+        last += 1
 
     title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                   and shape.is_headline_shaped(ln.text)), None)

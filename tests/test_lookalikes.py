@@ -1,0 +1,39 @@
+"""Article text that looks like debris but must survive."""
+import pytest
+
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+from tests.ruletools import BODY, article, survives
+
+
+@pytest.mark.parametrize("quote", ['"We will rebuild."', '"This is not over," she said.', "\u201cWe were stunned,\u201d he said."])
+def test_one_line_quote_survives(quote):
+    doc = clean_text(article(middle=[quote]), Settings())
+    assert quote.replace("\u201c", '"').replace("\u201d", '"') in doc.text.split("\n\n")
+
+
+@pytest.mark.parametrize("last", ["He did not respond.", "The vote is Friday.", "No one was hurt."])
+def test_short_last_paragraph_survives(last):
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *BODY, last]), Settings())
+    assert doc.text.split("\n\n")[-1] == last
+    assert doc.removed == ()
+
+
+def test_short_last_paragraph_survives_before_trailing_debris():
+    doc = clean_text("\n\n".join([*BODY, "He did not respond.", "What do you think?", "Most recent"]), Settings())
+    assert doc.text.split("\n\n")[-1] == "He did not respond."
+
+
+@pytest.mark.parametrize("line", [
+    "The sheriff posted a video on Twitter showing the deputies outside the building that afternoon.",
+    "A photo taken by a student shows officers crouched behind their cars during the attack.",
+    "CNN reported that the deputies had been told to wait for backup before entering the building.",
+])
+def test_sentences_mentioning_twitter_photos_or_outlets_survive(line):
+    assert survives(line)
+
+
+def test_subheading_survives_and_title_is_extracted():
+    doc = clean_text(article(middle=["Police squeal on each other"]), Settings())
+    assert doc.title == "Council backs bigger bus network"
+    assert "Police squeal on each other" in doc.text.split("\n\n")
