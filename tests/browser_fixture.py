@@ -4,7 +4,7 @@ A fresh machine (CI) has no chromium, and Playwright cannot download its own bro
 session fixture installs Debian's `chromium` with apt-get when /usr/bin/chromium is missing (we run
 as root) and launches it with `executable_path`. Import the fixtures into a test module:
 
-    from browser_fixture import browser, open_page, ARTIFACTS  # noqa: F401
+    from tests.browser_fixture import browser, open_page, screenshot  # noqa: F401
 """
 from __future__ import annotations
 
