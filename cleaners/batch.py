@@ -1,6 +1,10 @@
 """Clean a batch of sources into table rows. Plain Python: Prefect tasks call this, so do tests.
 
-Every document ends in exactly one place: an articles row or a quarantine row.
+Every document ends in exactly one place: an articles row or a quarantine row. Nothing a document
+does can stop the batch: errors become quarantine rows, and a document (or a reader's next record)
+that runs longer than Settings.doc_timeout_s is stopped (cleaners.timelimit) and quarantined with
+stage "timeout". A second file with the same bytes as one already seen is quarantined as a
+duplicate, so doc_id stays unique.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from typing import Iterable
 from cleaners.pipeline import clean_document
 from cleaners.readers import read_source
 from cleaners.settings import Settings
+from cleaners.timelimit import DocumentTimeout, time_limit
 from cleaners.types import CleanDocument, DocumentError, RawDocument, doc_id_of
 
 
@@ -63,15 +68,33 @@ def quarantine_row(source: str, err: DocumentError, doc_id: str | None = None) -
     return {"source": source, "doc_id": doc_id, "stage": err.stage, "error": err.reason}
 
 
-def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult) -> None:
+def timeout_reason(settings: Settings, what: str = "cleaning") -> str:
+    return (f"{what} took longer than the doc_timeout_s limit of {settings.doc_timeout_s:g} s and was stopped "
+            "(typically a pathological page: deeply nested or huge markup); check the file, or raise doc_timeout_s to retry it")
+
+
+def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
+               seen: dict[str, str]) -> None:
+    doc_id = raw.doc_id
+    if doc_id in seen:
+        out.quarantine.append(quarantine_row(raw.source, DocumentError(
+            "validate", f"same bytes as {seen[doc_id]} (doc_id {doc_id}), which is cleaned once; remove the duplicate file"), doc_id))
+        return
+    seen[doc_id] = raw.source
     try:
-        doc = clean_document(raw, settings)
+        with time_limit(settings.doc_timeout_s) as limit:
+            doc = clean_document(raw, settings)
+        if limit.fired:  # something swallowed the timeout: the result cannot be trusted
+            raise DocumentTimeout()
+    except DocumentTimeout:
+        out.quarantine.append(quarantine_row(raw.source, DocumentError("timeout", timeout_reason(settings)), doc_id))
+        return
     except DocumentError as err:
-        out.quarantine.append(quarantine_row(raw.source, err, raw.doc_id))
+        out.quarantine.append(quarantine_row(raw.source, err, doc_id))
         return
     except Exception as exc:  # a bug must not sink the run: quarantine the document and say so
         err = DocumentError("clean", f"internal error {type(exc).__name__}: {exc}; please report it with this file")
-        out.quarantine.append(quarantine_row(raw.source, err, raw.doc_id))
+        out.quarantine.append(quarantine_row(raw.source, err, doc_id))
         return
     out.articles.append(article_row(doc, settings, cleaned_at))
     out.removed.extend(removed_rows(doc))
@@ -79,18 +102,47 @@ def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, ou
         (out.lines_removed if s.whole_line else out.spans_removed)[s.kind] += 1
 
 
+def _items(raw_dir: Path, source: str, settings: Settings):
+    """read_source's items, each fetched under the time limit (a reader can hang on a record too)."""
+    items = read_source(raw_dir, source, settings)
+    try:
+        while True:
+            with time_limit(settings.doc_timeout_s) as limit:
+                item = next(items, None)
+            if limit.fired:
+                raise DocumentTimeout()
+            if item is None:
+                return
+            yield item
+    finally:
+        close = getattr(items, "close", None)
+        if close:
+            try:
+                close()
+            except Exception:
+                pass
+
+
 def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
                   cleaned_at: dt.datetime | None = None) -> BatchResult:
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
+    seen: dict[str, str] = {}
     for source in sources:
+        n_items = 0
         try:
-            for item in read_source(raw_dir, source, settings):
+            for item in _items(raw_dir, source, settings):
+                n_items += 1
                 out.docs_read += 1
                 if isinstance(item, DocumentError):
-                    out.quarantine.append(quarantine_row(getattr(item, "source", source), item))
+                    out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item,
+                                                         getattr(item, "doc_id", None)))
                 else:
-                    _clean_one(item, settings, cleaned_at, out)
+                    _clean_one(item, settings, cleaned_at, out, seen)
+        except DocumentTimeout:
+            out.docs_read += 1
+            what = "reading the file" if not n_items else f"reading the file after {n_items} records"
+            out.quarantine.append(quarantine_row(source, DocumentError("timeout", timeout_reason(settings, what))))
         except DocumentError as err:
             out.docs_read += 1
             out.quarantine.append(quarantine_row(source, err))

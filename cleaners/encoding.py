@@ -52,11 +52,25 @@ def detect_encoding(data: bytes) -> tuple[str, int]:
     wide = _utf16_without_bom(data[:4096])
     if wide:
         return wide, 0
+    bad, multibyte = _utf8_damage(data)
+    if multibyte and bad <= multibyte:
+        # UTF-8 text with a few invalid bytes (a damaged or spliced file): those become U+FFFD.
+        return "utf-8", 0
     results = from_bytes(data[:200_000], cp_isolation=list(_PREFERRED)) or from_bytes(data[:200_000])
     best = results.best()
     if best is None:
+        if multibyte and bad * 20 <= len(data):
+            return "utf-8", 0
         raise DocumentError("decode", "could not determine the text encoding; re-save the file as UTF-8")
     return best.encoding, 0
+
+
+def _utf8_damage(data: bytes) -> tuple[int, int]:
+    """(invalid byte sequences, valid multi-byte characters) when `data` is read as UTF-8."""
+    text = data.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    multibyte = sum(1 for c in text if c > "\x7f") - text.count("\ufffd")
+    return bad, max(multibyte, 0)
 
 
 def decode(data: bytes) -> str:

@@ -1,9 +1,16 @@
-"""pandera models and Arrow schemas of articles, removed and quarantine."""
+"""pandera models and Arrow schemas of articles, removed and quarantine.
+
+The models are the documented contract: `newsclean schema` prints them (schemas.describe), the
+README's column tables are tested against them, and every batch is validated against them before
+it is written (schemas.validate). Checks that need two tables at once (a removed line must not be
+left in its article's text, every removed row belongs to a written document, a source ends in one
+place only) are in schemas.validate as well and are listed in CROSS_TABLE_CHECKS.
+"""
 from __future__ import annotations
 
 import datetime as dt
 
-import ftfy
+import ftfy.badness
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
@@ -14,10 +21,22 @@ from cleaners.metadata.outlets import registrable_domain
 from cleaners.types import KINDS
 
 HEX16 = r"^[0-9a-f]{16}$"
+STAGES = ("discover", "read", "decode", "extract", "clean", "decide", "validate", "timeout")
 
 
-def _text_is_clean(s: pd.Series) -> pd.Series:
-    return s.map(lambda t: isinstance(t, str) and "\u00a0" not in t and not ftfy.badness.is_bad(t))
+def _missing(v) -> bool:
+    return v is None or (not isinstance(v, str) and pd.isna(v))
+
+
+def text_problem(t) -> str | None:
+    """Why a text value is not clean output, or None."""
+    if not isinstance(t, str):
+        return "not a string"
+    if "\u00a0" in t:
+        return "contains a no-break space"
+    if ftfy.badness.is_bad(t):
+        return "contains mojibake (ftfy badness)"
+    return None
 
 
 class Articles(pa.DataFrameModel):
@@ -43,20 +62,24 @@ class Articles(pa.DataFrameModel):
         strict = True
         coerce = True
 
-    @pa.check("text", name="text_has_no_nbsp_or_mojibake")
+    @pa.check("text", name="text_is_clean", description="no no-break space and no mojibake left (ftfy.badness.is_bad)")
     def _clean_text(cls, s: Series[str]) -> Series[bool]:
-        return _text_is_clean(s)
+        return s.map(lambda t: text_problem(t) is None).astype(bool)
 
-    @pa.check("published", name="published_in_range")
+    @pa.check("text", name="text_has_words", description="at least one non-space character")
+    def _has_words(cls, s: Series[str]) -> Series[bool]:
+        return s.map(lambda t: isinstance(t, str) and bool(t.strip())).astype(bool)
+
+    @pa.check("published", name="published_in_range", description=f"when set: between {EARLIEST.isoformat()} and today")
     def _published_range(cls, s: Series) -> Series[bool]:
         today = dt.date.today()
-        return s.map(lambda d: d is None or pd.isna(d) or EARLIEST <= pd.Timestamp(d).date() <= today)
+        return s.map(lambda d: _missing(d) or EARLIEST <= pd.Timestamp(d).date() <= today).astype(bool)
 
-    @pa.check("outlet_domain", name="outlet_domain_is_registrable")
+    @pa.check("outlet_domain", name="outlet_domain_is_registrable", description="when set: a registrable domain (public-suffix list), lower case")
     def _domain(cls, s: Series[str]) -> Series[bool]:
-        return s.map(lambda d: d is None or pd.isna(d) or registrable_domain(d) == d)
+        return s.map(lambda d: _missing(d) or registrable_domain(d) == d).astype(bool)
 
-    @pa.dataframe_check(name="n_words_matches_text")
+    @pa.dataframe_check(name="n_words_matches_text", description="n_words == len(text.split())")
     def _n_words(cls, df: pd.DataFrame) -> Series[bool]:
         return df["text"].map(lambda t: len(t.split()) if isinstance(t, str) else -1) == df["n_words"]
 
@@ -77,21 +100,25 @@ class Removed(pa.DataFrameModel):
         strict = True
         coerce = True
 
-    @pa.dataframe_check(name="start_before_end")
+    @pa.dataframe_check(name="start_before_end", description="start < end")
     def _order(cls, df: pd.DataFrame) -> Series[bool]:
         return df["start"] < df["end"]
 
-    @pa.dataframe_check(name="text_matches_offsets")
+    @pa.dataframe_check(name="text_matches_offsets", description="len(text) == end - start")
     def _length(cls, df: pd.DataFrame) -> Series[bool]:
         return df["text"].str.len() == df["end"] - df["start"]
+
+    @pa.dataframe_check(name="whole_line_starts_at_0", description="a whole-line removal starts at offset 0")
+    def _whole(cls, df: pd.DataFrame) -> Series[bool]:
+        return ~df["whole_line"].astype(bool) | (df["start"] == 0)
 
 
 class Quarantine(pa.DataFrameModel):
     """One row per document that could not be cleaned."""
 
-    source: Series[str] = pa.Field(description="the input file (plus #record for record files)")
-    doc_id: Series[str] = pa.Field(nullable=True, description="doc_id when the bytes could be read")
-    stage: Series[str] = pa.Field(isin=["discover", "read", "decode", "extract", "clean", "decide", "validate", "timeout"], description="the step that failed")
+    source: Series[str] = pa.Field(unique=True, description="the input file (plus #record for record files)")
+    doc_id: Series[str] = pa.Field(nullable=True, str_matches=HEX16, description="doc_id when the bytes could be read")
+    stage: Series[str] = pa.Field(isin=list(STAGES), description="the step that failed")
     error: Series[str] = pa.Field(str_length={"min_value": 10}, description="what went wrong and what to do about it")
 
     class Config:
@@ -100,6 +127,13 @@ class Quarantine(pa.DataFrameModel):
 
 
 MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine}
+
+# Checks over more than one table (implemented in schemas.validate): name -> (tables, meaning).
+CROSS_TABLE_CHECKS = {
+    "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is still a paragraph of its text"),
+    "removed_doc_id_known": (("removed", "articles", "quarantine"), "every removed.doc_id is an articles.doc_id or a quarantine.doc_id"),
+    "source_in_one_place": (("articles", "quarantine"), "no source is both an article and quarantined"),
+}
 
 _str = pa_arrow.string()
 ARROW_SCHEMAS = {

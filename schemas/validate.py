@@ -1,58 +1,154 @@
-"""Validate a batch's rows against the models before they are written.
+"""Validate a batch's rows against the models before they are written, and the written tables
+against each other.
 
-Validation is lazy (all failures at once). An article row that fails moves to quarantine with
-the names of the checks it failed, together with its removed rows; the run goes on.
+Validation is lazy: pandera collects every failure at once. An article row that fails a check
+moves to quarantine (stage "validate") with the names of the checks it failed, together with its
+removed rows, and the run goes on and counts it. So does an article whose removed rows fail, or
+whose text still holds a line the removed table says was removed. A quarantine row that fails its
+own checks is rewritten into a valid one that keeps the original message.
+
+`check_tables` runs the cross-table checks over the merged tables; the write step calls it before
+anything is renamed into OUT_DIR.
 """
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pandas as pd
 import pandera.errors
+import pyarrow.parquet as pq
 
 from cleaners.batch import BatchResult
-from schemas.tables import ARROW_SCHEMAS, MODELS
+from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, STAGES
+
+_HEX16 = re.compile(HEX16)
 
 
 def frame(name: str, rows: list[dict]) -> pd.DataFrame:
-    cols = ARROW_SCHEMAS[name].names
-    df = pd.DataFrame(rows, columns=cols)
-    if name == "articles":
-        df["published"] = pd.to_datetime(df["published"]).astype("datetime64[ms]")
-    return df
+    return pd.DataFrame(rows, columns=ARROW_SCHEMAS[name].names)
+
+
+def _validate(name: str, df: pd.DataFrame) -> pd.DataFrame | None:
+    """pandera's failure cases, or None when the frame passes."""
+    try:
+        MODELS[name].validate(df, lazy=True)
+        return None
+    except pandera.errors.SchemaErrors as exc:
+        return exc.failure_cases
 
 
 def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
-    """Row index -> names of failed checks. Empty when everything passes."""
+    """Row index -> names of the checks it failed ("column:check"). Empty when everything passes.
+
+    A failure pandera cannot pin on a row (a column that cannot be coerced as a whole) is pinned by
+    validating the rows one at a time."""
     if not rows:
         return {}
-    try:
-        MODELS[name].validate(frame(name, rows), lazy=True)
+    cases = _validate(name, frame(name, rows))
+    if cases is None:
         return {}
-    except pandera.errors.SchemaErrors as exc:
-        fails: dict[int, list[str]] = {}
-        cases = exc.failure_cases
-        for _, case in cases.iterrows():
-            idx = case.get("index")
-            check = f"{case.get('column') or 'table'}:{case.get('check')}"
-            targets = range(len(rows)) if idx is None or pd.isna(idx) else [int(idx)]
-            for i in targets:
+    fails: dict[int, list[str]] = {}
+    unpinned = False
+    for _, case in cases.iterrows():
+        idx = case.get("index")
+        if idx is None or pd.isna(idx):
+            unpinned = True
+            continue
+        check = f"{case.get('column') or 'table'}:{case.get('check')}"
+        fails.setdefault(int(idx), [])
+        if check not in fails[int(idx)]:
+            fails[int(idx)].append(check)
+    if unpinned:
+        for i, row in enumerate(rows):
+            one = _validate(name, frame(name, [row]))
+            if one is None:
+                continue
+            for _, case in one.iterrows():
+                check = f"{case.get('column') or 'table'}:{case.get('check')}"
                 fails.setdefault(i, [])
                 if check not in fails[i]:
                     fails[i].append(check)
-        return fails
+    return fails
+
+
+def removed_lines_left(articles: list[dict], removed: list[dict]) -> set[str]:
+    """doc_ids whose text still holds, as a paragraph, a whole line the removed table lists."""
+    paragraphs = {a["doc_id"]: set(a["text"].split("\n\n")) for a in articles if isinstance(a.get("text"), str)}
+    return {r["doc_id"] for r in removed
+            if r.get("whole_line") and r["doc_id"] in paragraphs and r["text"] in paragraphs[r["doc_id"]]}
+
+
+def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> None:
+    for row in result.articles:
+        if row["doc_id"] in doc_ids:
+            result.quarantine.append({"source": row["source"], "doc_id": row["doc_id"], "stage": "validate",
+                                      "error": "output failed schema checks: " + ", ".join(doc_ids[row["doc_id"]])
+                                      + "; the document was not written, please report it with this file"})
+    result.articles = [r for r in result.articles if r["doc_id"] not in doc_ids]
+    result.removed = [r for r in result.removed if r["doc_id"] not in doc_ids]
+
+
+def _fix_quarantine(rows: list[dict]) -> list[dict]:
+    """Make bookkeeping rows valid without losing what they say: one row per source."""
+    out: dict[str, dict] = {}
+    for row in rows:
+        source = str(row.get("source") or "<unknown source>")
+        doc_id = row.get("doc_id") if isinstance(row.get("doc_id"), str) and _HEX16.match(row["doc_id"]) else None
+        stage, error = row.get("stage"), str(row.get("error") or "")
+        if stage not in STAGES:
+            error, stage = f"[{stage}] {error}", "validate"
+        if len(error) < 10:
+            error = f"failed with no usable message ({error!r}); please report it with this file"
+        if source in out:
+            out[source]["error"] += f"; also {stage}: {error}"
+            continue
+        out[source] = {"source": source, "doc_id": doc_id, "stage": stage, "error": error}
+    return list(out.values())
 
 
 def validate_batch(result: BatchResult) -> BatchResult:
-    bad = failing_rows("articles", result.articles)
+    """Move every article that fails a check (its own row, its removed rows, or the removed-line
+    check) to quarantine. Returns the same object, now valid."""
+    bad: dict[str, list[str]] = {}
+    for i, checks in failing_rows("articles", result.articles).items():
+        bad.setdefault(result.articles[i]["doc_id"], []).extend(checks)
+    for i, checks in failing_rows("removed", result.removed).items():
+        listed = bad.setdefault(result.removed[i]["doc_id"], [])
+        listed.extend(f"removed.{c}" for c in checks if f"removed.{c}" not in listed)
+    for doc_id in removed_lines_left(result.articles, result.removed):
+        bad.setdefault(doc_id, []).append("text:removed_line_not_in_text")
+    known = {r["doc_id"] for r in result.articles}
+    for r in result.removed:
+        if r["doc_id"] not in known:
+            bad.setdefault(r["doc_id"], []).append("removed:removed_doc_id_known")
     if bad:
-        bad_ids = {result.articles[i]["doc_id"] for i in bad}
-        for i, checks in sorted(bad.items()):
-            row = result.articles[i]
-            result.quarantine.append({"source": row["source"], "doc_id": row["doc_id"], "stage": "validate",
-                                      "error": "output failed schema checks: " + ", ".join(checks)})
-        result.articles = [r for i, r in enumerate(result.articles) if i not in bad]
-        result.removed = [r for r in result.removed if r["doc_id"] not in bad_ids]
-    for name in ("removed", "quarantine"):
-        fails = failing_rows(name, getattr(result, name))
-        if fails:  # these are our own bookkeeping rows: a failure here is a bug, not bad input
-            raise ValueError(f"{name} rows failed schema checks: {fails}")
+        _quarantine_article(result, bad)
+    if failing_rows("quarantine", result.quarantine):
+        result.quarantine = _fix_quarantine(result.quarantine)
     return result
+
+
+def check_tables(folder: Path) -> list[str]:
+    """Cross-table checks over folder/{articles,removed,quarantine}.parquet (reads only key
+    columns). Returns the problems; empty when the tables agree."""
+    folder = Path(folder)
+    arts = pq.read_table(folder / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
+    rem = pq.read_table(folder / "removed.parquet", columns=["doc_id"]).to_pandas()
+    quar = pq.read_table(folder / "quarantine.parquet", columns=["doc_id", "source"]).to_pandas()
+    problems = []
+    known = set(arts["doc_id"]) | set(quar["doc_id"].dropna())
+    orphans = sorted(set(rem["doc_id"]) - known)
+    if orphans:
+        problems.append(f"removed_doc_id_known: {len(orphans)} removed doc_ids are in neither articles nor quarantine, e.g. {orphans[:3]}")
+    both = sorted(set(arts["source"]) & set(quar["source"]))
+    if both:
+        problems.append(f"source_in_one_place: {len(both)} sources are both articles and quarantined, e.g. {both[:3]}")
+    for col in ("doc_id", "source"):
+        dup = arts[col][arts[col].duplicated()]
+        if len(dup):
+            problems.append(f"articles.{col} unique: {len(dup)} duplicates, e.g. {list(dup.head(3))}")
+    dup = quar["source"][quar["source"].duplicated()]
+    if len(dup):
+        problems.append(f"quarantine.source unique: {len(dup)} duplicates, e.g. {list(dup.head(3))}")
+    return problems
