@@ -93,6 +93,38 @@ def run(
     Console().print(_summary_table(summary))
 
 
+@app.command()
+def schema(as_json: bool = typer.Option(False, "--json", help="Print the contract as JSON for other tools.")) -> None:
+    """Print the output tables' columns, types, nullability and checks (the pandera contract)."""
+    import json
+
+    from rich.markup import escape
+
+    from schemas.describe import describe
+
+    contract = describe()
+    if as_json:
+        typer.echo(json.dumps(contract, indent=2, ensure_ascii=False))
+        return
+    out = Console(width=200)
+    for name, table in contract.items():
+        if name == "cross_table_checks":
+            continue
+        t = Table(title=f"{table['file']}: {table['description']}", title_justify="left")
+        for col in ("column", "type", "nullable", "meaning", "checks"):
+            t.add_column(col, overflow="fold")
+        for c in table["columns"]:
+            t.add_row(c["name"], escape(c["type"]), "yes" if c["nullable"] else "no", escape(c["description"]),
+                      escape("; ".join(k["meaning"] for k in c["checks"])))
+        out.print(t)
+        for k in table["checks"]:
+            out.print(f"  table check [bold]{escape(k['name'])}[/bold]: {escape(k['meaning'])}")
+        out.print()
+    out.print("[bold]cross-table checks[/bold]")
+    for k in contract["cross_table_checks"]:
+        out.print(f"  {escape(k['name'])} ({', '.join(k['tables'])}): {escape(k['meaning'])}")
+
+
 def main() -> None:
     try:
         app()
