@@ -8,6 +8,7 @@ never loses its file's other records.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -31,49 +32,132 @@ def reader_for(name: str) -> Reader | None:
     return None
 
 
+def display_name(name: str) -> str:
+    """A file name as valid text: bytes that are not UTF-8 (kept by os as surrogates) become \\xNN."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """(sources, skipped): sources are paths relative to raw_dir that a reader accepts, sorted;
-    skipped are (source, reason) for entries that look like input but cannot be read safely."""
+    skipped are (source, reason) for entries that look like input but cannot be read safely.
+
+    Never follows a symlink out of RAW_DIR (such links are reported), never descends into symlinked
+    folders, and reports what it cannot use: folders named like input files, broken or looping
+    links, names that are not valid UTF-8, folders it cannot list."""
     raw_dir = Path(raw_dir)
     root = raw_dir.resolve()
     sources, skipped = [], []
-    for dirpath, dirnames, filenames in os.walk(raw_dir, followlinks=False):
+
+    def unlistable(err: OSError) -> None:
+        where = Path(err.filename).relative_to(raw_dir).as_posix() if err.filename else "?"
+        skipped.append((display_name(where), f"folder cannot be listed ({err.strerror or err}); fix its permissions"))
+
+    for dirpath, dirnames, filenames in os.walk(raw_dir, followlinks=False, onerror=unlistable):
         dirnames.sort()
         base = Path(dirpath)
         for name in dirnames:
             path = base / name
-            if reader_for(name) and not path.is_symlink():
-                skipped.append((path.relative_to(raw_dir).as_posix(), "is a directory, not a file; rename it or move its files up"))
+            rel = display_name(path.relative_to(raw_dir).as_posix())
+            if path.is_symlink():
+                target = _resolve(path)
+                if target is None or not target.is_relative_to(root):
+                    skipped.append((rel, f"symlink to a folder outside RAW_DIR ({target or 'unresolvable'}); not followed. Copy the files in if they belong to the corpus"))
+            elif reader_for(name):
+                skipped.append((rel, "is a directory, not a file; rename it or move its files up"))
         for name in sorted(filenames):
             path = base / name
             rel = path.relative_to(raw_dir).as_posix()
             if reader_for(name) is None:
                 continue
+            if display_name(rel) != rel:
+                skipped.append((display_name(rel), "file name is not valid UTF-8; rename the file"))
+                continue
             if path.is_symlink():
-                target = path.resolve()
+                target = _resolve(path)
+                if target is None:
+                    skipped.append((rel, "symlink is broken or loops; fix or remove it"))
+                    continue
                 if not target.is_relative_to(root):
                     skipped.append((rel, f"symlink points outside RAW_DIR ({target}); not followed. Copy the file in if it belongs to the corpus"))
                     continue
             sources.append(rel)
-    return sorted(sources), skipped
+    return sorted(sources), sorted(skipped)
 
 
-def read_source(raw_dir: Path, source: str, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    path = Path(raw_dir) / source
-    reader = reader_for(source)
-    if reader is None:
-        raise DocumentError("read", "no reader for this file type")
+def _resolve(path: Path) -> Path | None:
+    """The fully resolved target, or None when the link is broken or loops."""
     try:
-        size = path.stat().st_size
-        if size > settings.max_bytes:
-            raise DocumentError("read", f"file is {size:,} bytes, over the max_bytes limit of {settings.max_bytes:,}; split it or raise the limit")
-        data = path.read_bytes()
+        return path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return None
+
+
+_CHUNK = 1 << 20
+
+
+def read_bounded(raw_dir: Path, source: str, max_bytes: int) -> bytes:
+    """The bytes of RAW_DIR/source, never more than max_bytes of them read.
+
+    Refuses, with a reason a person can act on: a path that resolves outside RAW_DIR (a link that
+    changed after discovery), something that is not a regular file (a folder, a FIFO: opened
+    non-blocking so it cannot hang the run, a device), a file over the limit (by its size, before
+    reading; or because it grew while being read), a file that vanished or cannot be read."""
+    root = Path(raw_dir).resolve()
+    path = Path(raw_dir) / source
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise DocumentError("read", "symlink is broken (its target does not exist); fix or remove it") from None
+        raise DocumentError("read", "file disappeared between discovery and reading; re-run when the corpus is stable") from None
+    except (OSError, RuntimeError) as exc:
+        raise DocumentError("read", f"path cannot be resolved ({exc}); a symlink loop? fix or remove it") from None
+    if not real.is_relative_to(root):
+        raise DocumentError("read", f"resolves outside RAW_DIR ({real}); not followed. Copy the file in if it belongs to the corpus")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(real, flags)
     except FileNotFoundError:
         raise DocumentError("read", "file disappeared between discovery and reading; re-run when the corpus is stable") from None
-    except IsADirectoryError:
-        raise DocumentError("read", "is a directory, not a file") from None
+    except PermissionError:
+        raise DocumentError("read", "file is not readable (permission denied); fix its permissions") from None
+    except OSError as exc:
+        raise DocumentError("read", f"file could not be opened ({exc.strerror or exc}); it changed after discovery? check it and re-run") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise DocumentError("read", "is a directory, not a file; rename it or move its files up")
+        if not stat.S_ISREG(st.st_mode):
+            raise DocumentError("read", "is not a regular file (a FIFO, socket or device); not read. Replace it with a regular file")
+        if st.st_size > max_bytes:
+            raise DocumentError("read", f"file is {st.st_size:,} bytes, over the max_bytes limit of {max_bytes:,}; split it or raise the limit")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise DocumentError("read", f"file grew over the max_bytes limit of {max_bytes:,} while being read; re-run when the corpus is stable, or raise the limit")
+        return b"".join(chunks)
+    except DocumentError:
+        raise
     except PermissionError:
         raise DocumentError("read", "file is not readable (permission denied); fix its permissions") from None
     except OSError as exc:
         raise DocumentError("read", f"file could not be read ({exc.strerror or exc}); check the disk and the file") from None
-    yield from reader(path, source, data, settings)
+    finally:
+        os.close(fd)
+
+
+def read_source(raw_dir: Path, source: str, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    reader = reader_for(source)
+    if reader is None:
+        raise DocumentError("read", "no reader for this file type")
+    data = read_bounded(raw_dir, source, settings.max_bytes)
+    yield from reader(Path(raw_dir) / source, source, data, settings)
