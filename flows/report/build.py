@@ -10,6 +10,7 @@ at most `max_docs` documents: the outliers plus a seeded random sample of the re
 """
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -59,13 +60,38 @@ def _fallback_normalised_lines(raw_dir: Path, source: str) -> list[str]:
     return (Path(raw_dir) / source).read_text(encoding="utf-8", errors="replace").splitlines()
 
 
-def _lines_reader() -> Callable[[Path, str], list[str]]:
-    """The pipeline's own normalisation when it exists, so offsets index the same lines."""
+def _lines_reader(run: dict | None = None) -> Callable[[Path, str], list[str]]:
+    """The pipeline's own normalisation when it exists, so offsets index the same lines; with the
+    run's settings (from run.json) when it takes them, since settings can change normalisation."""
     try:
         from cleaners.pipeline import normalised_lines_for  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - module missing or broken: the report must still render
         return _fallback_normalised_lines
-    return normalised_lines_for
+    settings = _run_settings(run or {})
+    if settings is None:
+        return normalised_lines_for
+    try:
+        takes_settings = "settings" in inspect.signature(normalised_lines_for).parameters
+    except (TypeError, ValueError):
+        takes_settings = False
+    if not takes_settings:
+        return normalised_lines_for
+    return lambda raw_dir, source: normalised_lines_for(raw_dir, source, settings=settings)
+
+
+def _run_settings(run: dict) -> Any:
+    raw = run.get("settings")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        import dataclasses
+
+        from cleaners.settings import Settings
+
+        known = {f.name for f in dataclasses.fields(Settings)}
+        return Settings(**{k: v for k, v in raw.items() if k in known})
+    except Exception:  # noqa: BLE001 - unknown or invalid settings: use the defaults
+        return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -520,7 +546,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     for r in rem_shown:
         spans_of.setdefault(str(r["doc_id"]), []).append(r)
 
-    read_lines = _lines_reader()
+    read_lines = _lines_reader(run)
     per_doc_chars = max(MIN_DOC_CHARS, min(MAX_DOC_CHARS, TOTAL_CHARS_BUDGET // max(1, len(shown))))
     docs: list[DocView] = []
     n_mismatch = 0
