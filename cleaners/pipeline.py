@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cleaners.decide import decide
+from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
 from cleaners.lines import normalise_lines
 from cleaners.metadata.dates import date_from_datelines
@@ -26,7 +26,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
                meta: dict | None = None) -> CleanDocument:
     """Clean already-decoded text. Raises DocumentError when no article body is left."""
     lines = normalise_lines(text, settings.keep_curly_quotes)
-    decision = decide(lines, settings)
+    decision = decide_stable(lines, settings)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
     spans = decision.spans
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 

@@ -1,0 +1,107 @@
+"""Decide until nothing more is removed, so that cleaning clean text changes nothing.
+
+One decision pass judges every line in its context. Removing debris changes that context (a
+dateline that followed a "Watch LIVE" line is now the first line), so a second pass over the
+pass's own output can find more to remove. `decide_stable` re-runs the decision on the lines that
+survived (removed lines blanked, cut lines replaced by what was left of them, every line keeping
+its raw line number) until a pass removes nothing. The final pass therefore saw exactly the lines
+of the output (title first, then the paragraphs), which is what cleaning `title + "\\n\\n" + text`
+sees: the cleaner is idempotent by construction.
+
+Spans found in later passes are mapped back to offsets in the original normalised line, so every
+removed row still points at exactly its text: a cut inside a line that was already cut is mapped
+through the kept pieces; a cut that touches an earlier one is merged with it; a later pass that
+removes what was left of a cut line turns the line's spans into one whole-line removal.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from cleaners.decide import Decision, decide
+from cleaners.settings import Settings
+from cleaners.types import Span
+
+MAX_PASSES = 8
+
+Scorer = Callable[[list[str]], object]  # lines -> model P(debris) per non-empty line, or None
+
+
+def _residual(text: str, offsets: list[int], cuts: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """decide's residual of a cut line (pieces between cuts, white space collapsed) and, for each of
+    its characters, the offset in the original line it came from."""
+    chars: list[tuple[str, int]] = []
+    pos = 0
+    for s, e in sorted(cuts) + [(len(text), len(text))]:
+        chars.extend((text[i], offsets[i]) for i in range(pos, s))
+        if s < len(text):
+            chars.append((" ", offsets[s]))  # the pieces are joined with a space
+        pos = max(pos, e)
+    words: list[list[tuple[str, int]]] = []
+    cur: list[tuple[str, int]] = []
+    for ch, off in chars:
+        if ch.isspace():
+            if cur:
+                words.append(cur)
+                cur = []
+        else:
+            cur.append((ch, off))
+    if cur:
+        words.append(cur)
+    out_chars: list[str] = []
+    out_offsets: list[int] = []
+    for i, w in enumerate(words):
+        if i:
+            out_chars.append(" ")
+            out_offsets.append(words[i - 1][-1][1] + 1)
+        out_chars.extend(c for c, _ in w)
+        out_offsets.extend(o for _, o in w)
+    return "".join(out_chars), out_offsets
+
+
+def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | None = None,
+                  decide_fn: Callable[..., Decision] = decide, **kwargs) -> Decision:
+    """`decide` repeated on its own output until a pass removes nothing (see the module docstring).
+    `scorer`, when given, recomputes the model's P(debris) for each pass's lines."""
+    original = list(lines)
+    current = list(lines)
+    offsets = [list(range(len(t))) for t in original]  # current char -> original offset, per line
+    spans: dict[int, list[Span]] = {}  # line number -> spans in original coordinates
+    decision: Decision | None = None
+    for _ in range(MAX_PASSES):
+        extra = dict(kwargs)
+        if scorer is not None:
+            extra["debris_proba"] = scorer(current)
+        decision = decide_fn(current, settings, **extra)
+        if not decision.spans:
+            break
+        cuts: dict[int, list[tuple[int, int]]] = {}
+        for sp in decision.spans:
+            n = sp.line
+            full = original[n - 1]
+            if sp.whole_line or (sp.start == 0 and sp.end == len(current[n - 1])):
+                if n in spans:  # what was left of a cut line goes too: the whole line is removed
+                    sp = Span(n, 0, len(full), sp.kind, full, sp.by, whole_line=True)
+                elif current[n - 1] != full:
+                    sp = Span(n, 0, len(full), sp.kind, full, sp.by, whole_line=True)
+                spans[n] = [sp]
+                current[n - 1] = ""
+                offsets[n - 1] = []
+                continue
+            cuts.setdefault(n, []).append((sp.start, sp.end))
+            m = offsets[n - 1]
+            s, e = m[sp.start], m[sp.end - 1] + 1
+            merged = [o for o in spans.get(n, []) if o.end > s and o.start < e]
+            if merged:
+                s, e = min([s] + [o.start for o in merged]), max([e] + [o.end for o in merged])
+            keep = [o for o in spans.get(n, []) if o not in merged]
+            spans[n] = keep + [Span(n, s, e, sp.kind, full[s:e], sp.by, whole_line=(s == 0 and e == len(full)))]
+        for n, cs in cuts.items():
+            if not current[n - 1]:
+                continue
+            current[n - 1], offsets[n - 1] = _residual(current[n - 1], offsets[n - 1], cs)
+        kept_text = {ln.number: t for ln, t in decision.kept}
+        if any(kept_text.get(n, current[n - 1]) != current[n - 1] for n in cuts if current[n - 1]):
+            break  # decide's residual differs from ours: stop rather than mis-map offsets
+    assert decision is not None
+    all_spans = sorted((s for ss in spans.values() for s in ss), key=lambda s: (s.line, s.start))
+    return Decision(decision.title, decision.kept, all_spans)
