@@ -22,6 +22,7 @@ from cleaners.batch import BatchResult
 
 TABLES = ("articles", "removed", "quarantine")
 STAGING = ".staging"
+CARRY_PART = "part-carry.parquet"
 
 
 def to_arrow(name: str, rows: list[dict]) -> pa.Table:
@@ -72,7 +73,9 @@ def atomic_write_text(text: str, path: Path) -> None:
 def merge_parts(stage_dir: Path, name: str) -> Path:
     """Stream the parts of one table into stage_dir/<name>.parquet, one row group per part."""
     target = stage_dir / f"{name}.parquet"
-    parts = sorted((stage_dir / name).glob("part-*.parquet")) if (stage_dir / name).exists() else []
+    # Rows carried over from the previous tables (incremental runs) come first, then the batches.
+    parts = sorted((stage_dir / name).glob("part-*.parquet"), key=lambda p: (p.name != CARRY_PART, p.name)) \
+        if (stage_dir / name).exists() else []
     with pq.ParquetWriter(target, ARROW_SCHEMAS[name], compression="zstd") as writer:
         for part in parts:
             table = pq.read_table(part, schema=ARROW_SCHEMAS[name])
@@ -110,3 +113,106 @@ def write_summary(summary: dict, out_dir: Path) -> Path:
 
 def read_table(out_dir: Path, name: str) -> pd.DataFrame:
     return pq.read_table(Path(out_dir) / f"{name}.parquet").to_pandas()
+
+
+# ---------------------------------------------------------------- incremental runs
+# An incremental run cleans only some sources; the rows of the others are carried over from the
+# previous tables in OUT_DIR. merge_table streams those rows (filtered row group by row group, never
+# the whole table in memory) and then the new parts into the staged table; commit() renames it in.
+
+def file_source(row_source: str, sources: list[str]) -> str | None:
+    """The discovered source (file) a row belongs to: the row's own `source`, or, for a record of
+    a multi-document file written as e.g. `dump.jsonl#12`, the file whose path prefixes it.
+    `sources` must be sorted."""
+    import bisect
+
+    i = bisect.bisect_right(sources, row_source) - 1
+    while i >= 0:
+        cand = sources[i]
+        if row_source == cand:
+            return cand
+        if row_source.startswith(cand) and row_source[len(cand)] in "#:!/":
+            return cand
+        if not row_source.startswith(cand[:1]):
+            break
+        i -= 1
+    return None
+
+
+def previous_schema_ok(out_dir: Path) -> bool:
+    """True when every previous table exists and has today's Arrow schema (else: clean all)."""
+    for name in TABLES:
+        path = Path(out_dir) / f"{name}.parquet"
+        try:
+            schema = pq.read_schema(path)
+        except (OSError, pa.ArrowException):
+            return False
+        if not schema.remove_metadata().equals(ARROW_SCHEMAS[name].remove_metadata()):
+            return False
+    return True
+
+
+def sources_with_rows(out_dir: Path, sources: list[str]) -> set[str]:
+    """Discovered sources that have at least one row in the previous articles or quarantine table."""
+    found: set[str] = set()
+    srt = sorted(sources)
+    for name in ("articles", "quarantine"):
+        path = Path(out_dir) / f"{name}.parquet"
+        if not path.exists():
+            continue
+        col = pq.read_table(path, columns=["source"]).column("source").unique().to_pylist()
+        found.update(f for f in (file_source(s, srt) for s in col if s is not None) if f)
+    return found
+
+
+def _keep_mask(batch: pa.RecordBatch, keep: set[str], keep_sorted: list[str]) -> pa.Array:
+    import pyarrow.compute as pc
+
+    src = batch.column(batch.schema.get_field_index("source"))
+    exact = pc.fill_null(pc.is_in(src, value_set=pa.array(keep_sorted, pa.string())), False)
+    if pc.all(exact).as_py() if len(src) else True:
+        return exact
+    mask = exact.to_pylist()
+    for i, (hit, s) in enumerate(zip(mask, src.to_pylist())):
+        if not hit and s is not None:
+            mask[i] = file_source(s, keep_sorted) in keep
+    return pa.array(mask, pa.bool_())
+
+
+def carry_over(stage_dir: Path, out_dir: Path, keep: list[str]) -> dict[str, int]:
+    """Write the previous rows of the `keep` sources as each table's first part
+    (stage/<table>/part-carry.parquet). Removed rows follow their doc_ids. Returns rows per table."""
+    import pyarrow.compute as pc
+
+    keep_sorted = sorted(keep)
+    keep_set = set(keep_sorted)
+    counts: dict[str, int] = {}
+    kept_ids: list[pa.Array] = []
+    for name in ("articles", "quarantine", "removed"):
+        src = Path(out_dir) / f"{name}.parquet"
+        folder = Path(stage_dir) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / CARRY_PART
+        tmp = target.with_name(f".{CARRY_PART}.tmp")
+        n = 0
+        id_set = pa.concat_arrays(kept_ids) if name == "removed" and kept_ids else pa.array([], pa.string())
+        with pq.ParquetWriter(tmp, ARROW_SCHEMAS[name], compression="zstd") as writer:
+            if keep_set and src.exists():
+                pf = pq.ParquetFile(src)
+                for i in range(pf.num_row_groups):
+                    rg = pf.read_row_group(i)
+                    for batch in rg.to_batches():
+                        if name == "removed":
+                            mask = pc.fill_null(pc.is_in(batch.column(batch.schema.get_field_index("doc_id")), value_set=id_set), False)
+                        else:
+                            mask = _keep_mask(batch, keep_set, keep_sorted)
+                        sel = batch.filter(mask)
+                        if sel.num_rows:
+                            writer.write_table(pa.Table.from_batches([sel]).cast(ARROW_SCHEMAS[name]))
+                            n += sel.num_rows
+                            if name != "removed":
+                                ids = sel.column(sel.schema.get_field_index("doc_id")).drop_null()
+                                kept_ids.append(ids.cast(pa.string()))
+        os.replace(tmp, target)
+        counts[name] = n
+    return counts

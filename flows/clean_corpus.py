@@ -1,10 +1,25 @@
-"""The `clean-corpus` Prefect flow: discover -> clean in batches -> validate -> write.
+"""The `clean-corpus` Prefect flow:
+
+    discover -> fingerprint (manifest) -> corpus statistics -> clean in batches -> validate -> write -> artifacts
 
 It only orchestrates; all cleaning is in cleaners/, the table contract in schemas/.
+
+- Batches: one task cleans a batch of sources (Settings.batch_size documents at most, balanced over
+  the workers), never one document: Prefect's own cost per task run (~10 ms in the client, 50-80 ms
+  of server CPU) then stays far under 5% of the run (bench/prefect_overhead.py measures it).
+- Tasks get small arguments (paths, source lists, a batch index) and read their data themselves;
+  they write validated parquet parts into OUT/.staging/<run>/ and return only counts.
+- Retries apply to the reading steps (discovery, fingerprints, the corpus pass), never to
+  cleaning: a document that fails to clean fails deterministically and is quarantined instead.
+- Incremental: OUT/manifest.json (cleaners.manifest) says which sources changed; only those are
+  cleaned, the rows of the others are carried over, the rows of deleted sources dropped.
+- One writer per OUT_DIR (cleaners.runlock): a second run on the same OUT_DIR fails at once.
 """
 from __future__ import annotations
 
 import datetime as dt
+import inspect
+import math
 import os
 import platform
 import time
@@ -17,34 +32,160 @@ from prefect import flow, get_run_logger, task
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from cleaners import store
+from cleaners import corpus_context, manifest, store
 from cleaners.batch import clean_sources
 from cleaners.readers import discover
+from cleaners.runlock import RunLock
 from cleaners.settings import Settings
 from flows import progress
+
+# A batch smaller than this is not worth a task of its own (see the module docstring).
+MIN_BATCH = 100
 
 
 @task(name="discover-sources", retries=2, retry_delay_seconds=1)
 def discover_sources(raw_dir: str) -> tuple[list[str], list[tuple[str, str]]]:
-    return discover(Path(raw_dir))
+    sources, skipped = discover(Path(raw_dir))
+    get_run_logger().info("discovered %d sources (%d skipped) under %s", len(sources), len(skipped), raw_dir)
+    return sources, skipped
+
+
+@task(name="fingerprint-sources", retries=2, retry_delay_seconds=1)
+def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple[dict, int]:
+    """Size + mtime against the previous manifest; sha256 only for files that look different."""
+    previous = manifest.load(Path(out_dir))
+    entries, hashed = manifest.scan(Path(raw_dir), sources, previous)
+    get_run_logger().info("fingerprinted %d sources, hashed %d", len(entries), hashed)
+    return entries, hashed
+
+
+@task(name="corpus-statistics", retries=1, retry_delay_seconds=1)
+def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_dir: str) -> dict:
+    """Line repetition over the whole corpus (cleaners.corpus), saved in the staging folder as the
+    cleaning batches' read-only context, and each source's context fingerprint."""
+    cfg = Settings(**settings)
+    t0 = time.perf_counter()
+    stats = corpus_context.build(Path(raw_dir), sources, cfg)
+    path = corpus_context.save(stats, Path(stage_dir))
+    t1 = time.perf_counter()
+    prints = corpus_context.fingerprints(stats, Path(raw_dir), sources, cfg)
+    t2 = time.perf_counter()
+    get_run_logger().info("corpus statistics: %d documents, %d distinct lines (%.1f s + %.1f s fingerprints)",
+                          stats.n_docs, stats.n_distinct_lines, t1 - t0, t2 - t1)
+    return {"path": str(path), "n_docs": stats.n_docs, "n_distinct_lines": stats.n_distinct_lines,
+            "fingerprints": prints, "seconds": round(t2 - t0, 3)}
+
+
+_CLEAN_TAKES_CORPUS = "corpus" in inspect.signature(clean_sources).parameters
 
 
 @task(name="clean-batch")
-def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int, cleaned_at: str) -> dict:
-    """Clean one batch of sources and write its validated parts. Returns only counts."""
-    result = clean_sources(Path(raw_dir), sources, Settings(**settings), dt.datetime.fromisoformat(cleaned_at))
-    return store.write_part(Path(stage_dir), index, result)
+def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int,
+                cleaned_at: str, stats_path: str | None = None) -> dict:
+    """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
+    cleaning is deterministic and a failing document is quarantined, not retried."""
+    cfg = Settings(**settings)
+    extra = {}
+    if stats_path and _CLEAN_TAKES_CORPUS:
+        extra["corpus"] = corpus_context.load(stats_path)
+    t0 = time.perf_counter()
+    result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), **extra)
+    counts = store.write_part(Path(stage_dir), index, result)
+    counts["seconds"] = time.perf_counter() - t0
+    get_run_logger().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
+                          len(sources), counts["docs_read"], counts["docs_cleaned"], counts["docs_quarantined"], counts["seconds"])
+    return counts
 
 
-@task(name="write-tables")
-def write_tables(stage_dir: str, out_dir: str) -> dict:
+@task(name="validate-tables")
+def validate_tables(stage_dir: str) -> dict:
+    """Merge the carried-over rows and the batches' parts into one staged file per table (streamed),
+    then run the checks across batches (unique keys, every removed row belongs to a document)."""
+    from schemas.validate import check_tables
+
     stage = Path(stage_dir)
     for name in store.TABLES:
         store.merge_parts(stage, name)
-    problems = store.duplicate_keys(stage)
+    problems = store.duplicate_keys(stage) or check_tables(stage)
     if problems:
-        raise RuntimeError("duplicate keys across batches: " + "; ".join(problems))
-    return {k: str(v) for k, v in store.commit(stage, Path(out_dir)).items()}
+        raise RuntimeError("the merged tables fail validation: " + "; ".join(problems))
+    import pyarrow.parquet as pq
+    return {name: pq.ParquetFile(stage / f"{name}.parquet").metadata.num_rows for name in store.TABLES}
+
+
+@task(name="write-tables")
+def write_tables(stage_dir: str, out_dir: str, new_manifest: dict) -> dict:
+    """Rename the staged tables into OUT_DIR, then write the manifest (last: see cleaners.manifest)."""
+    paths = store.commit(Path(stage_dir), Path(out_dir))
+    manifest.save(manifest.Manifest(new_manifest["pipeline_version"], new_manifest["sources"]), Path(out_dir))
+    return {k: str(v) for k, v in paths.items()}
+
+
+@task(name="publish-artifacts")
+def publish_artifacts(out_dir: str, summary: dict) -> list[str]:
+    """Prefect artifacts (visible in the UI with a server): a markdown summary, removals by kind and
+    quarantined documents by reason, over the tables as written (carried-over rows included)."""
+    from prefect.artifacts import create_markdown_artifact, create_table_artifact
+
+    kinds, reasons = table_breakdowns(Path(out_dir))
+    keys = []
+    try:
+        create_markdown_artifact(markdown=summary_markdown(summary, kinds, reasons), key="newsclean-summary",
+                                 description=f"newsclean run over {summary['raw_dir']}")
+        keys.append("newsclean-summary")
+        create_table_artifact(table=kinds or [{"kind": "-", "whole lines": 0, "spans": 0, "total": 0}],
+                              key="newsclean-removals", description="removed.parquet rows by kind")
+        keys.append("newsclean-removals")
+        create_table_artifact(table=reasons or [{"stage": "-", "reason": "nothing quarantined", "documents": 0}],
+                              key="newsclean-quarantine", description="quarantine.parquet rows by reason")
+        keys.append("newsclean-quarantine")
+    except Exception as exc:  # noqa: BLE001 - artifacts are a view: never fail a finished run for them
+        get_run_logger().warning("could not publish artifacts: %s", exc)
+    return keys
+
+
+def table_breakdowns(out_dir: Path, max_reasons: int = 50) -> tuple[list[dict], list[dict]]:
+    import pyarrow.parquet as pq
+
+    rem = pq.read_table(out_dir / "removed.parquet", columns=["kind", "whole_line"]).to_pandas()
+    kinds = []
+    for kind, grp in sorted(rem.groupby("kind"), key=lambda kv: -len(kv[1])):
+        whole = int(grp["whole_line"].fillna(False).sum())
+        kinds.append({"kind": kind, "whole lines": whole, "spans": len(grp) - whole, "total": len(grp)})
+    q = pq.read_table(out_dir / "quarantine.parquet", columns=["stage", "error"]).to_pandas()
+    reasons = [{"stage": stage, "reason": error, "documents": int(n)}
+               for (stage, error), n in q.value_counts(["stage", "error"]).head(max_reasons).items()]
+    return kinds, reasons
+
+
+def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> str:
+    inc = summary["incremental"]
+    rows = summary["tables"]
+    lines = [
+        f"# newsclean run {summary['started_at'][:19]}Z",
+        "",
+        f"`{summary['raw_dir']}` → `{summary['out_dir']}`, pipeline `{summary['pipeline_version']}`",
+        "",
+        "| | |", "|---|---|",
+        f"| sources | {inc['sources_total']} ({inc['new']} new, {inc['changed']} changed, {inc['context_changed']} with a changed corpus context, {inc['sources_deleted']} deleted) |",
+        f"| cleaned this run | {summary['docs_cleaned']} documents ({summary['docs_quarantined']} quarantined) in {summary['batches']} batches |",
+        f"| carried over | {inc['sources_kept']} sources |",
+        f"| full re-clean | {inc['full_reason'] or 'no'} |",
+        f"| tables | {rows['articles']} articles, {rows['removed']} removed spans, {rows['quarantine']} quarantined |",
+        f"| corpus statistics | {summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines |",
+        f"| time | {summary['durations_s']['total']:.1f} s |",
+        "",
+        "## Removed by kind",
+        "",
+        "| kind | whole lines | spans | total |", "|---|---:|---:|---:|",
+        *(f"| {k['kind']} | {k['whole lines']} | {k['spans']} | {k['total']} |" for k in kinds),
+        "",
+        "## Quarantined by reason",
+        "",
+        "| stage | reason | documents |", "|---|---|---:|",
+        *(f"| {r['stage']} | {str(r['reason']).replace('|', '/')} | {r['documents']} |" for r in reasons),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def _versions() -> dict:
@@ -57,48 +198,117 @@ def _versions() -> dict:
     return out
 
 
-def _batches(sources: list[str], size: int) -> list[list[str]]:
-    return [sources[i:i + size] for i in range(0, len(sources), size)]
+def plan_batches(sources: list[str], size: int, workers: int) -> list[list[str]]:
+    """At most `size` sources per batch, at least as many batches as workers when every batch can
+    still hold MIN_BATCH sources, and batches of equal size (contiguous, in source order)."""
+    n = len(sources)
+    if not n:
+        return []
+    k = math.ceil(n / max(size, 1))
+    if k < workers:
+        k = max(k, min(workers, n // MIN_BATCH))
+    elif k % workers:
+        k += workers - k % workers  # full rounds: no core idles on a last lonely batch
+    step = math.ceil(n / k)
+    return [sources[i:i + step] for i in range(0, n, step)]
 
 
-@flow(name="clean-corpus", log_prints=False)
-def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | None = None) -> dict:
-    log = get_run_logger()
-    cfg = Settings(**(settings or {}))
-    started = time.perf_counter()
-    started_at = dt.datetime.now(dt.timezone.utc)
+def _workers() -> int:
+    from prefect.context import FlowRunContext
+
+    ctx = FlowRunContext.get()
+    runner = getattr(ctx, "task_runner", None) if ctx else None
+    n = getattr(runner, "_max_workers", None) or getattr(runner, "max_workers", None)
+    cores = os.cpu_count() or 1
+    return min(int(n), cores) if isinstance(n, int) and n > 0 else cores
+
+
+def _flow_run_id() -> str | None:
+    from prefect.runtime import flow_run
+
+    try:
+        return str(flow_run.id) if flow_run.id else None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+@flow(name="clean-corpus", log_prints=False, task_runner=ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1))
+def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | None = None, full: bool = False) -> dict:
+    """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    with RunLock(out, run=_flow_run_id()) as lock:
+        if lock.stale:
+            get_run_logger().warning("took over the lock of a run that died (%s)", lock.stale)
+        return _clean_corpus(raw_dir, out, Settings(**(settings or {})), full)
+
+
+def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
+    log = get_run_logger()
+    started = time.perf_counter()
+    started_at = dt.datetime.now(dt.timezone.utc)
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
     stage.mkdir(parents=True)
+    durations: dict[str, float] = {}
 
+    def lap(name: str, t0: float) -> float:
+        now = time.perf_counter()
+        durations[name] = round(now - t0, 3)
+        return now
+
+    t = time.perf_counter()
     sources, skipped = discover_sources(raw_dir)
-    t_discover = time.perf_counter() - started
-    batches = _batches(sources, cfg.batch_size)
-    log.info("%d sources in %d batches, %d skipped", len(sources), len(batches), len(skipped))
+    t = lap("discover", t)
+    progress.report("fingerprint", 0, len(sources))
+    entries, hashed = fingerprint_sources(raw_dir, sources, str(out))
+    t = lap("fingerprint", t)
+    progress.report("corpus statistics", 0, len(sources))
+    corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
+    t = lap("corpus_statistics", t)
+    entries = {s: manifest.Entry(e.size, e.mtime_ns, e.sha256, corpus["fingerprints"].get(s)) for s, e in entries.items()}
 
+    previous = manifest.load(out)
+    full_reason = "requested (--full)" if full else None
+    if not full and previous.sources and not store.previous_schema_ok(out):
+        full, full_reason = True, "previous tables are missing or have another schema"
+    have_rows = store.sources_with_rows(out, sources) if previous.sources and not full else None
+    plan = manifest.plan(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full)
+    if full_reason:
+        plan.full_reason = full_reason
+    log.info("plan: clean %d sources, keep %d, drop %d deleted%s", len(plan.clean), len(plan.keep), len(plan.deleted),
+             f" (full re-clean: {plan.full_reason})" if plan.full_reason else "")
+    carried = store.carry_over(stage, out, plan.keep) if plan.keep else {name: 0 for name in store.TABLES}
+
+    batches = plan_batches(plan.clean, cfg.batch_size, _workers())
     totals = Counter()
     lines_removed, spans_removed = Counter(), Counter()
     skipped_rows = [{"source": s, "doc_id": None, "stage": "discover", "error": why} for s, why in skipped]
     store.atomic_write_parquet(store.to_arrow("quarantine", skipped_rows), _part_path(stage, "quarantine", len(batches)))
-    for name in ("articles", "removed"):
-        store.atomic_write_parquet(store.to_arrow(name, []), _part_path(stage, name, len(batches)))
     totals["docs_read"] += len(skipped_rows)
     totals["docs_quarantined"] += len(skipped_rows)
 
     cleaned_at = started_at.isoformat()
-    futures = [clean_batch.submit(raw_dir, batch, cfg.__dict__, str(stage), i, cleaned_at) for i, batch in enumerate(batches)]
-    done_docs = 0
-    progress.report("clean", 0, len(sources))
+    futures = [clean_batch.submit(raw_dir, batch, cfg.__dict__, str(stage), i, cleaned_at, corpus["path"])
+               for i, batch in enumerate(batches)]
+    index_of = {id(f): i for i, f in enumerate(futures)}
+    done_docs, task_seconds = 0, 0.0
+    progress.report("clean", 0, len(plan.clean))
     for fut in as_completed(futures):
         counts = fut.result()
         for key in ("docs_read", "docs_cleaned", "docs_quarantined"):
             totals[key] += counts[key]
         lines_removed.update(counts["lines_removed"])
         spans_removed.update(counts["spans_removed"])
-        done_docs += len(batches[futures.index(fut)])
-        progress.report("clean", done_docs, len(sources))
-    t_clean = time.perf_counter() - started - t_discover
+        task_seconds += counts["seconds"]
+        done_docs += len(batches[index_of[id(fut)]])
+        progress.report("clean", done_docs, len(plan.clean))
+    t = lap("clean", t)
+
+    rows = validate_tables(str(stage))
+    t = lap("validate", t)
+    new_manifest = {"pipeline_version": cfg.pipeline_version, "sources": entries}
+    outputs = write_tables(str(stage), str(out), new_manifest)
+    t = lap("write", t)
 
     summary = {
         "raw_dir": str(raw_dir),
@@ -113,13 +323,17 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | 
         "spans_removed": dict(sorted(spans_removed.items())),
         "removed_by_kind": dict(sorted((lines_removed + spans_removed).items())),
         "batches": len(batches),
-        "durations_s": {"discover": round(t_discover, 3), "clean": round(t_clean, 3)},
+        "batch_task_seconds": round(task_seconds, 3),
+        "incremental": {"sources_total": len(sources), "files_hashed": hashed, **plan.counts(),
+                        "rows_carried": carried},
+        "corpus": {k: corpus[k] for k in ("n_docs", "n_distinct_lines", "seconds")},
+        "tables": rows,
+        "durations_s": durations,
         "versions": _versions(),
+        "outputs": outputs | {"run": str(out / "run.json"), "manifest": str(out / manifest.MANIFEST)},
     }
-    t_write = time.perf_counter()
-    summary["outputs"] = write_tables(str(stage), str(out)) | {"run": str(out / "run.json")}
-    summary["durations_s"]["write"] = round(time.perf_counter() - t_write, 3)
-    summary["durations_s"]["total"] = round(time.perf_counter() - started, 3)
+    summary["artifacts"] = publish_artifacts(str(out), summary | {"durations_s": durations | {"total": time.perf_counter() - started}})
+    durations["total"] = round(time.perf_counter() - started, 3)
     store.write_summary(summary, out)
     return summary
 

@@ -46,6 +46,10 @@ def _summary_table(summary: dict) -> Table:
     t.add_row("documents read", str(summary["docs_read"]))
     t.add_row("cleaned", str(summary["docs_cleaned"]))
     t.add_row("quarantined", str(summary["docs_quarantined"]))
+    inc = summary.get("incremental")
+    if inc:
+        t.add_row("sources", f"{inc['sources_total']}: {inc['sources_to_clean']} cleaned, {inc['sources_kept']} unchanged, "
+                             f"{inc['sources_deleted']} deleted" + (f" (full: {inc['full_reason']})" if inc.get("full_reason") else ""))
     kinds = sorted(set(summary["lines_removed"]) | set(summary["spans_removed"]))
     for k in kinds:
         t.add_row(f"removed {k}", f"{summary['lines_removed'].get(k, 0)} lines, {summary['spans_removed'].get(k, 0)} spans")
@@ -63,10 +67,20 @@ def run(
     keep_curly_quotes: Optional[bool] = typer.Option(None, "--keep-curly-quotes/--straighten-quotes", help="Keep typographic quotes (default: straighten)."),
     batch_size: Optional[int] = typer.Option(None, help="Documents per Prefect task."),
     task_runner: str = typer.Option("process", help="process (all cores), thread, or dask."),
-    dask_address: Optional[str] = typer.Option(None, help="Address of an existing Dask scheduler (with --task-runner dask)."),
+    dask_address: Optional[str] = typer.Option(None, help="Address of an existing Dask scheduler (with --task-runner dask), e.g. tcp://host:8786."),
+    full: bool = typer.Option(False, "--full", help="Re-clean every source (default: only new or changed ones)."),
 ) -> None:
-    """Clean RAW_DIR into OUT_DIR through the `clean-corpus` Prefect flow."""
+    """Clean RAW_DIR into OUT_DIR through the `clean-corpus` Prefect flow (incremental: see README)."""
     _check_dirs(raw_dir, out_dir)
+    if task_runner not in ("process", "thread", "dask"):
+        fail(f"unknown task runner {task_runner!r}: use process, thread or dask")
+    from cleaners.runlock import LockedError, RunLock
+
+    lock = RunLock(out_dir)  # taken before Prefect starts: a second run fails in a second, not after start-up
+    try:
+        lock.acquire()
+    except LockedError as exc:
+        fail(str(exc), code=3)
     configure()
     from cleaners.settings import Settings
 
@@ -82,14 +96,18 @@ def run(
         job = bar.add_task("starting Prefect", total=None)
 
         def on_progress(stage: str, done: int, total: int) -> None:
-            bar.update(job, description=f"cleaning", completed=done, total=total)
+            if stage == "clean":
+                bar.update(job, description="cleaning", completed=done, total=total)
+            else:  # a pass with no per-item progress: an indeterminate bar with the stage's name
+                bar.update(job, description=stage, completed=0, total=None)
 
         progress.listen(on_progress)
         flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
         try:
-            summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__)
+            summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
         finally:
             progress.listen(None)
+            lock.release()
     Console().print(_summary_table(summary))
 
 
@@ -123,6 +141,41 @@ def schema(as_json: bool = typer.Option(False, "--json", help="Print the contrac
     out.print("[bold]cross-table checks[/bold]")
     for k in contract["cross_table_checks"]:
         out.print(f"  {escape(k['name'])} ({', '.join(k['tables'])}): {escape(k['meaning'])}")
+
+
+@app.command()
+def serve(
+    raw_dir: Path = typer.Argument(Path("raw"), help="Folder of raw input (searched recursively)."),
+    out_dir: Path = typer.Argument(Path("clean"), help="Folder the tables are written to."),
+    cron: Optional[str] = typer.Option(None, help='Cron schedule, e.g. "0 * * * *" (every hour).'),
+    interval: Optional[float] = typer.Option(None, help="Run every this many seconds."),
+    name: str = typer.Option("newsclean", help="Deployment name."),
+    settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a [newsclean] table of settings."),
+    full: bool = typer.Option(False, "--full", help="Re-clean every source on every run."),
+) -> None:
+    """Serve the `clean-corpus` flow as a deployment with a schedule (needs a Prefect server: PREFECT_API_URL).
+
+    Runs start on schedule, or on demand with `prefect deployment run clean-corpus/NAME`. Stop with Ctrl-C.
+    """
+    if cron and interval:
+        fail("give --cron or --interval, not both")
+    if interval is not None and interval <= 0:
+        fail("--interval must be a positive number of seconds")
+    _check_dirs(raw_dir, out_dir)
+    configure()
+    from cleaners.settings import Settings
+
+    try:
+        settings = Settings.load(settings_file)
+    except (OSError, ValueError) as exc:
+        fail(f"bad settings: {exc}")
+    from flows.serve import serve_flow, ServeError
+
+    try:
+        serve_flow(raw_dir.resolve(), out_dir.resolve(), cron=cron, interval=interval, name=name,
+                   settings=settings.__dict__, full=full)
+    except ServeError as exc:
+        fail(str(exc))
 
 
 def main() -> None:

@@ -1,0 +1,164 @@
+"""Incremental runs: the manifest, corpus-context fingerprints, carried-over rows, and the real flow
+(Prefect ephemeral mode, in this process) cleaning only what changed."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cleaners import corpus_context, manifest, store
+from cleaners.settings import Settings
+from tests.conftest import SEEDS_RAW
+
+SHARED = "Subscribe to our weekly newsletter for the best stories from the region"
+
+
+def _article(topic: str, n: int, extra: str | None = None) -> str:
+    body = "\n\n".join(f"The {topic} council said on Tuesday that item {i} of the {topic} plan would go ahead "
+                       f"after months of debate among residents and local officials." for i in range(n))
+    return f"Council backs {topic} plan\n\n{body}\n\n" + (extra + "\n" if extra else "")
+
+
+# ---------------------------------------------------------------- manifest (no Prefect)
+
+def test_scan_hashes_only_files_that_look_changed(tmp_path):
+    (tmp_path / "a.txt").write_text("one")
+    (tmp_path / "b.txt").write_text("two")
+    first, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], manifest.Manifest())
+    assert hashed == 2 and first["a.txt"].sha256 == hashlib.sha256(b"one").hexdigest()
+    prev = manifest.Manifest("v1", first)
+    again, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], prev)
+    assert hashed == 0 and again == first
+    os.utime(tmp_path / "a.txt", ns=(time.time_ns(), time.time_ns() + 5_000_000_000))  # touched, same bytes
+    touched, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], prev)
+    assert hashed == 1 and touched["a.txt"].sha256 == first["a.txt"].sha256
+
+
+def test_plan_new_changed_deleted_context_and_version():
+    E = manifest.Entry
+    prev = manifest.Manifest("v1", {"keep": E(1, 1, "k", "c"), "edit": E(1, 1, "e", "c"), "gone": E(1, 1, "g", "c"),
+                                    "ctx": E(1, 1, "x", "c1")})
+    cur = {"keep": E(1, 1, "k", "c"), "edit": E(2, 2, "E", "c"), "ctx": E(1, 1, "x", "c2"), "new": E(1, 1, "n", "c")}
+    p = manifest.plan(prev, cur, "v1")
+    assert (p.clean, p.keep, p.deleted) == (["ctx", "edit", "new"], ["keep"], ["gone"])
+    assert (p.new, p.changed, p.context_changed, p.full_reason) == (1, 1, 1, None)
+    p = manifest.plan(prev, cur, "v2")
+    assert p.clean == sorted(cur) and p.keep == [] and "pipeline version changed" in p.full_reason
+    p = manifest.plan(prev, cur, "v1", have_rows={"ctx", "edit"})  # "keep" lost its rows: clean it again
+    assert "keep" in p.clean and p.missing_rows == 1
+
+
+def test_manifest_round_trip_and_corrupt_file(tmp_path):
+    m = manifest.Manifest("v", {"a b/ü.txt": manifest.Entry(3, 4, "ab", "cd")})
+    manifest.save(m, tmp_path)
+    assert manifest.load(tmp_path) == m
+    (tmp_path / manifest.MANIFEST).write_text("{not json")
+    assert manifest.load(tmp_path) == manifest.Manifest()  # unreadable: a full run follows
+
+
+def test_file_source_maps_record_rows_to_their_file():
+    srcs = sorted(["a.txt", "dump.jsonl", "dump.jsonl.bak", "sub/x.txt"])
+    assert store.file_source("a.txt", srcs) == "a.txt"
+    assert store.file_source("dump.jsonl#12", srcs) == "dump.jsonl"
+    assert store.file_source("dump.jsonl.bak", srcs) == "dump.jsonl.bak"
+    assert store.file_source("dump.jsonlx", srcs) is None
+    assert store.file_source("other.txt", srcs) is None
+
+
+# ---------------------------------------------------------------- corpus context (no Prefect)
+
+def test_context_fingerprint_changes_only_where_a_line_becomes_a_template(tmp_path):
+    cfg = Settings()
+    (tmp_path / "a.txt").write_text(_article("harbour", 3, SHARED))
+    (tmp_path / "b.txt").write_text(_article("library", 3, SHARED))
+    (tmp_path / "c.txt").write_text(_article("railway", 3))
+    (tmp_path / "c2.txt").write_text(_article("museum", 4))
+    (tmp_path / "c3.txt").write_text(_article("bridge", 5))
+    srcs = ["a.txt", "b.txt", "c.txt", "c2.txt", "c3.txt"]  # 5 -> 6 documents: same corpus-size bucket
+    before = corpus_context.fingerprints(corpus_context.build(tmp_path, srcs, cfg), tmp_path, srcs, cfg)
+    # a fourth document repeating the shared line: it now occurs in 3 documents (the template threshold)
+    (tmp_path / "d.txt").write_text(_article("stadium", 3, SHARED))
+    srcs4 = srcs + ["d.txt"]
+    after = corpus_context.fingerprints(corpus_context.build(tmp_path, srcs4, cfg), tmp_path, srcs4, cfg)
+    assert after["a.txt"] != before["a.txt"] and after["b.txt"] != before["b.txt"]
+    assert after["c.txt"] == before["c.txt"]  # its lines' counts did not cross a bucket
+
+
+# ---------------------------------------------------------------- the real flow, incremental
+
+def _tables(out: Path) -> dict[str, pd.DataFrame]:
+    t = {name: store.read_table(out, name) for name in store.TABLES}
+    t["articles"] = t["articles"].drop(columns=["cleaned_at"]).sort_values("source").reset_index(drop=True)
+    t["removed"] = t["removed"].sort_values(["doc_id", "line", "start"]).reset_index(drop=True)
+    t["quarantine"] = t["quarantine"].sort_values("source").reset_index(drop=True)
+    return t
+
+
+def _digests(out: Path) -> dict[str, str]:
+    return {n: hashlib.sha256((out / f"{n}.parquet").read_bytes()).hexdigest() for n in store.TABLES}
+
+
+@pytest.fixture(scope="module")
+def flow_fn():
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    from flows.clean_corpus import clean_corpus
+    # Threads: these tests are about what is cleaned, not where (test_flow_dask compares runners).
+    return clean_corpus.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
+
+
+@pytest.mark.prefect
+@pytest.mark.slow
+def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
+    raw, out = tmp_path / "raw", tmp_path / "out"
+    shutil.copytree(SEEDS_RAW, raw)
+    (raw / "local").mkdir()
+    for i, topic in enumerate(["harbour", "library", "railway", "museum"]):
+        (raw / "local" / f"{topic}.txt").write_text(_article(topic, 3 + i))
+    (raw / "empty.txt").write_bytes(b"")
+
+    first = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    assert first["incremental"]["full_reason"] == "no previous manifest"
+    assert first["docs_cleaned"] == first["tables"]["articles"] > 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["pipeline_version"] == Settings().pipeline_version and len(m["sources"]) == first["incremental"]["sources_total"]
+
+    # 1. nothing changed: no cleaning work, byte-identical tables
+    digests = _digests(out)
+    second = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    assert second["docs_cleaned"] == 0 and second["batches"] == 0
+    assert second["incremental"]["sources_to_clean"] == 0 and second["incremental"]["files_hashed"] == 0
+    assert json.loads((out / "run.json").read_text())["docs_cleaned"] == 0
+    assert _digests(out) == digests
+
+    # 2. edit one, delete one, add one, touch one (same bytes, new mtime)
+    (raw / "local" / "harbour.txt").write_text(_article("harbour", 5))
+    (raw / "local" / "library.txt").unlink()
+    (raw / "local" / "stadium.txt").write_text(_article("stadium", 4))
+    touched = raw / "local" / "museum.txt"
+    os.utime(touched, ns=(time.time_ns(), time.time_ns() + 5_000_000_000))
+    third = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    inc = third["incremental"]
+    assert (inc["new"], inc["changed"], inc["sources_deleted"], inc["files_hashed"]) == (1, 1, 1, 3)
+    assert inc["sources_to_clean"] == 2 + inc["context_changed"] and third["docs_cleaned"] == inc["sources_to_clean"]
+    arts = store.read_table(out, "articles")
+    assert "local/library.txt" not in set(arts["source"]) and "local/stadium.txt" in set(arts["source"])
+
+    # ... and the tables equal a from-scratch run on the same RAW_DIR (excluding cleaned_at)
+    fresh = flow_fn(raw_dir=str(raw), out_dir=str(tmp_path / "fresh"))
+    assert fresh["incremental"]["full_reason"]
+    got, want = _tables(out), _tables(tmp_path / "fresh")
+    for name in store.TABLES:
+        pd.testing.assert_frame_equal(got[name], want[name], check_like=True)
+
+    # 3. a settings change re-cleans everything
+    fourth = flow_fn(raw_dir=str(raw), out_dir=str(out), settings={"keep_curly_quotes": True})
+    assert "pipeline version changed" in fourth["incremental"]["full_reason"]
+    assert fourth["incremental"]["sources_to_clean"] == fourth["incremental"]["sources_total"]
+    assert set(store.read_table(out, "articles")["pipeline_version"]) == {Settings(keep_curly_quotes=True).pipeline_version}
