@@ -38,6 +38,13 @@ def _validate(name: str, df: pd.DataFrame) -> pd.DataFrame | None:
         return exc.failure_cases
 
 
+def _check_name(case) -> str:
+    """"column:check" for a column's check, the check's name alone for a check on whole rows."""
+    if case.get("schema_context") == "Column" and case.get("column"):
+        return f"{case['column']}:{case.get('check')}"
+    return str(case.get("check"))
+
+
 def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
     """Row index -> names of the checks it failed ("column:check"). Empty when everything passes.
 
@@ -55,7 +62,7 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
         if idx is None or pd.isna(idx):
             unpinned = True
             continue
-        check = f"{case.get('column') or 'table'}:{case.get('check')}"
+        check = _check_name(case)
         fails.setdefault(int(idx), [])
         if check not in fails[int(idx)]:
             fails[int(idx)].append(check)
@@ -65,7 +72,7 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
             if one is None:
                 continue
             for _, case in one.iterrows():
-                check = f"{case.get('column') or 'table'}:{case.get('check')}"
+                check = _check_name(case)
                 fails.setdefault(i, [])
                 if check not in fails[i]:
                     fails[i].append(check)

@@ -1,0 +1,141 @@
+"""Properties of the cleaner for arbitrary text (hypothesis, 2,000 examples each, every run):
+
+- it never raises anything but DocumentError (a quarantine reason), and the batch step never raises;
+- it is idempotent: cleaning `title + "\\n\\n" + text` gives the same title and text back;
+- its output is made only of the input's own words (after normalisation), inventing none;
+- every removed span's offsets point at exactly the removed text of the normalised line.
+
+Texts come from two generators: article-shaped documents (prose, debris lines of every kind,
+headlines, datelines, credits, random unicode words, every kind of line end) and arbitrary unicode.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cleaners.lines import normalise_lines
+from cleaners.pipeline import clean_document, clean_text
+from cleaners.settings import Settings
+from cleaners.types import DocumentError, RawDocument
+
+EXAMPLES = 2000
+SETTINGS = Settings()
+PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
+
+PROSE = [
+    "The council voted on Tuesday to approve the new budget for the coming year.",
+    "Officials said the decision would affect thousands of residents in the area.",
+    "\u201cWe are very pleased with the result,\u201d said the mayor, John Smith.",
+    "He added that the plan was not final and could change before the vote in March.",
+    "Police said the man, 34, was arrested at the scene and charged with assault.",
+    "The company\u2019s shares fell 4% in early trading after the announcement.",
+]
+DEBRIS = [
+    "Watch LIVE", "What do you think?", "Read more: Mayor resigns after scandal", "RELATED: Storm hits coast",
+    "Photo: Getty Images", "(Image source: YouTube screenshot)", "Advertisement", "Share this article",
+    "Tags: politics, budget, council", "Copyright 2020 The Associated Press. All rights reserved.",
+    "Sign up for our newsletter", "Home > News > Politics", "Click here to subscribe", "Please verify",
+    "Follow us on Twitter @example", "Email In Touch at tips@intouchweekly.com", "Videos by Rare",
+    "Topics: Weather | Storms | Florida", "Donald Trump Joe Biden Kamala Harris", "FoxNews.com",
+]
+HEADLINES = ["Mayor Resigns After Budget Scandal", "Storm Hits Coast, Thousands Without Power", "Breaking News"]
+DATELINES = ["WASHINGTON (AP) \u2014 ", "(CNN) ", "LONDON, March 3 (Reuters) - ", "NEW YORK \u2014 ", "Published 10:14 AM ET, Mon March 5, 2018 "]
+
+words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=30)
+line = st.one_of(
+    st.sampled_from(PROSE), st.sampled_from(DEBRIS), st.sampled_from(HEADLINES), words,
+    st.builds(lambda d, p: d + p, st.sampled_from(DATELINES), st.sampled_from(PROSE)),
+    st.builds(lambda p, d: p + " " + d, st.sampled_from(PROSE), st.sampled_from(DEBRIS)),
+    st.builds(lambda p, w: p + " " + w, st.sampled_from(PROSE), words),
+    st.builds(lambda p: p.replace(" ", "\u00a0", 3), st.sampled_from(PROSE)),
+)
+ends = st.sampled_from(["\n", "\n\n", "\r\n", "\r", "\n \n", "\u2028"])
+
+
+@st.composite
+def article_like(draw) -> str:
+    lines = draw(st.lists(line, max_size=16))
+    return "".join(ln + draw(ends) for ln in lines)
+
+
+texts = st.one_of(article_like(), st.text(max_size=400))
+
+
+def clean(text: str):
+    try:
+        return clean_text(text, SETTINGS)
+    except DocumentError as err:
+        assert len(err.reason) >= 10
+        return None
+
+
+def output_of(doc) -> str:
+    return (doc.title + "\n\n" if doc.title else "") + doc.text
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(texts)
+def test_never_raises(text):
+    doc = clean(text)
+    if doc is not None:
+        assert doc.text.strip() and doc.n_words == len(doc.text.split())
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(st.one_of(st.binary(max_size=600), texts.map(lambda t: t.encode("utf-8", "surrogatepass"))))
+def test_never_raises_on_bytes(data):
+    try:
+        clean_document(RawDocument(source="x.txt", data=data), SETTINGS)
+    except DocumentError as err:
+        assert err.stage and len(err.reason) >= 10
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(texts)
+def test_idempotent(text):
+    doc = clean(text)
+    if doc is None:
+        return
+    again = clean(output_of(doc))
+    assert again is not None, "clean output was judged to have no article body"
+    assert (again.title, again.text) == (doc.title, doc.text)
+    assert again.removed == ()
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(texts)
+def test_output_is_made_of_the_inputs_words(text):
+    doc = clean(text)
+    if doc is None:
+        return
+    source_words = Counter(w for ln in normalise_lines(text) for w in ln.split())
+    out_words = Counter(output_of(doc).split())
+    invented = out_words - source_words
+    assert not invented, f"words not in the input: {dict(invented)}"
+
+
+@pytest.mark.slow
+@PROPERTY
+@given(texts)
+def test_removed_offsets_point_at_the_removed_text(text):
+    doc = clean(text)
+    if doc is None:
+        return
+    lines = normalise_lines(text)
+    for span in doc.removed:
+        assert 1 <= span.line <= len(lines)
+        assert 0 <= span.start < span.end <= len(lines[span.line - 1])
+        assert lines[span.line - 1][span.start:span.end] == span.text
+        if span.whole_line:
+            assert (span.start, span.end) == (0, len(lines[span.line - 1]))
+    by_line = {}
+    for span in sorted(doc.removed, key=lambda s: (s.line, s.start)):
+        prev = by_line.get(span.line)
+        assert prev is None or prev.end <= span.start, "overlapping spans"
+        by_line[span.line] = span

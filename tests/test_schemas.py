@@ -1,0 +1,185 @@
+"""The pandera contracts: every check catches what it is for, validation is lazy, a failing article
+moves to quarantine with the failed checks' names, and the cross-table checks see orphans."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cleaners.batch import BatchResult
+from cleaners.store import atomic_write_parquet, to_arrow
+from schemas.describe import describe
+from schemas.tables import ARROW_SCHEMAS, KINDS
+from schemas.validate import check_tables, failing_rows, validate_batch
+
+NOW = dt.datetime(2024, 5, 1, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def article(i: int = 0, **over) -> dict:
+    text = over.pop("text", "The council approved the budget on Tuesday.\n\nIt takes effect in May.")
+    row = {"doc_id": f"{i:016x}", "source": f"doc-{i}.txt", "url": None, "title": "Council Approves Budget",
+           "text": text, "author": None, "outlet": "BBC News", "outlet_domain": "bbc.co.uk", "outlet_source": "text",
+           "published": dt.date(2024, 4, 30), "published_source": "dateline", "n_words": len(text.split()),
+           "n_removed": 1, "pipeline_version": "0.1.0+abc", "cleaned_at": NOW}
+    row.update(over)
+    return row
+
+
+def removed(i: int = 0, **over) -> dict:
+    row = {"doc_id": f"{i:016x}", "line": 1, "start": 0, "end": 10, "text": "Watch LIVE", "kind": "navigation",
+           "rule": "ui_words", "whole_line": True}
+    row.update(over)
+    return row
+
+
+def quarantined(source: str = "bad.txt", **over) -> dict:
+    row = {"source": source, "doc_id": None, "stage": "decode", "error": "file is binary (not text); remove it"}
+    row.update(over)
+    return row
+
+
+def test_valid_rows_pass():
+    assert failing_rows("articles", [article(0), article(1, published=None, outlet_domain=None)]) == {}
+    assert failing_rows("removed", [removed(0), removed(0, line=3, start=5, end=9, text="LIVE", whole_line=False)]) == {}
+    assert failing_rows("quarantine", [quarantined(), quarantined("b.txt", doc_id="0123456789abcdef")]) == {}
+
+
+ARTICLE_CASES = {
+    "doc_id not 16 hex": ({"doc_id": "XYZ"}, "doc_id:str_matches"),
+    "doc_id upper case": ({"doc_id": "0123456789ABCDEF"}, "doc_id:str_matches"),
+    "empty text": ({"text": "", "n_words": 0}, "text:str_length"),
+    "blank text": ({"text": "  \n\n ", "n_words": 0}, "text:text_has_words"),
+    "no-break space": ({"text": "Fifty\u00a0people came to the meeting."}, "text:text_is_clean"),
+    "mojibake": ({"text": "The caf\u00c3\u00a9 opened on Tuesday, the owner\u00e2\u20ac\u2122s first."}, "text:text_is_clean"),
+    "n_words disagrees": ({"n_words": 99}, "n_words_matches_text"),
+    "published before 1990": ({"published": dt.date(1989, 12, 31)}, "published:published_in_range"),
+    "published in the future": ({"published": dt.date.today() + dt.timedelta(days=2)}, "published:published_in_range"),
+    "published in year 1": ({"published": dt.date(1, 1, 1)}, "published"),
+    "outlet_domain a subdomain": ({"outlet_domain": "www.bbc.co.uk"}, "outlet_domain:outlet_domain_is_registrable"),
+    "outlet_domain a public suffix": ({"outlet_domain": "co.uk"}, "outlet_domain:outlet_domain_is_registrable"),
+    "outlet_domain not a domain": ({"outlet_domain": "BBC News"}, "outlet_domain:outlet_domain_is_registrable"),
+    "negative n_removed": ({"n_removed": -1}, "n_removed:greater_than_or_equal_to"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ARTICLE_CASES))
+def test_each_article_check_catches_its_case(case):
+    over, check = ARTICLE_CASES[case]
+    fails = failing_rows("articles", [article(0), article(1, **over), article(2)])
+    assert list(fails) == [1], fails
+    assert any(check in name for name in fails[1]), fails
+
+
+def test_unique_doc_id_and_source():
+    fails = failing_rows("articles", [article(0), article(0, source="other.txt")])
+    assert fails == {0: ["doc_id:field_uniqueness"], 1: ["doc_id:field_uniqueness"]}
+    fails = failing_rows("articles", [article(0), article(1, source="doc-0.txt")])
+    assert fails == {0: ["source:field_uniqueness"], 1: ["source:field_uniqueness"]}
+
+
+REMOVED_CASES = {
+    "kind not in the vocabulary": ({"kind": "spam"}, "kind:isin"),
+    "line 0": ({"line": 0}, "line:greater_than_or_equal_to"),
+    "start == end": ({"start": 4, "end": 4, "text": "", "whole_line": False}, "start_before_end"),
+    "start > end": ({"start": 8, "end": 4, "text": "", "whole_line": False}, "start_before_end"),
+    "text not the offsets' length": ({"text": "Watch"}, "text_matches_offsets"),
+    "doc_id not hex": ({"doc_id": "nope"}, "doc_id:str_matches"),
+    "whole line not from 0": ({"start": 2, "end": 12}, "whole_line_starts_at_0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REMOVED_CASES))
+def test_each_removed_check_catches_its_case(case):
+    over, check = REMOVED_CASES[case]
+    fails = failing_rows("removed", [removed(0), removed(1, **over)])
+    assert list(fails) == [1] and any(check in name for name in fails[1]), fails
+
+
+def test_kinds_vocabulary_is_the_pipelines():
+    kind_col = next(c for c in describe()["removed"]["columns"] if c["name"] == "kind")
+    assert kind_col["checks"][0]["params"]["allowed_values"] == list(KINDS)
+
+
+def test_validation_is_lazy_and_names_every_failed_check():
+    fails = failing_rows("articles", [article(0, doc_id="bad", text="x\u00a0y", n_words=7, published=dt.date(1980, 1, 1))])
+    names = " ".join(fails[0])
+    for check in ("doc_id:str_matches", "text:text_is_clean", "n_words_matches_text", "published_in_range"):
+        assert check in names, names
+
+
+def test_failing_article_moves_to_quarantine_with_its_removed_rows():
+    result = BatchResult(
+        articles=[article(0), article(1, n_words=3), article(2, text="A line. \n\nWatch LIVE", n_words=5)],
+        removed=[removed(0), removed(1), removed(2)],
+        quarantine=[quarantined()],
+    )
+    out = validate_batch(result)
+    assert [a["doc_id"] for a in out.articles] == [f"{0:016x}"]
+    assert [r["doc_id"] for r in out.removed] == [f"{0:016x}"]
+    q = {r["source"]: r for r in out.quarantine}
+    assert set(q) == {"bad.txt", "doc-1.txt", "doc-2.txt"}
+    assert q["doc-1.txt"]["stage"] == "validate" and "n_words_matches_text" in q["doc-1.txt"]["error"]
+    assert "removed_line_not_in_text" in q["doc-2.txt"]["error"]
+    assert q["doc-1.txt"]["doc_id"] == f"{1:016x}"
+    assert failing_rows("articles", out.articles) == failing_rows("quarantine", out.quarantine) == {}
+
+
+def test_bad_removed_row_quarantines_its_article():
+    out = validate_batch(BatchResult(articles=[article(0), article(1)],
+                                     removed=[removed(0), removed(1, start=5, end=5, text="", whole_line=False)]))
+    assert [a["doc_id"] for a in out.articles] == [f"{0:016x}"]
+    assert out.quarantine[0]["error"].startswith("output failed schema checks: removed.start_before_end;")
+
+
+def test_bookkeeping_rows_are_made_valid_not_lost():
+    out = validate_batch(BatchResult(quarantine=[
+        quarantined("a.txt", stage="weird-stage"), quarantined("b.txt", error="bad"),
+        quarantined("c.txt", doc_id="not-hex"), quarantined("c.txt", stage="read", error="second problem with c")]))
+    q = {r["source"]: r for r in out.quarantine}
+    assert set(q) == {"a.txt", "b.txt", "c.txt"}
+    assert q["a.txt"]["stage"] == "validate" and "weird-stage" in q["a.txt"]["error"]
+    assert len(q["b.txt"]["error"]) >= 10 and q["c.txt"]["doc_id"] is None and "second problem" in q["c.txt"]["error"]
+    assert failing_rows("quarantine", out.quarantine) == {}
+
+
+def _write(folder: Path, articles, removed_rows, quarantine_rows) -> Path:
+    for name, rows in (("articles", articles), ("removed", removed_rows), ("quarantine", quarantine_rows)):
+        atomic_write_parquet(to_arrow(name, rows), folder / f"{name}.parquet")
+    return folder
+
+
+def test_cross_table_checks(tmp_path):
+    ok = _write(tmp_path, [article(0)], [removed(0), removed(5)], [quarantined(doc_id=f"{5:016x}")])
+    assert check_tables(ok) == []  # a removed row may belong to a quarantined document
+    bad = _write(tmp_path, [article(0), article(1, source="bad.txt")], [removed(0), removed(7)], [quarantined()])
+    problems = " ".join(check_tables(bad))
+    assert "removed_doc_id_known" in problems and "source_in_one_place" in problems
+    dup = _write(tmp_path, [article(0), article(0, source="x.txt")], [], [quarantined(), quarantined()])
+    problems = " ".join(check_tables(dup))
+    assert "articles.doc_id unique" in problems and "quarantine.source unique" in problems
+
+
+def test_schema_command_prints_and_exports_the_contract():
+    cli = Path(sys.executable).with_name("newsclean")
+    out = subprocess.run([str(cli), "schema", "--json"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    contract = json.loads(out.stdout)
+    assert contract == json.loads(json.dumps(describe()))
+    for table in ("articles", "removed", "quarantine"):
+        cols = [c["name"] for c in contract[table]["columns"]]
+        assert cols == ARROW_SCHEMAS[table].names
+    names = {k["name"] for t in ("articles", "removed") for c in contract[t]["columns"] for k in c["checks"]}
+    names |= {k["name"] for t in ("articles", "removed") for k in contract[t]["checks"]}
+    for check in ("unique", "str_matches", "text_is_clean", "published_in_range", "outlet_domain_is_registrable",
+                  "n_words_matches_text", "isin", "start_before_end"):
+        assert check in names
+    assert {k["name"] for k in contract["cross_table_checks"]} == {"removed_line_not_in_text", "removed_doc_id_known", "source_in_one_place"}
+    text = subprocess.run([str(cli), "schema"], capture_output=True, text=True, timeout=60)
+    assert text.returncode == 0
+    for needle in ("articles.parquet", "removed.parquet", "quarantine.parquet", "date32[day]", "timestamp[us, tz=UTC]",
+                   "n_words_matches_text", "removed_doc_id_known"):
+        assert needle in text.stdout, needle
