@@ -426,3 +426,21 @@ def test_sampling_keeps_outliers(tmp_path):
     assert len(outliers) == 20 and outliers <= docs
     other = {d.get("data-doc-id") for d in css(_tree(build_report(out, raw, max_docs=60, seed=1)), "article.doc")}
     assert other != docs and outliers <= other
+
+
+def test_incremental_run_counts(tmp_path):
+    """An incremental run's counts cover this run; carried-over rows explain the tables' extra rows."""
+    out, raw = write_small_run(tmp_path)
+    run = {"docs_read": 1, "docs_cleaned": 1, "docs_quarantined": 0, "removed_by_kind": {},
+           "incremental": {"rows_carried": {"articles": 2, "quarantine": 1, "removed": 5}}}
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    t = _tree(build_report(out, raw))
+    assert t.get_element_by_id("count-cleaned").text_content() == "1"
+    note = t.get_element_by_id("incremental-note").text_content()
+    assert "3 cleaned and 1 quarantined" in note and "2 and 1 were carried over" in note
+    assert not css(t, ".note.warn")
+    assert len(css(t, "article.doc")) == 3
+    run["incremental"]["rows_carried"]["articles"] = 1  # now the numbers do not add up: said so
+    (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
+    t = _tree(build_report(out, raw))
+    assert "articles.parquet holds 3 rows" in css(t, ".note.warn")[0].text_content()

@@ -457,11 +457,19 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     }
     table_counts = {"articles": len(articles), "quarantine": len(quarantine),
                     "removed": int(rem_tbl.num_rows)}
+    # An incremental run cleans only new or changed sources and carries the other rows over: the run's
+    # counts then cover this run, the tables the whole corpus.
+    incremental = _lookup(run, "incremental")
+    carried_raw = incremental.get("rows_carried") if isinstance(incremental, dict) else None
+    carried = {k: _as_int(carried_raw.get(k)) or 0 for k in ("articles", "quarantine", "removed")} \
+        if isinstance(carried_raw, dict) else {"articles": 0, "quarantine": 0, "removed": 0}
     count_notes = []
-    if docs_cleaned is not None and docs_cleaned != len(articles):
-        count_notes.append(f"run.json says {docs_cleaned} cleaned; articles.parquet holds {len(articles)} rows.")
-    if docs_quar is not None and docs_quar != len(quarantine):
-        count_notes.append(f"run.json says {docs_quar} quarantined; quarantine.parquet holds {len(quarantine)} rows.")
+    if docs_cleaned is not None and docs_cleaned + carried["articles"] != len(articles):
+        count_notes.append(f"run.json says {docs_cleaned} cleaned (+{carried['articles']} carried over); "
+                           f"articles.parquet holds {len(articles)} rows.")
+    if docs_quar is not None and docs_quar + carried["quarantine"] != len(quarantine):
+        count_notes.append(f"run.json says {docs_quar} quarantined (+{carried['quarantine']} carried over); "
+                           f"quarantine.parquet holds {len(quarantine)} rows.")
 
     kind_counts = Counter(removed_small["kind"].astype(str).tolist()) if "kind" in removed_small else Counter()
     run_by_kind = _lookup(run, "removed_by_kind")
@@ -475,7 +483,11 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
             run_by_kind = dict(run_by_kind)
     if isinstance(run_by_kind, dict):
         run_by_kind = {str(k): _as_int(v) or 0 for k, v in run_by_kind.items()}
-        if {k: v for k, v in run_by_kind.items() if v} != {k: v for k, v in kind_counts.items() if v}:
+        if carried["removed"]:
+            if sum(run_by_kind.values()) + carried["removed"] != int(rem_tbl.num_rows):
+                count_notes.append(f"run.json counts {sum(run_by_kind.values())} removals this run "
+                                   f"(+{carried['removed']} carried over); removed.parquet holds {rem_tbl.num_rows} rows.")
+        elif {k: v for k, v in run_by_kind.items() if v} != {k: v for k, v in kind_counts.items() if v}:
             count_notes.append("run.json's removed_by_kind differs from removed.parquet "
                                f"({json.dumps(run_by_kind, sort_keys=True)}); the chart shows removed.parquet.")
     ordered_kinds = [k for k in KINDS if kind_counts.get(k)] + sorted(k for k in kind_counts if k not in KINDS)
@@ -610,7 +622,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         title=f"newsclean report: {out_dir.name}",
         out_dir=str(out_dir), raw_dir=str(raw_dir),
         generated_at=t0.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        counts=counts, table_counts=table_counts, count_notes=count_notes,
+        counts=counts, table_counts=table_counts, count_notes=count_notes, carried=carried,
         chart=chart, by_kind=by_kind, n_removed_total=int(rem_tbl.num_rows),
         coverage=_coverage(articles), n_articles=len(articles),
         durations=durations, versions=versions,
