@@ -1,23 +1,21 @@
-"""Publish a run's report to Prefect (a markdown summary and a link artifact). Call inside a flow."""
+"""Publish a run's report to Prefect as a link artifact. Call inside a flow or task."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from flows.report.build import summary_markdown
+KEY = "newsclean-report"
 
 
-def publish_report(out_dir: Path, report_path: Path) -> None:
-    """Markdown artifact `newsclean-run` (counts, removals by kind, where report.html is) and link
-    artifact `newsclean-report` (file:// URI of report.html). Never fails the run: a failure to publish
-    is only logged."""
-    import logging
-
-    from prefect.artifacts import create_link_artifact, create_markdown_artifact
+def publish_report(report_path: Path) -> list[str]:
+    """Link artifact `newsclean-report` pointing at report.html (a file:// URI). Returns the keys
+    created. Never fails the run: a failure to publish is only logged."""
+    from prefect.artifacts import create_link_artifact
 
     try:
-        create_markdown_artifact(markdown=summary_markdown(Path(out_dir)), key="newsclean-run",
-                                 description="newsclean run summary")
         create_link_artifact(link=Path(report_path).resolve().as_uri(), link_text="report.html",
-                             key="newsclean-report", description="the run's HTML report")
-    except Exception as exc:  # noqa: BLE001
+                             key=KEY, description="the run's HTML report (self-contained, open in a browser)")
+    except Exception as exc:  # noqa: BLE001 - the report is a view: never fail a finished run for it
         logging.getLogger("newsclean.report").warning("could not publish the report artifact: %s", exc)
+        return []
+    return [KEY]
