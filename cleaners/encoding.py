@@ -22,6 +22,8 @@ _PREFERRED = ("utf_8", "cp1252", "latin_1", "iso8859_15")
 def looks_binary(data: bytes) -> bool:
     """NUL bytes in the head of a file that has no UTF-16/32 BOM, or a known binary signature."""
     head = data[:4096]
+    if any(head.startswith(bom) for bom, _ in _BOMS):
+        return False  # UTF-16/32 text is full of NUL bytes
     if head.startswith((b"\x89PNG", b"%PDF", b"PK\x03\x04", b"\xff\xd8\xff", b"GIF8", b"\x1f\x8b")):
         return True
     return b"\x00" in head and not _utf16_without_bom(head)
@@ -53,7 +55,7 @@ def detect_encoding(data: bytes) -> tuple[str, int]:
     if wide:
         return wide, 0
     bad, multibyte = _utf8_damage(data)
-    if multibyte and bad <= multibyte:
+    if multibyte and (bad <= multibyte or bad <= 16):
         # UTF-8 text with a few invalid bytes (a damaged or spliced file): those become U+FFFD.
         return "utf-8", 0
     results = from_bytes(data[:200_000], cp_isolation=list(_PREFERRED)) or from_bytes(data[:200_000])
@@ -74,11 +76,21 @@ def _utf8_damage(data: bytes) -> tuple[int, int]:
 
 
 def decode(data: bytes) -> str:
-    """Decode raw bytes to str. Undecodable bytes in an otherwise readable file become U+FFFD."""
+    """Decode raw bytes to str. A few undecodable bytes in UTF-8 text are dropped; in a legacy code
+    page they become U+FFFD. Mostly undecodable bytes are a DocumentError."""
     if looks_binary(data):
         raise DocumentError("decode", "file is binary (not text); remove it from the corpus or convert it to text")
     encoding, skip = detect_encoding(data)
-    text = data[skip:].decode(encoding, errors="replace")
+    body = data[skip:]
+    if encoding == "utf-8":
+        text = body.decode("utf-8", errors="replace")
+        bad = text.count("\ufffd") - body.count(b"\xef\xbf\xbd")
+        if bad > max(16, len(text) // 20):
+            raise DocumentError("decode", "more than 5% of the bytes are not valid utf-8; re-save the file as UTF-8")
+        # A few damaged bytes in UTF-8 text (a spliced or truncated write) are dropped: a run of
+        # U+FFFD would read as mojibake, and the bytes carry no recoverable character anyway.
+        return body.decode("utf-8", errors="ignore") if bad else text
+    text = body.decode(encoding, errors="replace")
     if text.count("\ufffd") > max(16, len(text) // 20):
         raise DocumentError("decode", f"more than 5% of the bytes are not valid {encoding}; re-save the file as UTF-8")
     return text

@@ -11,7 +11,9 @@ import re
 import ftfy
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_SPACES = re.compile(r"[ \t\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]+")
+# Line and paragraph separators other than CR/LF (and what ftfy turns them into) become spaces too:
+# a normalised line never holds a line break, whatever the input.
+_SPACES = re.compile(r"[ \t\n\r\x0b\x0c\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 # Characters that ftfy.fix_text may change in an otherwise ASCII line: entities and control chars.
 _ASCII_SUSPECT = re.compile(r"[&\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
