@@ -5,15 +5,19 @@ scores -> decision (cleaners.decide) -> CleanDocument with metadata and provenan
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
+from cleaners.extract_html import CUE_RULES, HtmlExtraction, extract_html
 from cleaners.lines import normalise_lines
 from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
+from cleaners.metadata.resolve import Evidence, record_evidence, resolve
 from cleaners.settings import Settings
-from cleaners.types import CleanDocument, DocumentError, Found, RawDocument
+from cleaners.shape import is_sentence_like
+from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
 
 
 def document_text(raw: RawDocument) -> str:
@@ -51,11 +55,95 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     )
 
 
+def _fold(text: str | None) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in (text or "").lower()).split())
+
+
+HEADLINE_WITHIN = 3  # body lines searched for the page's headline
+
+
+def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> tuple[CleanDocument, list[str]]:
+    """The line cleaner on trafilatura's body, keeping only the removals of cue rules (CUE_RULES).
+
+    The headline trafilatura sometimes leaves as the body's first line is dropped (it is the title).
+    A page that fell back to its visible text goes through the whole text path instead."""
+    if ext.fallback:
+        return clean_text(ext.text, settings, source=source, doc_id=doc_id, meta=meta), []
+    notes = []
+    lines = normalise_lines(ext.text, settings.keep_curly_quotes)
+    try:
+        doc = clean_text(ext.text, settings, source=source, doc_id=doc_id, meta=meta)
+        spans = [s for s in doc.removed if s.by in CUE_RULES]
+    except DocumentError:
+        doc, spans = CleanDocument(doc_id=doc_id, source=source, title=None, text="", removed=()), []
+        notes.append("extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted")
+    whole = {s.line for s in spans if s.whole_line}
+    cuts: dict[int, list[Span]] = {}
+    for s in spans:
+        if not s.whole_line:
+            cuts.setdefault(s.line, []).append(s)
+    kept: list[tuple[int, str]] = []  # (line number, text left after cue-rule cuts)
+    for number, line in enumerate(lines, 1):
+        if not line or number in whole:
+            continue
+        if number in cuts:
+            pieces, pos = [], 0
+            for c in sorted(cuts[number], key=lambda c: c.start):
+                pieces.append(line[pos:c.start])
+                pos = c.end
+            pieces.append(line[pos:])
+            line = " ".join(" ".join(pieces).split())
+            if not any(ch.isalnum() for ch in line):
+                continue
+        kept.append((number, line))
+    # The page's headline near the top of the body is the title, and the short lines above it are
+    # page furniture (kicker, section name, reading time): drop them. Prose above it stays.
+    headlines = {_fold(h) for h in ext.headlines} - {""}
+    top = next((i for i, (_, line) in enumerate(kept[:HEADLINE_WITHIN]) if _fold(line) in headlines), None)
+    if top is not None and top + 1 < len(kept):
+        for number, line in kept[:top]:
+            if not is_sentence_like(line) and number not in cuts:
+                spans.append(Span(number, 0, len(lines[number - 1]), "navigation", lines[number - 1], "above_headline", whole_line=True))
+        kept = [(n, line) for n, line in kept[:top] if is_sentence_like(line) or n in cuts] + kept[top + 1:]
+    if not kept:
+        raise DocumentError("extract", "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article")
+    return replace(doc, title=None, text="\n\n".join(t for _, t in kept), removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes
+
+
 def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
-    if raw.format != "text":
+    """Clean one RawDocument and resolve its metadata (record > html > url > text).
+
+    HTML: trafilatura extracts the body and metadata (cleaners.extract_html), then the same line
+    cleaner removes the debris it leaves (captions, related links, calls to action, signatures).
+    A page trafilatura cannot read goes through the plain-text path on its visible text, with a note.
+    """
+    if raw.format not in ("text", "html"):
         raise DocumentError("read", f"unsupported input format {raw.format!r}")
-    text = document_text(raw)
-    return clean_text(text, settings, source=raw.source, doc_id=raw.doc_id, meta=dict(raw.meta))
+    meta = dict(raw.meta)
+    record = record_evidence(meta)
+    html, notes = None, []
+    if raw.format == "html":
+        ext = extract_html(raw.text if raw.text is not None else raw.data, url=record.url,
+                           header=meta.get("http_content_type"))
+        html = Evidence(title=ext.title, published=ext.published, outlet=ext.sitename, url=ext.url, author=ext.author)
+        if ext.fallback:
+            notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
+        elif ext.mode != "trafilatura":
+            notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
+        doc, more = _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
+        notes += more
+    else:
+        doc = clean_text(document_text(raw), settings, source=raw.source, doc_id=raw.doc_id, meta=meta)
+
+    found = resolve(
+        record, html,
+        text_title=doc.title,
+        text_published=doc.published.value if doc.published else None,
+        text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
+    )
+    return replace(doc, title=found.title, published=found.published, outlet=found.outlet,
+                   outlet_domain=found.outlet_domain, url=found.url, author=found.author,
+                   notes=tuple(doc.notes) + tuple(notes))
 
 
 def normalised_lines_for(raw_dir: Path, source: str, settings: Settings | None = None) -> list[str]:

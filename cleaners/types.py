@@ -95,7 +95,9 @@ class CleanDocument:
 class DocumentError(Exception):
     """A document that cannot be cleaned. `stage` names the step, the message says what to do."""
 
-    def __init__(self, stage: str, reason: str):
+    def __init__(self, stage: str, reason: str, source: str | None = None):
         super().__init__(reason)
         self.stage = stage
         self.reason = reason
+        if source is not None:  # one record of a file: "news.jsonl#L12", "archive.warc.gz#3"
+            self.source = source

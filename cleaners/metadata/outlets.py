@@ -32,13 +32,13 @@ def outlet_from_spans(spans: list[tuple[str, str]]) -> tuple[str, str | None] | 
             continue
         known = registry.find_in(text)
         if known:
-            return known.name, known.domain
+            return known.name, registry.domain_of(known)
         m = _DOMAIN.search(text)
         if m:
             domain = registrable_domain(m.group(0))
             if domain:
-                known = registry.by_domain(domain)
-                return (known.name, known.domain) if known else (m.group(0), domain)
+                known = registry.by_domain(m.group(0))
+                return (known.name, registry.domain_of(known)) if known else (m.group(0), domain)
         if kind == "dateline":
             m = _DATELINE_OUTLET.search(text)
             if m:

@@ -34,6 +34,9 @@ class OutletRegistry:
         # case-sensitively as written (a capitalised "Rare" is an outlet, "rare" is a word).
         names = sorted({a for o in outlets for a in (o.name, o.domain, *o.aliases)}, key=len, reverse=True)
         self._pattern = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, names)) + r")(?![\w])") if names else None
+        # One capitalised ordinary word ("Time", "Slate", "Metro", "Stuff") names an outlet only where
+        # a publisher is named: in brackets "(Time)", after "by/on/from/at/via/©", or as the whole span.
+        self._ambiguous = {a for a in names if _is_ambiguous(a)}
 
     def by_domain(self, domain: str) -> Outlet | None:
         d = domain.lower().removeprefix("www.")
@@ -52,8 +55,33 @@ class OutletRegistry:
         """The first outlet named in `text` (a debris span such as a signature or dateline)."""
         if self._pattern is None:
             return None
-        m = self._pattern.search(text)
-        return self._by_alias[m.group(1).lower()] if m else None
+        for m in self._pattern.finditer(text):
+            alias = m.group(1)
+            if alias in self._ambiguous and not _names_publisher(text, m.start(), m.end()):
+                continue
+            return self._by_alias[alias.lower()]
+        return None
+
+    def domain_of(self, outlet: Outlet) -> str:
+        """The outlet's registrable domain (an entry may name a host: "abcnews.go.com")."""
+        from cleaners.metadata.outlets import registrable_domain
+
+        return registrable_domain(outlet.domain) or outlet.domain
+
+
+def _is_ambiguous(alias: str) -> bool:
+    """A single ordinary word, capitalised or in lower case: also an English word or a name."""
+    return alias.isalpha() and not alias.isupper() and (alias[1:].islower() or alias.islower())
+
+
+_PUBLISHER_BEFORE = re.compile(r"(?:\(|©|\bcopyright|\b(?:by|on|from|at|via|to|with|for)\b)\W*(?:the\s+)?$", re.I)
+
+
+def _names_publisher(text: str, start: int, end: int) -> bool:
+    before, after = text[:start], text[end:]
+    if not re.sub(r"[\W_]+", "", before + after):
+        return True  # the span is the name
+    return bool(_PUBLISHER_BEFORE.search(before[-40:])) or after.lstrip().startswith(")") and "(" in before[-3:]
 
 
 def _read_csv(path) -> list[Outlet]:

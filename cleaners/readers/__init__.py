@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
-from cleaners.readers import text
+from cleaners.readers import compressed, html, records, text, warc
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
@@ -21,6 +21,12 @@ Reader = Callable[[Path, str, bytes, Settings], Iterator["RawDocument | Document
 # Suffix (lower case, longest first wins) -> reader.
 READERS: dict[str, Reader] = {
     ".txt": text.read,
+    ".html": html.read,
+    ".htm": html.read,
+    **records.READERS,  # .jsonl .ndjson .json .csv .parquet
+    ".warc": warc.read,
+    ".warc.gz": warc.read,
+    compressed.SUFFIX: compressed.read,  # .gz of any of the above
 }
 
 
@@ -28,7 +34,10 @@ def reader_for(name: str) -> Reader | None:
     lower = name.lower()
     for suffix in sorted(READERS, key=len, reverse=True):
         if lower.endswith(suffix):
-            return READERS[suffix]
+            reader = READERS[suffix]
+            if reader is compressed.read and reader_for(compressed.inner_name(name)) in (None, compressed.read):
+                return None  # a .gz of something no reader takes (or a .gz.gz)
+            return reader
     return None
 
 

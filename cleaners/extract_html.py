@@ -1,0 +1,302 @@
+"""HTML pages to article text plus metadata, before the line cleaner sees them.
+
+bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else cleaners.encoding)
+-> one lxml tree -> trafilatura `bare_extraction(include_comments=False, with_metadata=True)`:
+body text, title, date (htmldate's original publication date, never last-modified), sitename,
+url, author. When trafilatura finds no body, the page's visible text (one block per line) is
+returned instead and `fallback` is set, so the caller runs the plain-text path on it and records
+that it did.
+
+The headline: trafilatura's title comes from <meta>/<title> and often carries a site suffix or a
+different SEO wording; the page's own <h1> is the displayed headline. We take the <h1> that shares
+most words with the meta titles (og:title, <title>, trafilatura's), and fall back to the meta title
+with a trailing " | Site Name" removed when the page has no usable <h1>.
+"""
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import lxml.html
+from lxml import etree
+
+from cleaners.encoding import decode
+from cleaners.types import DocumentError
+
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+logging.getLogger("htmldate").setLevel(logging.CRITICAL)
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+_META_CHARSET = re.compile(rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_HEADER_CHARSET = re.compile(r"""charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+# WHATWG: these labels mean windows-1252 in a browser.
+_WEB_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "latin-1": "cp1252",
+                "l1": "cp1252", "us-ascii": "cp1252", "ascii": "cp1252", "x-user-defined": "cp1252",
+                "iso_8859-1": "cp1252", "windows-1252": "cp1252"}
+
+_DROP = ("script", "style", "noscript", "template", "svg", "iframe", "head", "object", "canvas", "button", "select", "form")
+_BLOCK = frozenset("""address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure footer
+    h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot td th tr ul title""".split())
+
+
+def declared_charset(data: bytes, header: str | None = None) -> str | None:
+    """The charset an HTTP Content-Type header or the page's first <meta> declares, if Python knows it."""
+    names = []
+    if header:
+        m = _HEADER_CHARSET.search(header)
+        if m:
+            names.append(m.group(1))
+    m = _META_CHARSET.search(data[:8192])
+    if m:
+        names.append(m.group(1).decode("ascii", "ignore"))
+    for name in names:
+        name = _WEB_ALIASES.get(name.strip().lower(), name.strip().lower())
+        try:
+            return codecs.lookup(name).name
+        except LookupError:
+            continue
+    return None
+
+
+# Rules of the line cleaner that stay reliable inside a body trafilatura extracted: they fire on
+# explicit cues ("RELATED:", "Photo: Getty Images", "Sign up for…", "© 2018 …", "Updated: …",
+# "Tags:"), or name the teaser headlines and stray fragments left at the body's edges. Rules
+# that judge by shape and position alone (menus, name runs, lower-case lines) are left out:
+# trafilatura already chose the body region, and lists, tables and subheadings in it are content.
+CUE_RULES = frozenset({
+    "leading_dateline", "date_stamp", "link_prefix", "tag_prefix", "signed_by_outlet", "copyright_line",
+    "bare_domain", "reader_engagement", "end_credit", "credit_line", "caption_sentence", "headline_shape",
+    "short_fragment",
+})
+
+
+def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
+    """(text, encoding used). A BOM wins, then the declared charset, then detection.
+
+    One exception to the declaration: bytes that are valid UTF-8 and contain multi-byte sequences
+    are UTF-8 whatever a <meta> says (legacy text is practically never valid UTF-8 by accident,
+    while pages re-saved as UTF-8 often keep their old declaration)."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, errors="replace"), name
+    declared = declared_charset(data, header)
+    if declared and declared != "utf-8":
+        if not data.isascii():
+            try:
+                return data.decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                pass
+        if declared.startswith("utf-16") or declared.startswith("utf-32"):
+            declared = None  # a page decoded as ASCII-compatible says so only if it is not really UTF-16
+        else:
+            return data.decode(declared, errors="replace"), declared
+    if declared == "utf-8":
+        try:
+            return data.decode("utf-8"), "utf-8"
+        except UnicodeDecodeError:
+            pass  # mislabelled: let detection decide
+    return decode(data), "detected"
+
+
+def _fold(text: str | None) -> str:
+    text = unicodedata.normalize("NFKC", text or "").lower()
+    return " ".join("".join(c if unicodedata.category(c)[0] not in "PS" else " " for c in text).split())
+
+
+def _words(text: str | None) -> set[str]:
+    return set(_fold(text).split())
+
+
+def _similarity(a: str, b: str) -> float:
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
+
+
+def _text_of(el) -> str:
+    return " ".join(el.text_content().split())
+
+
+_SUFFIX_SEP = re.compile(r"\s+[|–—•·»:-]\s+|\s+-\s+")
+
+
+def strip_site_suffix(title: str, sitename: str | None, host: str | None) -> str:
+    """'Headline | Site Name' -> 'Headline' when the last part names the site (or the host)."""
+    parts = _SUFFIX_SEP.split(title)
+    if len(parts) < 2:
+        return title
+    site_words = _words(sitename) | {w for w in re.split(r"[.-]", (host or "").lower()) if len(w) > 2}
+    last = _words(parts[-1])
+    if last and site_words and (last <= site_words or _fold(parts[-1]).replace(" ", "") in (host or "").lower().replace("-", "")):
+        head = title[: title.rfind(parts[-1])]
+        return _SUFFIX_SEP.sub("", head[::-1], count=1)[::-1].strip() or title
+    return title
+
+
+def choose_title(h1s: list[str], meta_titles: list[str], sitename: str | None = None, host: str | None = None) -> str | None:
+    """The headline: the <h1> most like the meta titles, else the first meta title without site suffix."""
+    h1s = [h for h in h1s if 2 <= len(h.split()) <= 40]
+    meta_titles = [t for t in meta_titles if t and t.strip()]
+    if h1s:
+        if not meta_titles:
+            return h1s[0]
+        best = max(h1s, key=lambda h: max(_similarity(h, t) for t in meta_titles))
+        if max(_similarity(best, t) for t in meta_titles) > 0:
+            return best
+    if meta_titles:
+        return strip_site_suffix(meta_titles[0].strip(), sitename, host)
+    return None
+
+
+def visible_text(tree) -> str:
+    """Every visible text block of the page, one block per line, a blank line between blocks."""
+    out: list[str] = []
+
+    def walk(el):
+        tag = el.tag if isinstance(el.tag, str) else ""
+        if tag in _DROP or not tag:  # dropped elements, comments, processing instructions
+            if el.tail:
+                out.append(el.tail)
+            return
+        block = tag in _BLOCK
+        if block:
+            out.append("\n")
+        if tag == "img" and el.get("alt"):
+            out.append("\n" + el.get("alt") + "\n")
+        if el.text:
+            out.append(el.text)
+        for child in el:
+            walk(child)
+        if block:
+            out.append("\n")
+        if el.tail:
+            out.append(el.tail)
+
+    body = tree.find(".//body")
+    walk(body if body is not None else tree)
+    blocks = (" ".join(b.split()) for b in "".join(out).split("\n"))
+    return "\n\n".join(b for b in blocks if b)
+
+
+# trafilatura's body against the page's visible text (non-space characters): under RECALL_BELOW
+# of it, the recall mode is tried and wins when it finds RECALL_GAIN times more; under
+# VISIBLE_BELOW, trafilatura missed the article and the page's visible text goes to the text path.
+RECALL_BELOW, RECALL_GAIN, VISIBLE_BELOW = 0.5, 1.3, 0.1
+_VISIBLE_TEXT = etree.XPath("//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]")
+
+
+def _chars(text: str) -> int:
+    return len(text) - sum(text.count(c) for c in " \n\t\r")
+
+
+def page_chars(tree) -> int:
+    return sum(_chars(t) for t in _VISIBLE_TEXT(tree))
+
+
+def _date(value: Any) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class HtmlExtraction:
+    text: str  # trafilatura's body, or the page's visible text when `fallback`
+    fallback: bool
+    mode: str  # "trafilatura", "trafilatura recall mode" or "visible text"
+    encoding: str
+    title: str | None = None
+    published: dt.date | None = None
+    sitename: str | None = None
+    url: str | None = None
+    author: str | None = None
+    headlines: tuple[str, ...] = ()  # every headline candidate: <h1>s, og:title, <title>, trafilatura's
+
+
+def parse_html(html: str):
+    """The page's tree, parsed as trafilatura parses it (comments and processing instructions
+    dropped; its extractors depend on that)."""
+    from trafilatura.utils import load_html
+
+    html = _XML_DECL.sub("", html, count=1)
+    try:
+        tree = load_html(html)
+    except (etree.ParserError, ValueError, TypeError):
+        tree = None
+    if tree is None:
+        try:
+            tree = lxml.html.document_fromstring(html)
+        except (etree.ParserError, ValueError):
+            return None
+    return tree
+
+
+def extract_html(data: bytes | str, *, url: str | None = None, header: str | None = None) -> HtmlExtraction:
+    """Extract body and metadata from one page (raw bytes, or text a record already decoded).
+    Raises DocumentError("extract") only when it is not a parseable page at all."""
+    from trafilatura import bare_extraction
+    from trafilatura.metadata import extract_metadata
+    from trafilatura.settings import set_date_params
+
+    html, encoding = (data, "record") if isinstance(data, str) else decode_html(data, header)
+    tree = parse_html(html)
+    if tree is None:
+        raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
+    try:
+        # htmldate's original publication date with its extensive search (bare_extraction would
+        # otherwise run it in its quick mode)
+        doc = bare_extraction(tree, url=url, include_comments=False, with_metadata=True,
+                              date_extraction_params=set_date_params(True))
+    except Exception:  # trafilatura bugs on odd markup: fall back to the visible text
+        doc = None
+    if doc is None:  # no body found: the page's metadata is still worth having
+        try:
+            doc = extract_metadata(tree, url, set_date_params(True))
+            doc.text = None
+        except Exception:
+            doc = None
+    meta_titles = [doc.title] if doc is not None and doc.title else []
+    for xp in ('//meta[@property="og:title"]/@content', '//meta[@name="twitter:title"]/@content', "//title"):
+        for v in tree.xpath(xp)[:1]:
+            meta_titles.append(v if isinstance(v, str) else _text_of(v))
+    h1s = [_text_of(h) for h in tree.xpath("//body//h1")]
+    page_url = url or (doc.url if doc is not None else None)
+    sitename = doc.sitename if doc is not None else None
+    host = (doc.hostname if doc is not None else None) or None
+    title = choose_title(h1s, [" ".join(t.split()) for t in meta_titles], sitename, host)
+    body = (doc.text or "").strip() if doc is not None else ""
+    page = page_chars(tree)
+    mode = "trafilatura"
+    if body and _chars(body) < RECALL_BELOW * page:
+        # The balanced mode kept under half the page's text: ask the recall mode, and take its body
+        # when it finds clearly more (its extra text is what the balanced mode cut).
+        try:
+            wider = bare_extraction(tree, url=page_url, include_comments=False, favor_recall=True)
+        except Exception:
+            wider = None
+        wider_body = (wider.text or "").strip() if wider is not None else ""
+        if _chars(wider_body) > RECALL_GAIN * _chars(body):
+            body, mode = wider_body, "trafilatura recall mode"
+    fallback = not body or _chars(body) < VISIBLE_BELOW * page
+    if fallback:
+        body, mode = visible_text(tree), "visible text"
+    return HtmlExtraction(
+        text=body,
+        fallback=fallback,
+        mode=mode,
+        encoding=encoding,
+        title=title,
+        published=_date(doc.date) if doc is not None else None,
+        sitename=sitename,
+        url=page_url,
+        author=(doc.author or None) if doc is not None else None,
+        headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
+    )

@@ -1,0 +1,169 @@
+"""Record files: `.jsonl`/`.ndjson` (one record per line), `.json` (an array of records), `.csv`
+and `.parquet`. Each record is one document.
+
+A record holds its content in `text`, `html` or `content` (the first present and non-empty;
+`content` that looks like an HTML page is treated as HTML), plus optional metadata: `id`, `url`,
+`title`, `published` or `date`, `outlet` or `site`, `author` (see cleaners.metadata.resolve). The
+record's metadata travels in RawDocument.meta and wins over anything inferred.
+
+Sources name the record: "news.jsonl#L12" (1-based line of a JSON-lines file) and "news.csv#3"
+(0-based record index in a .json array, .csv or .parquet; CSV records may span several lines).
+A bad record is yielded as a DocumentError with that source, so the file's other records go on.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import orjson
+
+from cleaners.encoding import decode
+from cleaners.settings import Settings
+from cleaners.types import DocumentError, RawDocument
+
+CONTENT_FIELDS = ("text", "html", "content")
+_LOOKS_HTML = re.compile(r"^\s*(?:<!doctype\s+html|<html|<head|<body|<\?xml)|<(?:p|div|article|br|h1|span)[\s>/]", re.I)
+_LIST_KEYS = ("records", "data", "articles", "items", "documents", "docs", "rows")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def record_bytes(record: Mapping[str, Any]) -> bytes:
+    """A record's canonical bytes (sorted keys): what its doc_id is computed from."""
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=_jsonable)
+
+
+def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocument | DocumentError:
+    """One record as a RawDocument, or a DocumentError saying what is wrong with it."""
+    if not isinstance(record, Mapping):
+        return DocumentError("read", f"record is a JSON {type(record).__name__}, not an object; each record must be an object with a text, html or content field", source=source)
+    field = next((f for f in CONTENT_FIELDS if isinstance(record.get(f), (str, bytes)) and str(record.get(f)).strip()), None)
+    if field is None:
+        present = [f for f in CONTENT_FIELDS if f in record]
+        why = f"its {', '.join(present)} field is empty or not a string" if present else f"it has none of the fields {', '.join(CONTENT_FIELDS)} (fields: {', '.join(map(str, list(record)[:8])) or 'none'})"
+        return DocumentError("read", f"record has no content: {why}; add the article text or HTML", source=source)
+    content = record[field]
+    if isinstance(content, bytes):
+        try:
+            content = decode(content)
+        except DocumentError as err:
+            return DocumentError(err.stage, err.reason, source=source)
+    fmt = "html" if field == "html" or (field == "content" and _LOOKS_HTML.search(content[:2000])) else "text"
+    meta = {k: v for k, v in record.items() if k not in CONTENT_FIELDS}
+    return RawDocument(source=source, data=data if data is not None else record_bytes(record),
+                       format=fmt, text=content, meta=meta)
+
+
+def _strip_bom(data: bytes) -> bytes:
+    return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def read_jsonl(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    for number, line in enumerate(_strip_bom(data).split(b"\n"), 1):
+        line = line.strip()
+        if not line:
+            continue
+        where = f"{source}#L{number}"
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            try:  # not UTF-8? decode it like any text, then parse
+                record = json.loads(decode(line))
+            except (ValueError, DocumentError):
+                yield DocumentError("read", f"line {number} is not valid JSON ({exc}); fix or remove that line", source=where)
+                continue
+        yield to_document(record, where, line)
+
+
+def _records_of_json(value: Any) -> list | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        if any(f in value for f in CONTENT_FIELDS):
+            return [value]
+        for key in _LIST_KEYS:
+            if isinstance(value.get(key), list):
+                return value[key]
+    return None
+
+
+def read_json(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    try:
+        value = orjson.loads(_strip_bom(data))
+    except orjson.JSONDecodeError:
+        try:
+            value = json.loads(decode(data))
+        except ValueError as exc:
+            raise DocumentError("read", f"not valid JSON ({exc}); a .json file must hold an array of records (use .jsonl for one record per line)") from None
+    records = _records_of_json(value)
+    if records is None:
+        raise DocumentError("read", "the JSON holds no records: expected an array of objects with a text, html or content field")
+    for index, record in enumerate(records):
+        yield to_document(record, f"{source}#{index}")
+
+
+def read_csv(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    text = decode(data)
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+    first = text[:4096].split("\n", 1)[0]
+    delimiter = max(",\t;|", key=first.count) if any(d in first for d in ",\t;|") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        raise DocumentError("read", f"the CSV header cannot be read ({exc}); check the file is CSV") from None
+    header = [h.strip().lstrip("\ufeff") for h in header]
+    index = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # the reader cannot resynchronise after this
+            yield DocumentError("read", f"CSV record {index} is malformed ({exc}); the rest of the file is not read. Fix the quoting", source=f"{source}#{index}")
+            return
+        if not any(cell.strip() for cell in row):
+            continue
+        where = f"{source}#{index}"
+        index += 1
+        if len(row) != len(header):
+            yield DocumentError("read", f"record has {len(row)} fields but the header has {len(header)}; check its quoting and delimiters", source=where)
+            continue
+        record = {k: (v if v != "" else None) for k, v in zip(header, row)}
+        yield to_document(record, where)
+
+
+def _parquet_rows(data: bytes) -> Iterable[dict]:
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(io.BytesIO(data))
+    except Exception as exc:
+        raise DocumentError("read", f"not a readable Parquet file ({type(exc).__name__}: {exc}); re-export it") from None
+    for batch in pf.iter_batches(batch_size=1000):
+        yield from batch.to_pylist()
+
+
+def read_parquet(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    for index, record in enumerate(_parquet_rows(data)):
+        yield to_document(record, f"{source}#{index}")
+
+
+READERS = {
+    ".jsonl": read_jsonl,
+    ".ndjson": read_jsonl,
+    ".json": read_json,
+    ".csv": read_csv,
+    ".parquet": read_parquet,
+}
