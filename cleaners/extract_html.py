@@ -74,6 +74,9 @@ CUE_RULES = frozenset({
     "bare_domain", "reader_engagement", "end_credit", "credit_line", "caption_sentence", "headline_shape",
     "short_fragment",
 })
+# The two of them that judge a line by its shape at the body's edges; a list or table trafilatura
+# kept is content, so they never remove its items (cleaners.pipeline).
+EDGE_RULES = frozenset({"headline_shape", "short_fragment"})
 
 
 def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:

@@ -5,13 +5,14 @@ scores -> decision (cleaners.decide) -> CleanDocument with metadata and provenan
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
-from cleaners.extract_html import CUE_RULES, HtmlExtraction, extract_html
-from cleaners.lines import normalise_lines
+from cleaners.extract_html import CUE_RULES, EDGE_RULES, HtmlExtraction, extract_html
+from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, resolve
@@ -60,6 +61,17 @@ def _fold(text: str | None) -> str:
 
 
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
+MIN_AS_IS_WORDS = 40  # a body with no prose line is kept as extracted only when it is this long
+_LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
+
+
+def _in_list(lines: list[str], number: int) -> bool:
+    """A list item or table row that trafilatura kept, or the heading right above one: content
+    that the edge rules (short fragments, headline-shaped teasers) must not take for debris."""
+    if _LIST_ITEM.search(lines[number - 1]):
+        return True
+    following = next((line for line in lines[number:] if line), "")
+    return bool(_LIST_ITEM.search(following))
 
 
 def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> tuple[CleanDocument, list[str]]:
@@ -73,8 +85,10 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     try:
         doc = clean_text(ext.text, settings, source=source, doc_id=doc_id, meta=meta)
-        spans = [s for s in doc.removed if s.by in CUE_RULES]
+        spans = [s for s in doc.removed if s.by in CUE_RULES and not (s.by in EDGE_RULES and _in_list(lines, s.line))]
     except DocumentError:
+        if sum(len(line.split()) for line in lines) < MIN_AS_IS_WORDS:
+            raise
         doc, spans = CleanDocument(doc_id=doc_id, source=source, title=None, text="", removed=()), []
         notes.append("extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted")
     whole = {s.line for s in spans if s.whole_line}
@@ -141,7 +155,8 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
         text_published=doc.published.value if doc.published else None,
         text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
     )
-    return replace(doc, title=found.title, published=found.published, outlet=found.outlet,
+    title = normalise_line(found.title, settings.keep_curly_quotes) if found.title else None
+    return replace(doc, title=title or None, published=found.published, outlet=found.outlet,
                    outlet_domain=found.outlet_domain, url=found.url, author=found.author,
                    notes=tuple(doc.notes) + tuple(notes))
 

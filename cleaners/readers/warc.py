@@ -12,6 +12,7 @@ is the crawl time, not the publication date, so it is not used as `published`.
 from __future__ import annotations
 
 import io
+import zlib
 from pathlib import Path
 from typing import Iterator
 
@@ -27,30 +28,79 @@ def _mime(content_type: str | None) -> str:
 
 def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
     from warcio.archiveiterator import ArchiveIterator
-    from warcio.exceptions import ArchiveLoadFailed
 
+    if not data.strip():
+        return
+    if not _looks_like_warc(data):
+        raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
     stream = io.BytesIO(data)
     index = -1
-    records = iter(ArchiveIterator(stream, arc2warc=True))
+    records = iter(ArchiveIterator(stream, arc2warc=True, check_digests=True))
     while True:
         index += 1
         where = f"{source}#{index}"
         try:
             record = next(records)
         except StopIteration:
+            if index == 0 and data.strip():
+                raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
+            if data[:2] == b"\x1f\x8b" and not _gzip_complete(data):
+                yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
             return
-        except (ArchiveLoadFailed, ValueError, OSError, EOFError) as exc:
+        except Exception as exc:  # ArchiveLoadFailed, or warcio tripping over a cut-off header
             if index == 0:
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
-            yield DocumentError("read", f"WARC record {index} cannot be read ({exc}); the rest of the archive is skipped. Re-download the archive", source=where)
+            yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
             return
         try:
             doc = _document(record, where)
         except Exception as exc:  # a damaged record body: quarantine it, go on with the next record
+            if getattr(record.raw_stream, "limit", 0) > 0:
+                yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
+                return
             yield DocumentError("read", f"WARC record {index} is damaged ({type(exc).__name__}: {exc}); re-download the archive", source=where)
             continue
         if doc is not None:
             yield doc
+        elif _truncated(record):  # a skipped record cut short: the archive ends here
+            yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
+            return
+
+
+def _looks_like_warc(data: bytes) -> bool:
+    head = data[:4096]
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
+        except zlib.error:
+            return False
+    return head.lstrip().startswith((b"WARC/", b"filedesc://"))
+
+
+def _gzip_complete(data: bytes) -> bool:
+    """Every gzip member of the archive ends properly (warcio stops quietly at a cut-off member)."""
+    while data:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            while True:
+                d.decompress(data, 1 << 20)
+                if d.eof or not d.unconsumed_tail:
+                    break
+                data = d.unconsumed_tail
+        except zlib.error:
+            return False
+        if not d.eof:
+            return False
+        data = d.unused_data
+    return True
+
+
+def _truncated(record) -> bool:
+    try:
+        record.raw_stream.read()
+    except Exception:
+        return True
+    return getattr(record.raw_stream, "limit", 0) > 0
 
 
 def _document(record, where: str) -> RawDocument | None:
@@ -77,6 +127,11 @@ def _document(record, where: str) -> RawDocument | None:
     else:
         return None
     payload = record.content_stream().read()
+    # warcio returns what is there: a record cut short or altered must not pass as a page
+    if getattr(record.raw_stream, "limit", 0) > 0:
+        raise ValueError("the record is cut short")
+    if getattr(record.digest_checker, "passed", None) is False:
+        raise ValueError("its content does not match its WARC digest")
     if not payload.strip():
         return None
     meta = {"url": url} if url else {}

@@ -1,0 +1,123 @@
+"""Saved HTML pages: charset, trafilatura extraction plus the line cleaner, fallback, metadata."""
+from __future__ import annotations
+
+import datetime as dt
+
+from cleaners.extract_html import choose_title, decode_html, extract_html, strip_site_suffix, visible_text
+from cleaners.pipeline import clean_document
+from cleaners.readers import read_source
+from cleaners.settings import Settings
+from cleaners.types import RawDocument
+from tests.articles import PARAGRAPHS, page
+
+
+def _clean(html: bytes | str, source="page.html", **meta):
+    data = html.encode("utf-8") if isinstance(html, str) else html
+    return clean_document(RawDocument(source=source, data=data, format="html", meta=meta), Settings())
+
+
+def test_reader_yields_one_html_document(tmp_path):
+    (tmp_path / "a.html").write_text(page(), encoding="utf-8")
+    (item,) = read_source(tmp_path, "a.html", Settings())
+    assert item.format == "html" and item.source == "a.html" and item.text is None
+
+
+def test_declared_non_utf8_charset_is_honoured(tmp_path):
+    paras = [p.replace("officials", "caf\u00e9 owners \u2013 and na\u00efve critics \u2013") for p in PARAGRAPHS]
+    html = page("Caf\u00e9 owners cheer \u2018new\u2019 bus routes", paragraphs=paras, charset="windows-1252")
+    data = html.encode("cp1252")
+    (tmp_path / "legacy.html").write_bytes(data)
+    (raw,) = read_source(tmp_path, "legacy.html", Settings())
+    doc = clean_document(raw, Settings())
+    assert doc.title == "Café owners cheer 'new' bus routes"
+    assert "café owners - and naïve critics -" not in doc.text  # dashes are kept as dashes
+    assert "café owners – and naïve critics –" in doc.text
+    assert "\ufffd" not in doc.text and "Ã" not in doc.text
+
+
+def test_charset_precedence():
+    body = "<p>na\u00efve caf\u00e9</p>"
+    latin = f'<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"></head><body>{body}</body></html>'
+    # iso-8859-1 is read as windows-1252, as browsers do
+    assert decode_html(latin.encode("cp1252")) == (latin, "cp1252")
+    # the HTTP header's charset comes first
+    text, enc = decode_html(body.encode("cp1252"), header="text/html; charset=windows-1252")
+    assert text == body and enc == "cp1252"
+    # a BOM wins over a declaration
+    assert decode_html(b"\xef\xbb\xbf" + latin.encode("utf-8"))[1] == "utf-8"
+    # bytes that are valid UTF-8 with multi-byte characters are UTF-8 whatever the <meta> says
+    assert decode_html(latin.encode("utf-8"))[0] == latin
+    # no declaration: detection (cleaners.encoding)
+    assert decode_html(f"<html><body>{body}</body></html>".encode("cp1252"))[0].endswith(f"{body}</body></html>")
+
+
+def test_debris_trafilatura_leaves_is_removed_by_the_line_cleaner():
+    extra = """<p>RELATED: Mayor promises faster trains by next summer</p>
+<p>Photo: Getty Images</p>
+<p>Sign up for our newsletter to get the latest city news every morning.</p>
+<p>\u00a9 2018 Example Gazette. All rights reserved.</p>"""
+    doc = _clean(page(body_extra=extra), url="https://www.example-gazette.com/2018/02/24/buses")
+    kinds = {s.kind for s in doc.removed}
+    assert {"related_headline", "caption", "call_to_action", "outlet_signature"} <= kinds
+    for gone in ("RELATED", "Getty", "Sign up", "All rights reserved"):
+        assert gone not in doc.text
+    assert doc.text.split("\n\n") == PARAGRAPHS  # the body itself is untouched
+    assert doc.title == "Council votes to expand the city bus network"
+
+
+def test_lists_and_subheadings_inside_the_body_are_kept():
+    extra = "<h2>What happens next</h2><ul><li>New routes open in spring</li><li>Fares stay the same</li></ul>"
+    doc = _clean(page(body_extra=extra))
+    assert "What happens next" in doc.text and "Fares stay the same" in doc.text
+
+
+def test_page_trafilatura_cannot_read_falls_back_to_the_text_path():
+    # the whole article sits in a block marked as comments, which trafilatura discards
+    paras = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    html = f"""<html><head><title>Buses</title></head><body>
+<div><a href="/">Home</a> <a href="/news">News</a></div>
+<div id="comments" class="comments"><h2>Council votes to expand the city bus network</h2>{paras}<p>Share this article</p></div></body></html>"""
+    doc = _clean(html)
+    assert any("visible text" in n for n in doc.notes)
+    assert doc.text.split("\n\n") == PARAGRAPHS
+
+
+def test_empty_page_is_quarantined_with_a_reason():
+    import pytest
+
+    from cleaners.types import DocumentError
+    with pytest.raises(DocumentError) as err:
+        _clean("<html><head><title>x</title></head><body><nav>Home</nav></body></html>")
+    assert err.value.stage in ("extract", "decide")
+
+
+def test_htmldate_gives_the_original_publication_date_not_the_update():
+    head = ('<meta property="article:published_time" content="2018-02-24T10:32:00-05:00">'
+            '<meta property="article:modified_time" content="2019-03-01T08:00:00Z">')
+    doc = _clean(page(head=head))
+    assert (doc.published.value, doc.published.source) == (dt.date(2018, 2, 24), "html")
+    assert (doc.outlet.value, doc.outlet.source) == ("Example Gazette", "html")
+
+
+def test_headline_choice():
+    h1 = ["Council votes to expand the city bus network", "Most read"]
+    metas = ["Council votes to expand bus network | Example Gazette", "Council votes to expand bus network"]
+    assert choose_title(h1, metas) == h1[0]
+    assert choose_title([], metas, sitename="Example Gazette") == "Council votes to expand bus network"
+    assert choose_title(["Example Gazette"], ["Something else entirely"]) == "Something else entirely"
+    assert strip_site_suffix("Headline here - BBC News", "BBC News", "www.bbc.co.uk") == "Headline here"
+    assert strip_site_suffix("Left - Right", None, None) == "Left - Right"
+
+
+def test_visible_text_one_block_per_line():
+    from cleaners.extract_html import parse_html
+    tree = parse_html("<html><body><script>var x=1;</script><div>Menu <b>bold</b></div><p>One</p><p>Two<br>Three</p></body></html>")
+    assert visible_text(tree) == "Menu bold\n\nOne\n\nTwo\n\nThree"
+
+
+def test_extract_reports_trafilatura_metadata():
+    head = '<meta name="author" content="Jane Doe"><link rel="canonical" href="https://www.example-gazette.com/news/buses">'
+    ext = extract_html(page(head=head).encode())
+    assert ext.author == "Jane Doe"
+    assert ext.url == "https://www.example-gazette.com/news/buses"
+    assert ext.sitename == "Example Gazette" and not ext.fallback
