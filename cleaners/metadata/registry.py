@@ -24,7 +24,9 @@ class Outlet:
 class OutletRegistry:
     def __init__(self, outlets: list[Outlet]):
         self.outlets = outlets
-        self._by_domain = {o.domain.lower(): o for o in outlets}
+        self._by_domain: dict[str, Outlet] = {}
+        for o in outlets:  # first row wins: the user's rows come first
+            self._by_domain.setdefault(o.domain.lower(), o)
         by_alias: dict[str, Outlet] = {}
         for o in outlets:
             for a in (o.name, o.domain, *o.aliases):

@@ -1,0 +1,172 @@
+"""Publication date and outlet, from every source, with provenance (record > html > url > text)."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from cleaners.metadata import outlets as outlets_mod
+from cleaners.metadata.dates import date_from_datelines
+from cleaners.metadata.resolve import Evidence, parse_any_date, record_evidence, resolve
+from cleaners.metadata.urls import date_from_url, domain_from_url
+from cleaners.pipeline import clean_document, clean_text
+from cleaners.settings import Settings
+from cleaners.types import RawDocument
+from tests.articles import BODY, PARAGRAPHS
+
+TODAY = dt.date(2026, 1, 1)
+
+
+def _text(text: str, **meta):
+    return clean_document(RawDocument(source="x.txt", data=text.encode(), meta=meta), Settings())
+
+
+# --- datelines in the text -------------------------------------------------------------------
+
+def test_dateline_with_outlet():
+    doc = clean_text("date 2018-02-24 (FoxNews.com) - " + BODY, Settings())
+    assert (doc.published.value, doc.published.source) == (dt.date(2018, 2, 24), "dateline")
+    assert (doc.outlet.value, doc.outlet.source, doc.outlet_domain) == ("Fox News", "text", "foxnews.com")
+    assert doc.text.startswith("The city council voted")
+
+
+def test_published_stamp_with_time_and_zone():
+    doc = clean_text("Published 10:32 AM EST Feb 24, 2018\n\n" + BODY, Settings())
+    assert doc.published.value == dt.date(2018, 2, 24)
+    assert "Published" not in doc.text
+
+
+def test_published_preferred_over_updated_whatever_the_order():
+    doc = clean_text("Updated: March 1, 2018\n\nPublished 10:32 AM EST Feb 24, 2018\n\n" + BODY, Settings())
+    assert doc.published.value == dt.date(2018, 2, 24)
+    assert date_from_datelines(["Updated: March 1, 2018"]) == dt.date(2018, 3, 1)  # an update alone still dates it
+
+
+def test_an_event_date_in_the_story_is_never_the_publication_date():
+    story = BODY + "\n\nThe last expansion of the network took place on March 3, 2016, after a two-year study."
+    doc = clean_text(story, Settings())
+    assert doc.published is None
+    assert "March 3, 2016" in doc.text
+
+
+def test_an_outlet_only_cited_in_the_story_is_never_the_outlet():
+    story = "CNN reported on Monday that the council had approved the plan, and Reuters confirmed it later that day.\n\n" + BODY
+    doc = clean_text(story, Settings())
+    assert doc.outlet is None and doc.outlet_domain is None
+    # with a URL, the URL's outlet wins; the cited ones still never do
+    doc = _text(story, url="https://www.theguardian.com/uk-news/2018/feb/24/buses")
+    assert (doc.outlet.value, doc.outlet.source, doc.outlet_domain) == ("The Guardian", "url", "theguardian.com")
+
+
+def test_a_signature_names_the_outlet():
+    doc = clean_text(BODY + "\n\nVideos by Rare", Settings())
+    assert (doc.outlet.value, doc.outlet.source) == ("Rare", "text")
+
+
+# --- URL provider ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("url,expected", [
+    ("https://www.foxnews.com/us/2018/02/24/story.html", dt.date(2018, 2, 24)),
+    ("https://example.com/news/2018-2-4/story", dt.date(2018, 2, 4)),
+    ("https://example.com/20180224/story", dt.date(2018, 2, 24)),
+    ("https://www.theguardian.com/uk-news/2018/feb/24/story", None),  # month name: not a y/m/d path
+    ("https://example.com/2018/02/30/story", None),  # no such day
+    ("https://example.com/2099/01/01/story", None),  # the future
+    ("https://example.com/1985/01/01/story", None),  # before 1990
+    ("https://example.com/2018/02/", None),  # a month is not a day
+    ("https://example.com/story?id=123456789", None),
+    (None, None),
+])
+def test_date_from_url(url, expected):
+    assert date_from_url(url, TODAY) == expected
+
+
+@pytest.mark.parametrize("url,expected", [
+    ("https://www.bbc.co.uk/news/uk-1", "bbc.co.uk"),
+    ("http://edition.cnn.com/2018/02/24/x", "cnn.com"),
+    ("news.com.au/x", "news.com.au"),
+    ("https://192.168.0.1/x", None),
+    ("not a url", None),
+])
+def test_domain_from_url(url, expected):
+    assert domain_from_url(url) == expected
+
+
+def test_tldextract_is_offline():
+    assert outlets_mod._EXTRACT.suffix_list_urls == ()
+
+
+# --- record values ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value,expected", [
+    ("2018-02-24", dt.date(2018, 2, 24)),
+    ("2018-02-24T23:30:00-05:00", dt.date(2018, 2, 24)),
+    ("Feb 24, 2018", dt.date(2018, 2, 24)),
+    (dt.datetime(2018, 2, 24, 12), dt.date(2018, 2, 24)),
+    (1519430400, dt.date(2018, 2, 24)),
+    (1519430400000, dt.date(2018, 2, 24)),
+    ("2999-01-01", None),
+    ("1989-12-31", None),
+    ("yesterday-ish", None),
+    ("", None),
+    (float("nan"), None),
+])
+def test_parse_any_date(value, expected):
+    assert parse_any_date(value, TODAY) == expected
+
+
+def test_record_field_names():
+    ev = record_evidence({"date": "2018-02-24", "site": "bbc.co.uk", "link": "https://www.bbc.co.uk/news/x", "headline": "H", "authors": ["A", "B"]})
+    assert ev == Evidence(title="H", published=dt.date(2018, 2, 24), outlet="bbc.co.uk", url="https://www.bbc.co.uk/news/x", author="A; B")
+
+
+# --- precedence ------------------------------------------------------------------------------
+
+def test_precedence_record_html_url_text():
+    url = "https://www.foxnews.com/us/2016/05/05/story"
+    text_outlet = ("Rare", "rare.us")
+    full = resolve(Evidence(published=dt.date(2018, 2, 24), outlet="Reuters", url=url),
+                   Evidence(published=dt.date(2017, 1, 1), outlet="CNN", title="T html"),
+                   text_title="T text", text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
+    assert (full.published.source, full.outlet.source, full.title) == ("record", "record", "T html")
+    html = resolve(Evidence(url=url), Evidence(published=dt.date(2017, 1, 1), outlet="CNN"),
+                   text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
+    assert (html.published.value, html.published.source) == (dt.date(2017, 1, 1), "html")
+    assert (html.outlet.value, html.outlet.source, html.outlet_domain) == ("CNN", "html", "cnn.com")
+    by_url = resolve(Evidence(url=url), None, text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
+    assert (by_url.published.value, by_url.published.source) == (dt.date(2016, 5, 5), "url")
+    assert (by_url.outlet.value, by_url.outlet.source, by_url.outlet_domain) == ("Fox News", "url", "foxnews.com")
+    text = resolve(Evidence(), None, text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
+    assert (text.published.source, text.outlet.value, text.outlet.source) == ("dateline", "Rare", "text")
+
+
+def test_implausible_dates_fall_through_to_the_next_source():
+    r = resolve(Evidence(published=dt.date(2999, 1, 1)), Evidence(published=dt.date(1985, 6, 1)),
+                text_published=dt.date(2018, 2, 24), today=TODAY)
+    assert (r.published.value, r.published.source) == (dt.date(2018, 2, 24), "dateline")
+    doc = _text(BODY, published="2999-01-01")
+    assert doc.published is None
+
+
+def test_outlet_names_are_canonicalised_through_the_registry():
+    r = resolve(Evidence(outlet="NYTimes.com"), None)
+    assert (r.outlet.value, r.outlet_domain) == ("The New York Times", "nytimes.com")
+    r = resolve(Evidence(outlet="The Guardian US", url="https://www.theguardian.com/us-news/x"), None)
+    assert (r.outlet.value, r.outlet_domain) == ("The Guardian", "theguardian.com")
+    r = resolve(Evidence(outlet="Some Local Blog", url="https://blog.some-local.org/post"), None)
+    assert (r.outlet.value, r.outlet_domain) == ("Some Local Blog", "some-local.org")
+    r = resolve(Evidence(url="https://www.unknown-paper.co.uk/x"), None)
+    assert (r.outlet.value, r.outlet.source, r.outlet_domain) == ("unknown-paper.co.uk", "url", "unknown-paper.co.uk")
+    r = resolve(Evidence(url="https://abcnews.go.com/US/story"), None)  # a registry entry on a host name
+    assert (r.outlet.value, r.outlet_domain) == ("ABC News", "go.com")
+
+
+def test_html_sitename_that_is_only_the_host_counts_as_the_url():
+    r = resolve(Evidence(url="https://www.reuters.com/x"), Evidence(outlet="reuters.com"))
+    assert (r.outlet.value, r.outlet.source) == ("Reuters", "url")
+
+
+def test_plain_text_documents_keep_their_text_metadata():
+    doc = _text("WASHINGTON (AP) — " + "\n\n".join(PARAGRAPHS))
+    assert (doc.outlet.value, doc.outlet.source, doc.outlet_domain) == ("The Associated Press", "text", "apnews.com")
+    assert doc.url is None and doc.author is None
