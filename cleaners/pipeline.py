@@ -61,6 +61,7 @@ def _fold(text: str | None) -> str:
 
 
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
+REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate
 MIN_AS_IS_WORDS = 40  # a body with no prose line is kept as extracted only when it is this long
 _LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
 
@@ -97,6 +98,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
         if not s.whole_line:
             cuts.setdefault(s.line, []).append(s)
     kept: list[tuple[int, str]] = []  # (line number, text left after cue-rule cuts)
+    seen: set[str] = set()
     for number, line in enumerate(lines, 1):
         if not line or number in whole:
             continue
@@ -109,6 +111,12 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
             line = " ".join(" ".join(pieces).split())
             if not any(ch.isalnum() for ch in line):
                 continue
+        key = _fold(line)
+        if len(key.split()) >= REPEAT_MIN_WORDS and number not in cuts and key in seen:
+            # the same long paragraph twice: a page template's second copy (mobile/desktop, sticky box)
+            spans.append(Span(number, 0, len(line), "boilerplate", line, "repeated_paragraph", whole_line=True))
+            continue
+        seen.add(key)
         kept.append((number, line))
     # The page's headline near the top of the body is the title, and the short lines above it are
     # page furniture (kicker, section name, reading time): drop them. Prose above it stays.

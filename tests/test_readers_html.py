@@ -121,3 +121,19 @@ def test_extract_reports_trafilatura_metadata():
     assert ext.author == "Jane Doe"
     assert ext.url == "https://www.example-gazette.com/news/buses"
     assert ext.sitename == "Example Gazette" and not ext.fallback
+
+
+def test_headline_and_furniture_at_the_top_of_the_body_are_not_body():
+    # kicker and reading time above a headline that trafilatura keeps inside the body
+    paras = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    html = f"""<html><head><title>Council votes to expand the city bus network - Example Gazette</title></head><body>
+<div class="article-body"><p>Transport</p><p>4 min read</p><p>Council votes to expand the city bus network</p>{paras}</div></body></html>"""
+    doc = _clean(html)
+    assert doc.text.split("\n\n") == PARAGRAPHS
+    assert doc.title == "Council votes to expand the city bus network"
+
+
+def test_a_long_paragraph_repeated_in_the_body_is_kept_once():
+    doc = _clean(page(body_extra=f"<p>{PARAGRAPHS[1]}</p>"))
+    assert doc.text.split("\n\n") == PARAGRAPHS
+    assert [(s.kind, s.by) for s in doc.removed] == [("boilerplate", "repeated_paragraph")]
