@@ -39,14 +39,26 @@ from cleaners.runlock import RunLock
 from cleaners.settings import Settings
 from flows import progress
 
-# A batch smaller than this is not worth a task of its own (see the module docstring).
-MIN_BATCH = 100
+# A batch smaller than this is not worth a task of its own, nor a worker process: spawning workers
+# and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
+# cleaned in one batch in the flow's own process.
+MIN_BATCH = 500
+
+
+def _log():
+    """Prefect's run logger inside a flow or task run; a plain logger when a task's .fn() is called
+    directly (tests, benchmarks)."""
+    try:
+        return get_run_logger()
+    except Exception:  # noqa: BLE001 - MissingContextError
+        import logging
+        return logging.getLogger("newsclean.flow")
 
 
 @task(name="discover-sources", retries=2, retry_delay_seconds=1)
 def discover_sources(raw_dir: str) -> tuple[list[str], list[tuple[str, str]]]:
     sources, skipped = discover(Path(raw_dir))
-    get_run_logger().info("discovered %d sources (%d skipped) under %s", len(sources), len(skipped), raw_dir)
+    _log().info("discovered %d sources (%d skipped) under %s", len(sources), len(skipped), raw_dir)
     return sources, skipped
 
 
@@ -55,7 +67,7 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
     """Size + mtime against the previous manifest; sha256 only for files that look different."""
     previous = manifest.load(Path(out_dir))
     entries, hashed = manifest.scan(Path(raw_dir), sources, previous)
-    get_run_logger().info("fingerprinted %d sources, hashed %d", len(entries), hashed)
+    _log().info("fingerprinted %d sources, hashed %d", len(entries), hashed)
     return entries, hashed
 
 
@@ -70,7 +82,7 @@ def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_di
     t1 = time.perf_counter()
     prints = corpus_context.fingerprints(stats, Path(raw_dir), sources, cfg)
     t2 = time.perf_counter()
-    get_run_logger().info("corpus statistics: %d documents, %d distinct lines (%.1f s + %.1f s fingerprints)",
+    _log().info("corpus statistics: %d documents, %d distinct lines (%.1f s + %.1f s fingerprints)",
                           stats.n_docs, stats.n_distinct_lines, t1 - t0, t2 - t1)
     return {"path": str(path), "n_docs": stats.n_docs, "n_distinct_lines": stats.n_distinct_lines,
             "fingerprints": prints, "seconds": round(t2 - t0, 3)}
@@ -92,7 +104,7 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
     result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), **extra)
     counts = store.write_part(Path(stage_dir), index, result)
     counts["seconds"] = time.perf_counter() - t0
-    get_run_logger().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
+    _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
                           len(sources), counts["docs_read"], counts["docs_cleaned"], counts["docs_quarantined"], counts["seconds"])
     return counts
 
@@ -140,7 +152,7 @@ def publish_artifacts(out_dir: str, summary: dict) -> list[str]:
                               key="newsclean-quarantine", description="quarantine.parquet rows by reason")
         keys.append("newsclean-quarantine")
     except Exception as exc:  # noqa: BLE001 - artifacts are a view: never fail a finished run for them
-        get_run_logger().warning("could not publish artifacts: %s", exc)
+        _log().warning("could not publish artifacts: %s", exc)
     return keys
 
 
@@ -239,12 +251,12 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | 
     out.mkdir(parents=True, exist_ok=True)
     with RunLock(out, run=_flow_run_id()) as lock:
         if lock.stale:
-            get_run_logger().warning("took over the lock of a run that died (%s)", lock.stale)
+            _log().warning("took over the lock of a run that died (%s)", lock.stale)
         return _clean_corpus(raw_dir, out, Settings(**(settings or {})), full)
 
 
 def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
-    log = get_run_logger()
+    log = _log()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
@@ -288,12 +300,19 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     totals["docs_quarantined"] += len(skipped_rows)
 
     cleaned_at = started_at.isoformat()
-    futures = [clean_batch.submit(raw_dir, batch, cfg.__dict__, str(stage), i, cleaned_at, corpus["path"])
-               for i, batch in enumerate(batches)]
-    index_of = {id(f): i for i, f in enumerate(futures)}
     done_docs, task_seconds = 0, 0.0
     progress.report("clean", 0, len(plan.clean))
-    for fut in as_completed(futures):
+    if len(batches) == 1:
+        # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
+        # more than the batch, and there is nothing to run in parallel with it.
+        futures = [clean_batch(raw_dir, batches[0], cfg.__dict__, str(stage), 0, cleaned_at, corpus["path"], return_state=True)]
+        done = futures
+    else:
+        futures = [clean_batch.submit(raw_dir, batch, cfg.__dict__, str(stage), i, cleaned_at, corpus["path"])
+                   for i, batch in enumerate(batches)]
+        done = as_completed(futures)
+    index_of = {id(f): i for i, f in enumerate(futures)}
+    for fut in done:
         counts = fut.result()
         for key in ("docs_read", "docs_cleaned", "docs_quarantined"):
             totals[key] += counts[key]

@@ -1,0 +1,105 @@
+"""Prefect's own share of a clean-corpus run, for a batch size.
+
+    .venv/bin/python bench/prefect_overhead.py RAW_DIR [--batch-size 500] [--workers 2]
+
+Runs the same work twice on RAW_DIR (a corpus from bench/generate_corpus.py):
+1. the `clean-corpus` flow with its process runner (timed inside the flow, so Prefect's ~15 s
+   ephemeral start-up is excluded: it is paid once per process, not per batch);
+2. the same steps without Prefect: each task's plain function (`.fn`) in order, the batches in a
+   multiprocessing spawn Pool with as many workers.
+Prefect overhead = (1 - 2) / 1. The issue's target: under 5% of the run's wall time.
+Both runs do a full clean (--full) into their own OUT_DIR, after one warm-up pass of the model.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import multiprocessing as mp
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("PREFECT_HOME", str(Path(__file__).resolve().parent.parent / ".prefect"))
+from flows.env import configure  # noqa: E402
+
+configure()
+
+
+def _batch(args):
+    from flows.clean_corpus import clean_batch
+    return clean_batch.fn(*args)
+
+
+def without_prefect(raw: str, out: Path, settings: dict, workers: int) -> dict:
+    from cleaners import manifest, store
+    from cleaners.settings import Settings
+    from flows import clean_corpus as cc
+
+    cfg = Settings(**settings)
+    t0 = time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    stage = out / store.STAGING / uuid.uuid4().hex[:12]
+    stage.mkdir(parents=True)
+    sources, skipped = cc.discover_sources.fn(raw)
+    entries, _ = cc.fingerprint_sources.fn(raw, sources, str(out))
+    corpus = cc.corpus_statistics.fn(raw, sources, settings, str(stage))
+    batches = cc.plan_batches(sources, cfg.batch_size, workers)
+    t_clean = time.perf_counter()
+    now = dt.datetime.now(dt.timezone.utc).isoformat()
+    args = [(raw, b, settings, str(stage), i, now, corpus["path"]) for i, b in enumerate(batches)]
+    if len(batches) == 1:
+        results = [_batch(args[0])]
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            results = pool.map(_batch, args, chunksize=1)
+    t_clean = time.perf_counter() - t_clean
+    cc.validate_tables.fn(str(stage))
+    cc.write_tables.fn(str(stage), str(out), {"pipeline_version": cfg.pipeline_version, "sources": entries})
+    return {"total": time.perf_counter() - t0, "clean": t_clean, "batches": len(batches),
+            "docs": sum(r["docs_read"] for r in results), "task_seconds": sum(r["seconds"] for r in results)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("raw_dir")
+    ap.add_argument("--batch-size", type=int, default=500)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args()
+    from prefect.task_runners import ProcessPoolTaskRunner
+
+    from cleaners.batch import clean_sources
+    from cleaners.settings import Settings
+    from flows.clean_corpus import clean_corpus
+
+    settings = {"batch_size": args.batch_size}
+    raw = str(Path(args.raw_dir).resolve())
+    # warm-up: load the model and code once in this process
+    first = sorted(Path(raw).rglob("*.txt"))[:20]
+    clean_sources(Path(raw), [p.relative_to(raw).as_posix() for p in first], Settings(**settings))
+
+    tmp = Path(tempfile.mkdtemp(prefix="nc-overhead-"))
+    try:
+        plain = without_prefect(raw, tmp / "plain", settings, args.workers)
+        flow = clean_corpus.with_options(task_runner=ProcessPoolTaskRunner(max_workers=args.workers))
+        s = flow(raw_dir=raw, out_dir=str(tmp / "flow"), settings=settings, full=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    with_p = s["durations_s"]["total"]
+    result = {
+        "docs": plain["docs"], "batch_size": args.batch_size, "batches": s["batches"], "workers": args.workers,
+        "flow_s": round(with_p, 2), "flow_clean_s": s["durations_s"]["clean"],
+        "plain_s": round(plain["total"], 2), "plain_clean_s": round(plain["clean"], 2),
+        "task_seconds": round(s["batch_task_seconds"], 2),
+        "prefect_overhead": round((with_p - plain["total"]) / with_p, 4),
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
