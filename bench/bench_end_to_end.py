@@ -1,0 +1,197 @@
+"""End to end: `newsclean run` on generated corpora of growing size.
+
+    .venv/bin/python bench/bench_end_to_end.py [--sizes 1000,10000] [--repeats 3] [--incremental]
+        [--corpus-root bench/out/corpora] [--out bench/out/end_to_end.json] [--html-share 0]
+
+For each size N it generates (or reuses) a text corpus (bench/generate_corpus.py, seed 7) and runs
+`newsclean run CORPUS OUT` in a fresh OUT, `--repeats` times, polling the whole process tree with
+psutil every 0.1 s. It records per run:
+- wall time of the command, and the flow's own durations from OUT/run.json (discover, clean,
+  write, total); start-up = wall - flow total (interpreter, imports, the Prefect ephemeral server);
+- CPU seconds of the process tree (user + system, summed over every process seen);
+- peak RSS: the largest single process, and the largest sum over the tree at one instant (the pool
+  workers and the Prefect server included).
+
+From the medians it reports docs/s and MB/s of input, and the marginal rate between the smallest
+and largest size, (N - n) / (T_N - T_n): the fixed start-up cancels out.
+
+--incremental: after the runs at the largest size, re-run on the same OUT with nothing changed,
+then after rewriting 1% of the files (a different remix of the same base page), and report both
+times against the first run's.
+
+PREFECT_HOME defaults to a persistent bench/out/prefect so the ephemeral database is created once.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from generate_corpus import Generator, Shares, ensure_corpus  # noqa: E402
+
+NEWSCLEAN = ROOT / ".venv" / "bin" / "newsclean"
+
+
+def bench_env() -> dict:
+    env = dict(os.environ)
+    env.setdefault("PREFECT_HOME", str(ROOT / "bench" / "out" / "prefect"))
+    env.update({"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
+                "PREFECT_LOGGING_LEVEL": "WARNING", "PREFECT_SERVER_LOGGING_LEVEL": "CRITICAL"})
+    Path(env["PREFECT_HOME"]).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log: Path | None = None) -> dict:
+    """Run cmd; wall time, CPU seconds and peak RSS of its process tree (psutil polling)."""
+    started = time.perf_counter()
+    out = open(log, "wb") if log else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    root = psutil.Process(proc.pid)
+    cpu: dict[int, float] = {}
+    peak_one = peak_tree = 0
+    while proc.poll() is None:
+        try:
+            procs = [root] + root.children(recursive=True)
+        except psutil.NoSuchProcess:
+            break
+        total = 0
+        for p in procs:
+            try:
+                with p.oneshot():
+                    rss = p.memory_info().rss
+                    t = p.cpu_times()
+                cpu[p.pid] = t.user + t.system
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            total += rss
+            peak_one = max(peak_one, rss)
+        peak_tree = max(peak_tree, total)
+        time.sleep(interval)
+    wall = time.perf_counter() - started
+    if log:
+        out.close()
+    return {"returncode": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(sum(cpu.values()), 2),
+            "peak_rss_mb": round(peak_one / 2**20, 1), "peak_tree_rss_mb": round(peak_tree / 2**20, 1)}
+
+
+def newsclean_run(corpus: Path, out: Path, env: dict, extra: list[str] = (), fresh: bool = True) -> dict:
+    if fresh and out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    log = out.parent / f"{out.name}.log"
+    m = measure([str(NEWSCLEAN), "run", str(corpus), str(out), *extra], env, log=log)
+    if m["returncode"] != 0:
+        raise RuntimeError(f"newsclean run failed ({m['returncode']}); see {log}:\n" + log.read_text()[-3000:])
+    summary = json.loads((out / "run.json").read_text())
+    d = summary.get("durations_s", {})
+    m.update({"flow_s": d.get("total"), "clean_s": d.get("clean"), "discover_s": d.get("discover"), "write_s": d.get("write"),
+              "startup_s": round(m["wall_s"] - (d.get("total") or 0), 2),
+              "docs_read": summary.get("docs_read"), "docs_cleaned": summary.get("docs_cleaned"),
+              "docs_quarantined": summary.get("docs_quarantined"),
+              "docs_skipped": summary.get("docs_skipped", summary.get("docs_unchanged"))})
+    return m
+
+
+def med(runs: list[dict], key: str) -> float | None:
+    vals = [r[key] for r in runs if r.get(key) is not None]
+    return round(statistics.median(vals), 3) if vals else None
+
+
+def touch_share(corpus: Path, share: float, seed: int = 99) -> int:
+    """Rewrite `share` of the corpus's .txt files with a different remix of their base page."""
+    files = sorted(corpus.rglob("*.txt"))
+    rng = random.Random(seed)
+    picked = rng.sample(files, max(1, int(len(files) * share)))
+    gen = Generator(seed=seed)
+    for i, path in enumerate(picked):
+        page = gen.pages[rng.randrange(len(gen.pages))]
+        text = "\n\n".join(gen.remix(page, random.Random(f"touch:{seed}:{i}")))
+        path.write_bytes(text.encode("utf-8") + f"\n\nUpdated {i}".encode())
+    return len(picked)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--incremental", action="store_true")
+    ap.add_argument("--corpus-root", type=Path, default=ROOT / "bench" / "out" / "corpora")
+    ap.add_argument("--work", type=Path, default=ROOT / "bench" / "out" / "e2e")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "end_to_end.json")
+    ap.add_argument("--html-share", type=float, default=0.0)
+    ap.add_argument("--jsonl-share", type=float, default=0.0)
+    ap.add_argument("--extra", default="", help="extra arguments for newsclean run, e.g. '--task-runner thread'")
+    a = ap.parse_args(argv)
+    env = bench_env()
+    sizes = [int(s) for s in a.sizes.split(",")]
+    shares = Shares(html=a.html_share, jsonl=a.jsonl_share)
+    extra = a.extra.split()
+    results: dict = {"sizes": {}, "cpus": os.cpu_count(), "shares": shares.__dict__, "extra": extra}
+    # Warm the Prefect database once so that no timed run pays for creating it.
+    warm = ensure_corpus(a.corpus_root / "warm-20", 20, 7, shares)
+    newsclean_run(a.corpus_root / "warm-20", a.work / "warm", env, extra)
+    del warm
+    for n in sizes:
+        corpus = a.corpus_root / f"text-{n}" if shares.html == shares.jsonl == 0 else a.corpus_root / f"mix-{n}"
+        manifest = ensure_corpus(corpus, n, 7, shares)
+        runs = []
+        for r in range(a.repeats):
+            m = newsclean_run(corpus, a.work / f"out-{n}", env, extra)
+            print(f"  N={n:,} run {r + 1}: wall {m['wall_s']:.1f} s, flow {m['flow_s']:.1f} s, cpu {m['cpu_s']:.0f} s, "
+                  f"peak rss {m['peak_rss_mb']:.0f} MB (tree {m['peak_tree_rss_mb']:.0f} MB)", file=sys.stderr)
+            runs.append(m)
+        results["sizes"][n] = {"manifest": manifest, "runs": runs,
+                               **{f"median_{k}": med(runs, k) for k in ("wall_s", "flow_s", "clean_s", "startup_s", "cpu_s", "peak_rss_mb", "peak_tree_rss_mb")}}
+        s = results["sizes"][n]
+        s["docs_per_s_wall"] = round(n / s["median_wall_s"], 1)
+        s["docs_per_s_flow"] = round(n / s["median_flow_s"], 1)
+        s["mb_per_s_wall"] = round(manifest["bytes"] / 1e6 / s["median_wall_s"], 2)
+    if len(sizes) >= 2:
+        lo, hi = min(sizes), max(sizes)
+        slo, shi = results["sizes"][lo], results["sizes"][hi]
+        dt = shi["median_wall_s"] - slo["median_wall_s"]
+        results["marginal"] = {
+            "n": lo, "N": hi, "docs_per_s": round((hi - lo) / dt, 1) if dt > 0 else None,
+            "mb_per_s": round((shi["manifest"]["bytes"] - slo["manifest"]["bytes"]) / 1e6 / dt, 2) if dt > 0 else None,
+            "fixed_startup_s": round(slo["median_wall_s"] - lo * dt / (hi - lo), 2) if dt > 0 else None,
+            "cpu_s_per_doc": round((shi["median_cpu_s"] - slo["median_cpu_s"]) / (hi - lo), 5),
+        }
+    if a.incremental:
+        n = max(sizes)
+        corpus = a.corpus_root / (f"text-{n}" if shares.html == shares.jsonl == 0 else f"mix-{n}")
+        inc_corpus = a.corpus_root / f"incremental-{n}"
+        if inc_corpus.exists():
+            shutil.rmtree(inc_corpus)
+        shutil.copytree(corpus, inc_corpus)
+        out = a.work / f"inc-{n}"
+        first = newsclean_run(inc_corpus, out, env, extra)
+        nochange = newsclean_run(inc_corpus, out, env, extra, fresh=False)
+        changed = touch_share(inc_corpus, 0.01)
+        onepct = newsclean_run(inc_corpus, out, env, extra, fresh=False)
+        results["incremental"] = {"N": n, "first": first, "no_change": nochange, "changed_files": changed, "one_percent": onepct,
+                                  "no_change_ratio": round(nochange["wall_s"] / first["wall_s"], 3),
+                                  "one_percent_ratio": round(onepct["wall_s"] / first["wall_s"], 3),
+                                  "no_change_ratio_flow": round(nochange["flow_s"] / first["flow_s"], 3) if first["flow_s"] else None}
+        shutil.rmtree(inc_corpus, ignore_errors=True)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(results, indent=2, default=str) + "\n")
+    print(json.dumps({k: v for k, v in results.items() if k != "sizes"} | {
+        "sizes": {n: {k: v for k, v in s.items() if k not in ("runs", "manifest")} for n, s in results["sizes"].items()}},
+        indent=2, default=str))
+    return results
+
+
+if __name__ == "__main__":
+    main()

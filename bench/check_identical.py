@@ -1,0 +1,118 @@
+"""Dump the cleaner's output on a fixed set of inputs, or compare it with an earlier dump.
+
+Used to show that a speed change leaves outputs identical:
+
+    .venv/bin/python bench/check_identical.py dump bench/out/identity-before.jsonl
+    ... change cleaners/ ...
+    .venv/bin/python bench/check_identical.py compare bench/out/identity-before.jsonl
+
+Inputs: every dev page `text` (461) as is, and each again with mojibake (every paragraph read
+as cp1252), no-break spaces, CRLF line ends and curly quotes kept (--keep-curly-quotes path); the
+seed corpus and the sample corpus through the byte path (decode included); and the files of a
+generated corpus if --corpus DIR is given. Each output row holds title, text, every removed span,
+outlet and published date (or the DocumentError stage and reason).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# --root DIR: import cleaners/ from a snapshot (e.g. a copy with one file reverted) instead of ROOT.
+CODE_ROOT = Path(sys.argv[sys.argv.index("--root") + 1]) if "--root" in sys.argv else ROOT
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(CODE_ROOT))
+
+from generate_corpus import mojibake  # noqa: E402
+
+from cleaners.pipeline import clean_document, clean_text  # noqa: E402
+from cleaners.readers import discover, read_source  # noqa: E402
+from cleaners.settings import Settings  # noqa: E402
+from cleaners.types import DocumentError  # noqa: E402
+
+DEVSET = Path("/work/shared/devset/pages.jsonl.gz")
+SEEDS = Path("/work/shared/seeds/raw")
+
+
+def _row(key: str, fn) -> dict:
+    try:
+        d = fn()
+    except DocumentError as err:
+        return {"key": key, "error": [err.stage, err.reason]}
+    return {"key": key, "title": d.title, "text": d.text,
+            "removed": [[s.line, s.start, s.end, s.kind, s.text, s.by, s.whole_line] for s in d.removed],
+            "outlet": d.outlet.value if d.outlet else None, "outlet_domain": d.outlet_domain,
+            "published": str(d.published.value) if d.published else None}
+
+
+def variants(text: str):
+    yield "plain", text
+    yield "mojibake", "\n\n".join(mojibake(b) for b in text.split("\n\n"))
+    yield "nbsp", re.sub(r"(?<=[.,]) (?=\w)|(?<=\d) (?=\w)", "\u00a0", text)
+    yield "crlf", text.replace("\n", "\r\n")
+
+
+def rows(corpus: Path | None):
+    s, curly = Settings(), Settings(keep_curly_quotes=True)
+    with gzip.open(DEVSET, "rt", encoding="utf-8") as fh:
+        pages = [json.loads(line) for line in fh]
+    for p in pages:
+        for name, text in variants(p["text"]):
+            yield _row(f"{p['id']}:{name}", lambda: clean_text(text, s))
+        yield _row(f"{p['id']}:curly", lambda: clean_text(p["text"], curly))
+    for raw_dir in [SEEDS, ROOT / "raw"] + ([corpus] if corpus else []):
+        sources, _ = discover(raw_dir)
+        for src in sources:
+            try:
+                items = list(read_source(raw_dir, src, s))
+            except DocumentError as err:
+                yield {"key": f"{raw_dir.name}/{src}", "error": [err.stage, err.reason]}
+                continue
+            for i, item in enumerate(items):
+                key = f"{raw_dir.name}/{src}#{i}"
+                if isinstance(item, DocumentError):
+                    yield {"key": key, "error": [item.stage, item.reason]}
+                else:
+                    yield _row(key, lambda: clean_document(item, s))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["dump", "compare"])
+    ap.add_argument("path", type=Path)
+    ap.add_argument("--corpus", type=Path, help="also a generated corpus folder")
+    ap.add_argument("--root", type=Path, help="import cleaners/ from this folder (a snapshot)")
+    a = ap.parse_args()
+    if a.mode == "dump":
+        a.path.parent.mkdir(parents=True, exist_ok=True)
+        n = 0
+        with open(a.path, "w", encoding="utf-8") as fh:
+            for r in rows(a.corpus):
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+                n += 1
+        print(f"dumped {n} outputs to {a.path}")
+        return 0
+    before = {}
+    with open(a.path, encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            before[r["key"]] = r
+    n, diffs = 0, 0
+    for r in rows(a.corpus):
+        r = json.loads(json.dumps(r, ensure_ascii=False))
+        n += 1
+        if before.get(r["key"]) != r:
+            diffs += 1
+            if diffs <= 10:
+                print("DIFF", r["key"])
+    missing = len(before) - n
+    print(f"{n} outputs compared, {diffs} differ, {max(missing, 0)} missing")
+    return 1 if diffs or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""Run every benchmark and write bench/out/results.json and bench/out/results.md. `make bench` runs this.
+
+    .venv/bin/python bench/run_all.py [--sizes 1000,10000] [--repeats 3] [--rounds 3]
+        [--prefect-docs 2000] [--no-incremental] [--quick]
+
+Steps (each also runs on its own, see its --help):
+1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt
+2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
+                               resiliparse and jusText; Prefect flow vs the same work without it
+3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
+                               incremental re-runs (no change, 1% changed) at the largest size
+Generated corpora go to bench/out/corpora/ (git-ignored) and are reused while their manifest matches.
+--quick: 1 round/repeat, sizes 200,1000, 400 Prefect docs (a smoke run, minutes instead of an hour).
+100k documents: pass --sizes 1000,10000,100000 (needs ~1.6 GB of disk and a long quiet machine).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+OUT = BENCH / "out"
+sys.path.insert(0, str(BENCH))
+
+
+def machine() -> dict:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    versions = {}
+    for pkg in ("newsclean", "prefect", "trafilatura", "ftfy", "justext", "resiliparse", "pyinstrument", "pyarrow", "lightgbm"):
+        try:
+            versions[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            versions[pkg] = None
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = None
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"date_utc": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "cpu": cpu, "cores": os.cpu_count(),
+            "mem_gb": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+            "python": platform.python_version(), "platform": platform.platform(), "commit": commit,
+            "load_average_at_start": load, "versions": versions}
+
+
+def markdown(res: dict) -> str:
+    m = res["machine"]
+    lines = [f"# Benchmark run {m['date_utc']}", "",
+             f"Machine: {m['cpu']}, {m['cores']} cores, {m['mem_gb']} GB; Python {m['python']}; commit {m['commit']}; "
+             f"load average at start {m['load_average_at_start']}", "",
+             "Versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()), ""]
+    b = res.get("baselines", {})
+    for group in ("text", "html"):
+        if group not in b:
+            continue
+        lines += [f"## {group} group ({b.get('pages')} dev pages, {b.get('rounds')} rounds, medians)", "",
+                  "| method | docs/CPU-s | docs/s wall | F1 | leak |", "|---|---|---|---|---|"]
+        for name, v in b[group].items():
+            if isinstance(v, dict) and "docs_per_cpu_s" in v:
+                lines.append(f"| {name} | {v['docs_per_cpu_s']} | {v['docs_per_s_wall']} | {v.get('F1')} | {v.get('leak')} |")
+        lines += ["", "Ratios (CPU): " + ", ".join(f"{k} {v}" for k, v in b[group]["ratios_cpu"].items()), ""]
+    if "text_vs_trafilatura_cpu" in b:
+        lines += [f"Text cleaner vs trafilatura on the same pages' HTML (CPU, one core): {b['text_vs_trafilatura_cpu']}x", ""]
+    if "prefect" in b:
+        p = b["prefect"]
+        lines += ["## Prefect overhead", "",
+                  f"{p['docs']} docs: flow wall {p['median_flow_wall_s']} s (inside the flow {p['median_flow_inner_s']} s), "
+                  f"without Prefect {p['median_plain_wall_s']} s (work {p['median_plain_inner_s']} s). "
+                  f"Overhead share of wall: {p['overhead_share_wall']}; inside the flow: {p['overhead_share_in_flow']}", ""]
+    e = res.get("end_to_end", {})
+    if e.get("sizes"):
+        lines += ["## End to end (`newsclean run`, medians)", "",
+                  "| docs | MB | wall s | flow s | clean s | start-up s | CPU s | docs/s wall | peak RSS MB (largest process) | peak RSS MB (tree) |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for n, s in e["sizes"].items():
+            lines.append(f"| {n} | {s['manifest']['bytes'] / 1e6:.1f} | {s['median_wall_s']} | {s['median_flow_s']} | {s['median_clean_s']} | "
+                         f"{s['median_startup_s']} | {s['median_cpu_s']} | {s['docs_per_s_wall']} | {s['median_peak_rss_mb']} | {s['median_peak_tree_rss_mb']} |")
+        if e.get("marginal"):
+            mg = e["marginal"]
+            lines += ["", f"Marginal rate {mg['n']} -> {mg['N']}: {mg['docs_per_s']} docs/s, {mg['mb_per_s']} MB/s; "
+                          f"fixed start-up {mg['fixed_startup_s']} s; CPU {mg['cpu_s_per_doc']} s/doc", ""]
+        if e.get("incremental"):
+            i = e["incremental"]
+            lines += [f"Incremental at {i['N']}: first {i['first']['wall_s']} s, no change {i['no_change']['wall_s']} s "
+                      f"(ratio {i['no_change_ratio']}), 1% changed ({i['changed_files']} files) {i['one_percent']['wall_s']} s "
+                      f"(ratio {i['one_percent_ratio']})", ""]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sizes", default="1000,10000")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--prefect-docs", type=int, default=2000)
+    ap.add_argument("--no-incremental", action="store_true")
+    ap.add_argument("--skip", default="", help="comma list: profile, baselines, end_to_end")
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.sizes, a.repeats, a.rounds, a.prefect_docs = "200,1000", 1, 1, 400
+    skip = set(filter(None, a.skip.split(",")))
+    OUT.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("PREFECT_HOME", str(OUT / "prefect"))
+    res: dict = {"machine": machine(), "args": vars(a)}
+    import bench_baselines
+    import bench_end_to_end
+    import profile_hot_path
+
+    if "profile" not in skip:
+        print("== profile", file=sys.stderr)
+        res["profile"] = profile_hot_path.main(["--html", "60"])
+    if "baselines" not in skip:
+        print("== baselines", file=sys.stderr)
+        res["baselines"] = bench_baselines.main(["--rounds", str(a.rounds), "--prefect-docs", str(a.prefect_docs),
+                                                 "--prefect-rounds", str(max(1, min(a.rounds, 2)))])
+    if "end_to_end" not in skip:
+        print("== end to end", file=sys.stderr)
+        res["end_to_end"] = bench_end_to_end.main(["--sizes", a.sizes, "--repeats", str(a.repeats)]
+                                                  + ([] if a.no_incremental else ["--incremental"]))
+    res["machine"]["load_average_at_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    (OUT / "results.json").write_text(json.dumps(res, indent=2, default=str) + "\n")
+    (OUT / "results.md").write_text(markdown(res))
+    print(f"wrote {OUT / 'results.json'} and {OUT / 'results.md'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
