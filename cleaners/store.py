@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from schemas import ARROW_SCHEMAS
-from schemas.validate import validate_batch
+from schemas.validate import resolve_duplicates, validate_batch
 from cleaners.batch import BatchResult
 
 TABLES = ("articles", "removed", "quarantine")
@@ -85,7 +85,9 @@ def merge_parts(stage_dir: Path, name: str) -> Path:
 
 
 def duplicate_keys(stage_dir: Path) -> list[str]:
-    """Sources or doc_ids that occur twice across batches (reads only those two columns)."""
+    """Sources or doc_ids that occur twice across batches (reads only those two columns), after
+    identical documents in different batches were resolved (the later copies quarantined)."""
+    resolve_duplicates(stage_dir)
     problems = []
     arts = pq.read_table(stage_dir / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
     for col in ("doc_id", "source"):

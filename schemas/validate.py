@@ -12,6 +12,7 @@ anything is renamed into OUT_DIR.
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -159,3 +160,63 @@ def check_tables(folder: Path) -> list[str]:
     if len(dup):
         problems.append(f"quarantine.source unique: {len(dup)} duplicates, e.g. {list(dup.head(3))}")
     return problems
+
+
+def resolve_duplicates(folder: Path) -> int:
+    """Identical documents in different batches (or one carried over from the previous run and one
+    new): keep the first articles row of each doc_id, move the others to quarantine (stage
+    "validate", naming the kept copy) and drop their duplicate removed rows. Works on the merged
+    tables in `folder`, streaming row groups; rewrites a file only when it has duplicates.
+    Returns the number of rows moved."""
+    import pyarrow as pa
+
+    folder = Path(folder)
+    keys = pq.read_table(folder / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
+    dup_mask = keys["doc_id"].duplicated(keep="first")
+    if not dup_mask.any():
+        return 0
+    kept = keys[~dup_mask].set_index("doc_id")["source"]
+    moved = keys[dup_mask]
+    dup_ids = set(moved["doc_id"])
+
+    def rewrite(name: str, keep_rows) -> None:
+        src = folder / f"{name}.parquet"
+        tmp = folder / f".{name}.dedup.tmp"
+        pf = pq.ParquetFile(src)
+        offset = 0
+        with pq.ParquetWriter(tmp, ARROW_SCHEMAS[name], compression="zstd") as writer:
+            for i in range(pf.num_row_groups):
+                rg = pf.read_row_group(i)
+                mask = keep_rows(rg, offset)
+                offset += rg.num_rows
+                sel = rg.filter(pa.array(mask, pa.bool_()))
+                if sel.num_rows:
+                    writer.write_table(sel.cast(ARROW_SCHEMAS[name]))
+        os.replace(tmp, src)
+
+    drop = dup_mask.to_numpy()
+    rewrite("articles", lambda rg, off: ~drop[off:off + rg.num_rows])
+    seen: set[tuple] = set()
+
+    def keep_removed(rg, off):
+        mask = []
+        cols = rg.select(["doc_id", "line", "start", "end", "kind", "rule"]).to_pylist()
+        for r in cols:
+            if r["doc_id"] not in dup_ids:
+                mask.append(True)
+                continue
+            key = tuple(r.values())
+            mask.append(key not in seen)
+            seen.add(key)
+        return mask
+
+    rewrite("removed", keep_removed)
+    quar = pq.read_table(folder / "quarantine.parquet")
+    extra = [{"source": s, "doc_id": d, "stage": "validate",
+              "error": f"same bytes as {kept[d]} (doc_id {d}), which is cleaned once; remove the duplicate file"}
+             for d, s in zip(moved["doc_id"], moved["source"])]
+    merged = pa.concat_tables([quar.cast(ARROW_SCHEMAS["quarantine"]), pa.Table.from_pylist(extra, schema=ARROW_SCHEMAS["quarantine"])])
+    tmp = folder / ".quarantine.dedup.tmp"
+    pq.write_table(merged, tmp, compression="zstd")
+    os.replace(tmp, folder / "quarantine.parquet")
+    return len(extra)

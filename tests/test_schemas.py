@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 from cleaners.batch import BatchResult
@@ -183,3 +184,32 @@ def test_schema_command_prints_and_exports_the_contract():
     for needle in ("articles.parquet", "removed.parquet", "quarantine.parquet", "date32[day]", "timestamp[us, tz=UTC]",
                    "n_words_matches_text", "removed_doc_id_known"):
         assert needle in text.stdout, needle
+
+
+def test_identical_documents_in_different_batches_are_resolved_not_fatal(tmp_path):
+    """The same bytes under two names in two batches: the first copy stays an article, the second
+    is quarantined naming it, the removed rows are not doubled, and the write step's checks pass."""
+    from cleaners import store
+    from cleaners.batch import clean_sources
+    from cleaners.settings import Settings
+    from tests.conftest import SEEDS_RAW
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    seeds = sorted(SEEDS_RAW.glob("*.txt"))
+    (raw / "a.txt").write_bytes(seeds[0].read_bytes())
+    (raw / "b.txt").write_bytes(seeds[0].read_bytes())
+    (raw / "c.txt").write_bytes(seeds[1].read_bytes())
+    stage = tmp_path / "stage"
+    for i, batch in enumerate([["a.txt"], ["b.txt", "c.txt"]]):
+        store.write_part(stage, i, clean_sources(raw, batch, Settings()))
+    for name in store.TABLES:
+        store.merge_parts(stage, name)
+    single = validate_batch(clean_sources(raw, ["a.txt"], Settings()))
+    assert store.duplicate_keys(stage) == [] and check_tables(stage) == []
+    arts = pq.read_table(stage / "articles.parquet").to_pandas()
+    q = pq.read_table(stage / "quarantine.parquet").to_pandas()
+    rem = pq.read_table(stage / "removed.parquet").to_pandas()
+    assert list(arts["source"]) == ["a.txt", "c.txt"]
+    assert list(q["source"]) == ["b.txt"] and "same bytes as a.txt" in q["error"][0]
+    assert (rem["doc_id"] == single.articles[0]["doc_id"]).sum() == len(single.removed)
