@@ -7,17 +7,113 @@ Span offsets in removed.parquet index these normalised lines.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import ftfy
+from ftfy import chardata, fixes
+from ftfy.badness import BADNESS_RE, is_bad
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 # Line and paragraph separators other than CR/LF (and what ftfy turns them into) become spaces too:
 # a normalised line never holds a line break, whatever the input.
-_SPACES = re.compile(r"[ \t\n\r\x0b\x0c\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+_SPACE_CHARS = "\t\n\r\x0b\x0c\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_SPACES = re.compile(r"[ " + _SPACE_CHARS + r"]+")
+# The same substitution, but matching only the runs it changes (a lone " " stays as it is): the
+# result of .sub(" ", line) is identical and most lines have nothing to replace.
+_SPACES_TO_FOLD = re.compile(r" [ " + _SPACE_CHARS + r"]+|[" + _SPACE_CHARS + r"][ " + _SPACE_CHARS + r"]*")
 # Characters that ftfy.fix_text may change in an otherwise ASCII line: entities and control chars.
 _ASCII_SUSPECT = re.compile(r"[&\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
+
+
+def _char_class(codepoints: set[int]) -> str:
+    cps, parts, i = sorted(codepoints), [], 0
+    while i < len(cps):
+        j = i
+        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
+            j += 1
+        parts.append(f"\\U{cps[i]:08x}" if i == j else f"\\U{cps[i]:08x}-\\U{cps[j]:08x}")
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+def _class_chars(pattern: re.Pattern) -> set[int]:
+    """The characters a one-character-class pattern such as "[\\u2018-\\u201b]" matches."""
+    from re import _constants as C, _parser as P
+
+    (op, av), = list(P.parse(pattern.pattern, pattern.flags))
+    out: set[int] = set()
+    for o, a in (av if op is C.IN else [(op, av)]):
+        if o is C.LITERAL:
+            out.add(a)
+        elif o is C.RANGE:
+            out.update(range(a[0], a[1] + 1))
+        else:
+            raise ValueError(f"unexpected {o} in {pattern.pattern!r}")
+    return out
+
+
+def _ftfy_tables() -> tuple[re.Pattern, re.Pattern]:
+    """From ftfy's own tables, every character one of fix_text's per-character fixers may change,
+    other than curly quotes: HTML entities ('&'), C1 controls, Latin ligatures, half- and
+    full-width forms, line and paragraph separators, surrogates, terminal escapes and the control
+    characters it removes; and the curly quotes its uncurl_quotes step straightens."""
+    special = {ord("&"), 0x1B, ord("\r"), ord("\n"), 0x2028, 0x2029, *range(0x80, 0xA0), *range(0xD800, 0xE000)}
+    special |= set(chardata.LIGATURES) | set(chardata.WIDTH_MAP) | set(chardata.CONTROL_CHARS)
+    quotes = _class_chars(chardata.SINGLE_QUOTE_RE) | _class_chars(chardata.DOUBLE_QUOTE_RE)
+    return re.compile(_char_class(special - quotes)), re.compile(_char_class(quotes))
+
+
+def _mojibake_required() -> re.Pattern:
+    """A set of characters of which any text that ftfy.badness.is_bad flags contains at least one.
+
+    BADNESS_RE is an alternation; every alternative has mandatory positions that only non-ASCII
+    characters from a fixed class can fill. Taking one such class per alternative (the one with
+    the fewest general-punctuation characters, so curly quotes and dashes rarely trigger the full
+    check) gives a necessary condition: no character of the union -> is_bad is False. Where the
+    pattern cannot be analysed, every non-ASCII character is required (is_bad always runs)."""
+    try:
+        from re import _constants as C, _parser as P
+
+        def chars(op, av):
+            if op is C.LITERAL:
+                return {av}
+            if op is C.IN:
+                out = set()
+                for o, a in av:
+                    if o is C.LITERAL:
+                        out.add(a)
+                    elif o is C.RANGE:
+                        out.update(range(a[0], a[1] + 1))
+                    else:
+                        return None
+                return out
+            if op is C.MAX_REPEAT and av[0] >= 1 and len(av[2]) == 1:
+                return chars(*list(av[2])[0])
+            return None
+
+        tree = list(P.parse(BADNESS_RE.pattern, BADNESS_RE.flags))
+        if len(tree) != 1 or tree[0][0] is not C.BRANCH:
+            raise ValueError("BADNESS_RE is not a plain alternation")
+        required: set[int] = set()
+        for alt in tree[0][1][1]:
+            cands = [s for op, av in alt if (s := chars(op, av)) and all(c >= 0x80 for c in s)]
+            if not cands:
+                raise ValueError("an alternative without a mandatory non-ASCII class")
+            required |= min(cands, key=lambda s: (sum(c == 0xA0 or 0x2000 <= c < 0x2070 for c in s), len(s)))
+        return re.compile(_char_class(required))
+    except Exception:  # pragma: no cover - a future ftfy with a different pattern
+        return re.compile(r"[^\x00-\x7f]")
+
+
+_FTFY_SPECIAL, _FTFY_QUOTE = _ftfy_tables()
+_MOJIBAKE_REQUIRED = _mojibake_required()
+
+
+def _is_bad(text: str) -> bool:
+    """ftfy.badness.is_bad, skipped where no character it could flag is present."""
+    return bool(_MOJIBAKE_REQUIRED.search(text)) and is_bad(text)
 
 
 def split_lines(text: str) -> list[str]:
@@ -25,15 +121,40 @@ def split_lines(text: str) -> list[str]:
 
 
 def _repair(line: str, keep_curly_quotes: bool) -> str:
-    # Pure-ASCII lines without entities or control characters are what ftfy leaves alone; skip it.
-    if line.isascii() and not _ASCII_SUSPECT.search(line):
-        return line
+    """ftfy.fix_text(line), computed cheaply where possible; the result is always the same.
+
+    fix_text repeats, until nothing changes: HTML unescaping (needs '&'), mojibake repair (only
+    runs where ftfy.badness.is_bad finds mojibake), per-character fixers (ligatures, widths,
+    quotes, line breaks, surrogates, escapes, control characters) and NFC normalisation. So a line
+    with no '&', no character of the per-character fixers other than curly quotes, no mojibake
+    before or after straightening its quotes, and that is NFC, comes out of fix_text as the same
+    line with its quotes straightened (ftfy's own uncurl_quotes). Anything else takes the full
+    fix_text. tests/test_ftfy_gate.py checks the equivalence on a varied sample."""
+    if line.isascii():
+        # Pure-ASCII lines without entities or control characters are what ftfy leaves alone.
+        if not _ASCII_SUSPECT.search(line):
+            return line
+        return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
+    if _FTFY_SPECIAL.search(line) or _is_bad(line):
+        return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
+    fixed = line
+    if not keep_curly_quotes and _FTFY_QUOTE.search(line):
+        fixed = fixes.uncurl_quotes(line)
+        if _is_bad(fixed):
+            return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
+    if not unicodedata.is_normalized("NFC", fixed):
+        return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
+    return fixed
+
+
+def _repair_full(line: str, keep_curly_quotes: bool) -> str:
+    """The reference: ftfy.fix_text on every line (tests compare _repair with it)."""
     return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
 
 
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
     line = _repair(line, keep_curly_quotes)
-    return _SPACES.sub(" ", line).strip()
+    return _SPACES_TO_FOLD.sub(" ", line).strip()
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:

@@ -18,20 +18,40 @@ WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 TERMINAL = re.compile(r"[.!?…]['\"’”)\]]*$")
 
 
+_WORDS_CACHE: dict[str, list[str]] = {}
+_WORDS_CACHE_MAX = 50_000
+
+
 def words(text: str) -> list[str]:
-    return WORD.findall(text)
+    """The words of a line. Memoised: the rules, the decision step and its later passes ask for the
+    words of the same lines many times. The returned list is shared: do not modify it."""
+    ws = _WORDS_CACHE.get(text)
+    if ws is None:
+        if len(_WORDS_CACHE) >= _WORDS_CACHE_MAX:
+            _WORDS_CACHE.clear()
+        ws = _WORDS_CACHE[text] = WORD.findall(text)
+    return ws
 
 
 def n_words(text: str) -> int:
     return len(text.split())
 
 
+_CLOSERS = "'\"’”)]"
+_TERMINALS = ".!?…"
+
+
 def ends_sentence(text: str) -> bool:
-    return bool(TERMINAL.search(text))
+    # Same as bool(TERMINAL.search(text)) without scanning the line: strip the closing quotes and
+    # brackets and look at the last character ("$" also matches before one final newline).
+    if text.endswith("\n"):
+        return bool(TERMINAL.search(text))
+    t = text.rstrip(_CLOSERS)
+    return bool(t) and t[-1] in _TERMINALS
 
 
 def stop_share(ws: list[str]) -> float:
-    return sum(w.lower() in STOP_WORDS for w in ws) / len(ws) if ws else 0.0
+    return sum(map(STOP_WORDS.__contains__, map(str.lower, ws))) / len(ws) if ws else 0.0
 
 
 def is_capitalised(word: str) -> bool:
@@ -45,11 +65,14 @@ def content_words(text: str) -> list[str]:
 
 def is_sentence_like(text: str, min_words: int = 6) -> bool:
     """Prose: enough words, some function words, and a terminal punctuation mark."""
+    if not ends_sentence(text):  # cheapest test first; the result is the same
+        return False
     ws = words(text)
-    return len(ws) >= min_words and ends_sentence(text) and stop_share(ws) > 0.1
+    return len(ws) >= min_words and stop_share(ws) > 0.1
 
 
 def is_headline_shaped(text: str) -> bool:
     """A headline: 4-30 words, starts with a capital or digit, no sentence-final full stop."""
-    ws = words(text)
-    return 4 <= len(ws) <= 30 and (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") and not text.rstrip("'\"”’").endswith(".")
+    if not (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") or text.rstrip("'\"”’").endswith("."):
+        return False  # cheap tests first; the result is the same
+    return 4 <= len(words(text)) <= 30

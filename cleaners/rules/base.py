@@ -30,17 +30,31 @@ class Proposal:
         return self.start, len(text) if self.end is None else self.end
 
 
+class _memo:
+    """functools.cached_property without its per-access lock (Python 3.11 takes an RLock on every
+    first access): computes once and stores the value in the instance's __dict__."""
+
+    def __init__(self, fn):
+        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 @dataclass
 class Line:
     index: int  # position among the document's non-empty lines
     number: int  # 1-based line number in the raw text
     text: str
 
-    @cached_property
+    @_memo
     def words(self) -> list[str]:
         return shape.words(self.text)
 
-    @cached_property
+    @_memo
     def n_words(self) -> int:
         return len(self.words)
 
