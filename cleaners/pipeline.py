@@ -169,8 +169,28 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
                    notes=tuple(doc.notes) + tuple(notes))
 
 
+def input_text(raw: RawDocument) -> str:
+    """The text the line cleaner saw for this document: what removed-span lines number."""
+    if raw.format == "html":
+        meta = dict(raw.meta)
+        return extract_html(raw.text if raw.text is not None else raw.data, url=record_evidence(meta).url,
+                            header=meta.get("http_content_type")).text
+    return document_text(raw)
+
+
 def normalised_lines_for(raw_dir: Path, source: str, settings: Settings | None = None) -> list[str]:
-    """The normalised lines a document's removed-span offsets refer to (for reports and review)."""
+    """The normalised lines a document's removed-span offsets refer to (for reports and review).
+
+    `source` is a file under raw_dir, or one record of it ("news.jsonl#L12", "crawl.warc.gz#3");
+    HTML pages number the lines of the body trafilatura extracted."""
     settings = settings or Settings()
-    data = (Path(raw_dir) / source).read_bytes()
-    return normalise_lines(decode(data), settings.keep_curly_quotes)
+    path = Path(raw_dir) / source
+    if path.suffix.lower() == ".txt" and path.is_file():
+        return normalise_lines(decode(path.read_bytes()), settings.keep_curly_quotes)
+    from cleaners.readers import read_source
+
+    file = source if path.is_file() else source.rpartition("#")[0]
+    for item in read_source(raw_dir, file, settings):
+        if isinstance(item, RawDocument) and item.source == source:
+            return normalise_lines(input_text(item), settings.keep_curly_quotes)
+    raise DocumentError("read", f"{source} is not a document of {file}")

@@ -87,3 +87,22 @@ def test_a_folder_mixing_every_format(tmp_path):
         if a["source"] != "a_seed.txt":
             assert a["text"].startswith("The city council voted"), a["source"]
             assert "Privacy policy" not in a["text"]
+
+
+def test_removed_offsets_point_at_their_text_for_every_format(tmp_path):
+    from cleaners.pipeline import normalised_lines_for
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    _build(raw)
+    extra = "<p>RELATED: Mayor promises faster trains by next summer</p><p>Photo: Getty Images</p>"
+    (raw / "j_debris.html").write_text(page("Debris page", body_extra=extra), encoding="utf-8")
+    (raw / "k_debris.jsonl").write_text(json.dumps({"html": page("Debris record", body_extra=extra)}) + "\n", encoding="utf-8")
+    sources, _ = discover(raw)
+    result = clean_sources(raw, sources, Settings())
+    by_doc = {a["doc_id"]: a["source"] for a in result.articles}
+    checked = set()
+    for r in result.removed:
+        lines = normalised_lines_for(raw, by_doc[r["doc_id"]])
+        assert lines[r["line"] - 1][r["start"]:r["end"]] == r["text"]
+        checked.add(by_doc[r["doc_id"]])
+    assert {"j_debris.html", "k_debris.jsonl#L1"} <= checked

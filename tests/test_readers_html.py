@@ -137,3 +137,11 @@ def test_a_long_paragraph_repeated_in_the_body_is_kept_once():
     doc = _clean(page(body_extra=f"<p>{PARAGRAPHS[1]}</p>"))
     assert doc.text.split("\n\n") == PARAGRAPHS
     assert [(s.kind, s.by) for s in doc.removed] == [("boilerplate", "repeated_paragraph")]
+
+
+def test_cue_rules_name_existing_rules():
+    # the HTML path keeps removals by rule name: a renamed rule must fail here, not silently vanish
+    from cleaners.extract_html import CUE_RULES, EDGE_RULES
+    from cleaners.rules import RULES
+    names = {rule.__name__ for rule in RULES}
+    assert CUE_RULES <= names and EDGE_RULES <= CUE_RULES
