@@ -139,3 +139,59 @@ def test_removed_offsets_point_at_the_removed_text(text):
         prev = by_line.get(span.line)
         assert prev is None or prev.end <= span.start, "overlapping spans"
         by_line[span.line] = span
+
+
+# ------------------------------------------- cleaners.fixpoint: offsets through several passes
+from cleaners.decide import Decision  # noqa: E402
+from cleaners.fixpoint import decide_stable  # noqa: E402
+from cleaners.rules import Line  # noqa: E402
+
+
+def _one_cut_per_pass(lines, settings, **kw):
+    """A stand-in decision step that removes the first "CUT" of each line per pass (so a line is
+    cut again in later passes, through its residual), and a line reduced to "x" as a whole."""
+    spans, kept = [], []
+    doc_lines = [Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)]
+    for line in doc_lines:
+        if line.text == "x":
+            spans.append(Span(line.number, 0, 1, "boilerplate", "x", "fake", whole_line=True))
+            continue
+        at = line.text.find("CUT")
+        if at < 0:
+            kept.append((line, line.text))
+            continue
+        spans.append(Span(line.number, at, at + 3, "navigation", "CUT", "fake"))
+        kept.append((line, " ".join((line.text[:at] + " " + line.text[at + 3:]).split())))
+    return Decision(None, kept, spans)
+
+
+from cleaners.types import Span  # noqa: E402
+
+cut_lines = st.lists(st.lists(st.sampled_from(["CUT", "a", "bb", "x", "CUTa", "aCUT"]), max_size=8).map(" ".join), min_size=1, max_size=5)
+
+
+@PROPERTY
+@given(cut_lines)
+def test_fixpoint_maps_later_cuts_back_to_the_original_line(lines):
+    decision = decide_stable(lines, SETTINGS, decide_fn=_one_cut_per_pass)
+    for span in decision.spans:
+        original = lines[span.line - 1]
+        assert original[span.start:span.end] == span.text
+        if span.whole_line:
+            assert (span.start, span.end) == (0, len(original))
+    kept = {ln.number: t for ln, t in decision.kept}
+    for n, original in enumerate(lines, 1):
+        expected = " ".join(original.replace("CUT", " ").split())
+        if not expected or expected == "x":
+            assert n not in kept
+            if original.strip():
+                assert any(s.line == n for s in decision.spans)
+        else:
+            assert kept[n] == expected, (original, kept[n])
+            removed = [s for s in decision.spans if s.line == n]
+            rebuilt = list(original)
+            for s in removed:
+                rebuilt[s.start:s.end] = [" "] * (s.end - s.start)
+            assert " ".join("".join(rebuilt).split()) == expected
+    # the stand-in finds nothing more in what is kept: a fixed point
+    assert not _one_cut_per_pass([t for _, t in decision.kept], SETTINGS).spans
