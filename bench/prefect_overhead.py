@@ -70,6 +70,7 @@ def main() -> None:
     ap.add_argument("raw_dir")
     ap.add_argument("--batch-size", type=int, default=500)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     from prefect.task_runners import ProcessPoolTaskRunner
 
@@ -83,22 +84,32 @@ def main() -> None:
     first = sorted(Path(raw).rglob("*.txt"))[:20]
     clean_sources(Path(raw), [p.relative_to(raw).as_posix() for p in first], Settings(**settings))
 
-    tmp = Path(tempfile.mkdtemp(prefix="nc-overhead-"))
-    try:
-        plain = without_prefect(raw, tmp / "plain", settings, args.workers)
-        flow = clean_corpus.with_options(task_runner=ProcessPoolTaskRunner(max_workers=args.workers))
-        s = flow(raw_dir=raw, out_dir=str(tmp / "flow"), settings=settings, full=True)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    with_p = s["durations_s"]["total"]
-    result = {
-        "docs": plain["docs"], "batch_size": args.batch_size, "batches": s["batches"], "workers": args.workers,
-        "flow_s": round(with_p, 2), "flow_clean_s": s["durations_s"]["clean"],
-        "plain_s": round(plain["total"], 2), "plain_clean_s": round(plain["clean"], 2),
-        "task_seconds": round(s["batch_task_seconds"], 2),
-        "prefect_overhead": round((with_p - plain["total"]) / with_p, 4),
-    }
-    print(json.dumps(result))
+    flow = clean_corpus.with_options(task_runner=ProcessPoolTaskRunner(max_workers=args.workers))
+    results = []
+    for rep in range(args.repeat):  # alternate the order: a shared machine's load drifts
+        tmp = Path(tempfile.mkdtemp(prefix="nc-overhead-"))
+        try:
+            order = ("plain", "flow") if rep % 2 == 0 else ("flow", "plain")
+            for which in order:
+                if which == "plain":
+                    plain = without_prefect(raw, tmp / "plain", settings, args.workers)
+                else:
+                    s = flow(raw_dir=raw, out_dir=str(tmp / "flow"), settings=settings, full=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        with_p = s["durations_s"]["total"]
+        result = {
+            "docs": plain["docs"], "batch_size": args.batch_size, "batches": s["batches"], "workers": args.workers,
+            "flow_s": round(with_p, 2), "flow_clean_s": s["durations_s"]["clean"],
+            "plain_s": round(plain["total"], 2), "plain_clean_s": round(plain["clean"], 2),
+            "flow_task_seconds": round(s["batch_task_seconds"], 2), "plain_task_seconds": round(plain["task_seconds"], 2),
+            "prefect_overhead": round((with_p - plain["total"]) / with_p, 4),
+            "load_avg": os.getloadavg()[0],
+        }
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    ratios = sorted(r["prefect_overhead"] for r in results)
+    print(json.dumps({"median_prefect_overhead": ratios[len(ratios) // 2]}))
 
 
 if __name__ == "__main__":

@@ -259,6 +259,9 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     log = _log()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
+    leftovers = _remove_leftover_staging(out)
+    if leftovers:
+        log.info("removed %d staging folders left by runs that did not finish", leftovers)
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
     stage.mkdir(parents=True)
     durations: dict[str, float] = {}
@@ -355,6 +358,20 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     durations["total"] = round(time.perf_counter() - started, 3)
     store.write_summary(summary, out)
     return summary
+
+
+def _remove_leftover_staging(out: Path) -> int:
+    """Staging folders of runs that died. Safe: this run holds OUT_DIR's lock, so no other run is
+    writing one."""
+    import shutil
+
+    folder = out / store.STAGING
+    n = 0
+    if folder.is_dir():
+        for d in folder.iterdir():
+            shutil.rmtree(d, ignore_errors=True) if d.is_dir() else d.unlink(missing_ok=True)
+            n += 1
+    return n
 
 
 def _part_path(stage: Path, name: str, index: int) -> Path:

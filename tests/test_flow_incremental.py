@@ -131,7 +131,11 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
 
     # 1. nothing changed: no cleaning work, byte-identical tables
     digests = _digests(out)
+    dead = out / store.STAGING / "deadrun00000" / "articles"  # left by a killed run
+    dead.mkdir(parents=True)
+    (dead / "part-00000.parquet").write_bytes(b"half a file")
     second = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    assert not (out / store.STAGING / "deadrun00000").exists()
     assert second["docs_cleaned"] == 0 and second["batches"] == 0
     assert second["incremental"]["sources_to_clean"] == 0 and second["incremental"]["files_hashed"] == 0
     assert json.loads((out / "run.json").read_text())["docs_cleaned"] == 0

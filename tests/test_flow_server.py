@@ -146,3 +146,14 @@ def test_prefect_yaml_deploys(prefect_server, tmp_path):
     assert [s["schedule"].get("cron") for s in dep["schedules"]] == ["0 * * * *"]
     assert dep["concurrency_limit"] == 1 or (dep.get("global_concurrency_limit") or {}).get("limit") == 1
     assert dep["work_pool_name"] == "newsclean" and dep["entrypoint"] == "flows/clean_corpus.py:clean_corpus"
+
+
+def test_serve_without_a_server_is_a_one_line_error(tmp_path):
+    env = os.environ.copy()
+    env.pop("PREFECT_API_URL", None)
+    env["PREFECT_HOME"] = str(tmp_path / "home")
+    proc = subprocess.run([str(BIN / "newsclean"), "serve", str(SEEDS_RAW), str(tmp_path / "out"), "--cron", "0 * * * *"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "needs a Prefect server" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
