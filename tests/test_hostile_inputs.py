@@ -274,7 +274,7 @@ CASES = [
     Case("empty HTML page", w("empty.html", "<html><head><script>var x = 1;</script></head><body></body></html>"), "quarantine",
          r"no text|no article body", needs=".html"),
     Case("page that is only a cookie wall", w("cookies.html", _cookie_wall()), "quarantine", r"no article body|cookie|no text",
-         needs=".html", marks=[pytest.mark.xfail(reason="no rule yet recognises a cookie-consent wall; it comes out as a short article", strict=False)]),
+         needs=".html"),
     Case("JSONL with a truncated last line", _jsonl_truncated, "either", r"not valid JSON", needs=".jsonl", records=4,
          check=lambda a, q: (len(a), len(q)) == (3, 1) or pytest.fail(f"{len(a)} articles, {q}")),
     Case("JSON that is not an array of records", w("obj.json", '{"hello": "world"}'), "quarantine", r"record|JSON", needs=".json"),

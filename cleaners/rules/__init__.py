@@ -1,6 +1,6 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import call_to_action, caption, dateline, navigation, related, signature, tag_list
+from cleaners.rules import call_to_action, caption, consent, dateline, navigation, related, signature, tag_list
 from cleaners.rules.base import Doc, Line, Proposal, Rule
 
 RULES: tuple[Rule, ...] = (
@@ -12,6 +12,7 @@ RULES: tuple[Rule, ...] = (
     signature.copyright_line,
     signature.bare_domain,
     call_to_action.reader_engagement,
+    consent.cookie_consent,
     caption.end_credit,
     caption.credit_line,
     caption.alt_text,
