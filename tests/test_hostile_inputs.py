@@ -529,3 +529,43 @@ def test_a_reader_that_hangs_is_stopped_after_its_good_records(tmp_path, monkeyp
     assert [a["source"] for a in out.articles] == ["x.hang#1"]
     assert out.quarantine[0]["source"] == "x.hang" and out.quarantine[0]["stage"] == "timeout"
     assert "after 1 records" in out.quarantine[0]["error"]
+
+
+def test_a_swallowed_timeout_fires_again_until_the_work_stops():
+    """A timeout raised where Python ignores it (here: caught and dropped once) fires again."""
+    swallowed = []
+    t0 = time.perf_counter()
+    with pytest.raises(DocumentTimeout):
+        with time_limit(0.2):
+            try:
+                _spin(5)
+            except DocumentTimeout:
+                swallowed.append(time.perf_counter() - t0)
+            _spin(5)
+    assert swallowed and time.perf_counter() - t0 < 2
+
+
+def test_thread_fallback_fires_again_and_leaves_nothing_pending():
+    seen = {}
+
+    def work():
+        t0 = time.perf_counter()
+        try:
+            with time_limit(0.2):
+                try:
+                    _spin(5)
+                except DocumentTimeout:
+                    seen["swallowed"] = True
+                _spin(5)
+        except DocumentTimeout:
+            seen["stopped_after"] = time.perf_counter() - t0
+        with time_limit(0.3) as limit:  # a quick block afterwards: no stray exception
+            _spin(0.05)
+        _spin(0.5)
+        seen["clean_exit"] = not limit.fired
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join(15)
+    assert seen == {"swallowed": True, "stopped_after": seen.get("stopped_after"), "clean_exit": True}
+    assert seen["stopped_after"] < 2
