@@ -41,7 +41,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate_corpus import Generator, Shares, ensure_corpus  # noqa: E402
 
-NEWSCLEAN = ROOT / ".venv" / "bin" / "newsclean"
+# `newsclean` of the code under ROOT (python -m flows.cli with ROOT first on PYTHONPATH), so that a
+# clean export of a commit (git archive) can be measured while others edit the working tree.
+NEWSCLEAN = [sys.executable, "-m", "flows.cli"]
 
 
 def bench_env() -> dict:
@@ -50,6 +52,7 @@ def bench_env() -> dict:
     env.update({"PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
                 "PREFECT_LOGGING_LEVEL": "WARNING", "PREFECT_SERVER_LOGGING_LEVEL": "CRITICAL"})
     Path(env["PREFECT_HOME"]).mkdir(parents=True, exist_ok=True)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
 
 
@@ -57,7 +60,7 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
     """Run cmd; wall time, CPU seconds and peak RSS of its process tree (psutil polling)."""
     started = time.perf_counter()
     out = open(log, "wb") if log else subprocess.DEVNULL
-    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=str(ROOT))
     root = psutil.Process(proc.pid)
     cpu: dict[int, float] = {}
     servers: set[int] = set()  # Prefect API servers (uvicorn) started inside the tree
@@ -100,7 +103,7 @@ def newsclean_run(corpus: Path, out: Path, env: dict, extra: list[str] = (), fre
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{out.name}.log"
-    m = measure([str(NEWSCLEAN), "run", str(corpus), str(out), *extra], env, log=log)
+    m = measure([*NEWSCLEAN, "run", str(corpus), str(out), *extra], env, log=log)
     if m["returncode"] != 0:
         raise RuntimeError(f"newsclean run failed ({m['returncode']}); see {log}:\n" + log.read_text()[-3000:])
     summary = json.loads((out / "run.json").read_text())
