@@ -150,12 +150,13 @@ def serve(
     cron: Optional[str] = typer.Option(None, help='Cron schedule, e.g. "0 * * * *" (every hour).'),
     interval: Optional[float] = typer.Option(None, help="Run every this many seconds."),
     name: str = typer.Option("newsclean", help="Deployment name."),
-    settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a [newsclean] table of settings."),
+    settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a 'newsclean' table of settings."),
     full: bool = typer.Option(False, "--full", help="Re-clean every source on every run."),
 ) -> None:
     """Serve the `clean-corpus` flow as a deployment with a schedule (needs a Prefect server: PREFECT_API_URL).
 
-    Runs start on schedule, or on demand with `prefect deployment run clean-corpus/NAME`. Stop with Ctrl-C.
+    Runs start on schedule (without --cron/--interval: on demand only), or on demand with
+    `prefect deployment run clean-corpus/NAME`. Stop with Ctrl-C.
     """
     if cron and interval:
         fail("give --cron or --interval, not both")
