@@ -211,6 +211,10 @@ def test_sigkill_at_20_random_points(env, states):
             for name in TABLES:
                 pd.testing.assert_frame_equal(got[name], want_b[name], check_dtype=False)
             assert not got["articles"]["doc_id"].duplicated().any() and not got["articles"]["source"].duplicated().any()
+            # The killed runs' staging folders are gone once a run completes.
+            assert not (out / ".staging").exists() or not any((out / ".staging").iterdir())
+            leftovers = sorted(p.name for p in out.iterdir() if p.name.endswith(".tmp"))
+            log.append(("completed run", "leftover tmp files in OUT_DIR:", leftovers))
     print(f"\nkill log (delay s, staged parts, table versions A/B): {log}")
     assert kills == N_KILLS
     # Nothing was written outside OUT_DIR: the folder beside it holds only what this test made.

@@ -192,6 +192,15 @@ def _names_check(arts, quar):
         "with spaces in name.txt", "new\nline.txt", "caf\u00e9 \u65e5\u672c \U0001f4f0.txt", "-rf --all.txt", "tab\there.txt"}
 
 
+def _out_dir_inside(folder: Path) -> None:
+    out = folder / "clean"
+    out.mkdir()
+    (out / ".newsclean.lock").write_text("{}")
+    (out / "run.json").write_text("{}")
+    pq.write_table(pa.table({"doc_id": ["0123456789abcdef"], "text": [ARTICLE]}), out / "articles.parquet")
+    (out / "stray.txt").write_text(ARTICLE)
+
+
 def _deep_html() -> str:
     return "<html><body>" + "<div>" * 100_000 + "<p>" + PROSE + "</p>" + "</div>" * 100_000 + "</body></html>"
 
@@ -266,6 +275,8 @@ CASES = [
         len(a) == 1 and len(q) == 1 and "duplicate" in q[0]["error"] and a[0]["source"].endswith("one.txt")) or pytest.fail(f"{a} {q}")),
     Case("names with spaces, newlines, tabs, non-ASCII, leading dashes", _names, "article", check=_names_check),
     Case("name that is not valid UTF-8", _bad_name, "quarantine", r"not valid UTF-8"),
+    Case("OUT_DIR inside RAW_DIR (our own tables are not input)", _out_dir_inside, "quarantine", r"newsclean OUT_DIR.*not read as input",
+         check=lambda a, q: [x for x in q if x["source"].endswith("/clean")] != [] or pytest.fail(str(q))),
     Case("over the size limit (200 MB, sparse)", lambda f: os.truncate(f / "huge.txt", 200_000_000) if (f / "huge.txt").touch() is None else None,
          "quarantine", r"over the max_bytes limit"),
     # Formats read by cleaners/readers/{html,records,compressed,warc}.py

@@ -68,6 +68,12 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
     for dirpath, dirnames, filenames in os.walk(raw_dir, followlinks=False, onerror=unlistable):
         dirnames.sort()
         base = Path(dirpath)
+        if _is_output_dir(filenames):  # OUT_DIR inside RAW_DIR: never read our own tables as input
+            rel = base.relative_to(raw_dir).as_posix()
+            skipped.append((display_name(rel if rel != "." else str(raw_dir)),
+                            "is a newsclean OUT_DIR (its own output tables); not read as input. Move OUT_DIR outside RAW_DIR"))
+            dirnames[:] = []
+            continue
         for name in dirnames:
             path = base / name
             rel = display_name(path.relative_to(raw_dir).as_posix())
@@ -95,6 +101,12 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
                     continue
             sources.append(rel)
     return sorted(sources), sorted(skipped)
+
+
+def _is_output_dir(filenames: list[str]) -> bool:
+    """A folder newsclean wrote: its lock file, or run.json next to articles.parquet."""
+    names = set(filenames)
+    return ".newsclean.lock" in names or ("articles.parquet" in names and bool(names & {"run.json", "manifest.json"}))
 
 
 def _resolve(path: Path) -> Path | None:
