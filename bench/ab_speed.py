@@ -1,0 +1,57 @@
+"""A/B CPU time of cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
+
+    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200]
+
+Each root is a folder holding a cleaners/ package (e.g. the two snapshots bench/snapshot_compare.sh
+makes). Each process cleans the first --pages dev pages after a 5-page warm-up and prints its CPU
+seconds; the medians and their ratio are printed. Processes alternate A, B, A, B... so machine
+noise hits both alike.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+
+CODE = r'''
+import sys, gzip, json, time
+sys.path.insert(0, sys.argv[1])
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+from cleaners.types import DocumentError
+pages = [json.loads(l) for l in gzip.open("/work/shared/devset/pages.jsonl.gz")][:int(sys.argv[2])]
+s = Settings()
+def run(ps):
+    for p in ps:
+        try:
+            clean_text(p["text"], s)
+        except DocumentError:
+            pass
+run(pages[:5])
+t = time.process_time()
+run(pages)
+print(time.process_time() - t)
+'''
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--pages", type=int, default=200)
+    a = ap.parse_args()
+    res: dict[str, list[float]] = {a.before: [], a.after: []}
+    for _ in range(a.reps):
+        for root in (a.before, a.after):
+            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages)], capture_output=True, text=True, check=True)
+            res[root].append(float(out.stdout.strip().splitlines()[-1]))
+    med = {r: statistics.median(v) for r, v in res.items()}
+    for r, v in res.items():
+        print(f"{r}: CPU s {[round(x, 2) for x in v]}, median {med[r]:.2f} ({1000 * med[r] / a.pages:.1f} ms/doc)")
+    print(f"speed-up {med[a.before] / med[a.after]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
