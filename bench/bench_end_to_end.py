@@ -98,12 +98,16 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
             "api_servers_started": len(servers), "worker_processes": len(workers)}
 
 
-def newsclean_run(corpus: Path, out: Path, env: dict, extra: list[str] = (), fresh: bool = True) -> dict:
+LAUNCHERS = {"cli": NEWSCLEAN, "shared-server": [sys.executable, str(ROOT / "bench" / "newsclean_shared_server.py")]}
+
+
+def newsclean_run(corpus: Path, out: Path, env: dict, extra: list[str] = (), fresh: bool = True,
+                  launcher: str = "cli") -> dict:
     if fresh and out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{out.name}.log"
-    m = measure([*NEWSCLEAN, "run", str(corpus), str(out), *extra], env, log=log)
+    m = measure([*LAUNCHERS[launcher], "run", str(corpus), str(out), *extra], env, log=log)
     if m["returncode"] != 0:
         raise RuntimeError(f"newsclean run failed ({m['returncode']}); see {log}:\n" + log.read_text()[-3000:])
     summary = json.loads((out / "run.json").read_text())
@@ -144,6 +148,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "end_to_end.json")
     ap.add_argument("--html-share", type=float, default=0.0)
     ap.add_argument("--jsonl-share", type=float, default=0.0)
+    ap.add_argument("--launcher", default="cli", choices=sorted(LAUNCHERS),
+                    help="cli: newsclean as users run it; shared-server: one Prefect server for flow and workers (bench/newsclean_shared_server.py)")
     ap.add_argument("--extra", default="", help="extra arguments for newsclean run, e.g. '--task-runner thread'")
     a = ap.parse_args(argv)
     env = bench_env()
@@ -152,7 +158,7 @@ def main(argv: list[str] | None = None) -> dict:
     sizes = list(reps)
     shares = Shares(html=a.html_share, jsonl=a.jsonl_share)
     extra = a.extra.split()
-    results: dict = {"sizes": {}, "cpus": os.cpu_count(), "shares": shares.__dict__, "extra": extra}
+    results: dict = {"sizes": {}, "cpus": os.cpu_count(), "shares": shares.__dict__, "extra": extra, "launcher": a.launcher}
     # Warm the Prefect database once so that no timed run pays for creating it.
     warm = ensure_corpus(a.corpus_root / "warm-20", 20, 7, shares)
     newsclean_run(a.corpus_root / "warm-20", a.work / "warm", env, extra)
@@ -162,7 +168,7 @@ def main(argv: list[str] | None = None) -> dict:
         manifest = ensure_corpus(corpus, n, 7, shares)
         runs = []
         for r in range(reps[n]):
-            m = newsclean_run(corpus, a.work / f"out-{n}", env, extra)
+            m = newsclean_run(corpus, a.work / f"out-{n}", env, extra, launcher=a.launcher)
             print(f"  N={n:,} run {r + 1}: wall {m['wall_s']:.1f} s, flow {m['flow_s']:.1f} s, cpu {m['cpu_s']:.0f} s, "
                   f"peak rss {m['peak_rss_mb']:.0f} MB (tree {m['peak_tree_rss_mb']:.0f} MB)", file=sys.stderr)
             runs.append(m)
@@ -189,12 +195,12 @@ def main(argv: list[str] | None = None) -> dict:
         corpus = a.corpus_root / (f"text-{n}" if shares.html == shares.jsonl == 0 else f"mix-{n}")
         out = a.work / f"out-{n}"
         first = results["sizes"][n]["runs"][-1]
-        nochange = newsclean_run(corpus, out, env, extra, fresh=False)
+        nochange = newsclean_run(corpus, out, env, extra, fresh=False, launcher=a.launcher)
         print(f"  N={n:,} no-change re-run: wall {nochange['wall_s']:.1f} s, flow {nochange['flow_s']:.1f} s", file=sys.stderr)
         saved = {p: (p.read_bytes(), p.stat()) for p in sorted(corpus.rglob("*.txt"))}
         try:
             changed = touch_share(corpus, 0.01)
-            onepct = newsclean_run(corpus, out, env, extra, fresh=False)
+            onepct = newsclean_run(corpus, out, env, extra, fresh=False, launcher=a.launcher)
         finally:
             for p, (data, st) in saved.items():
                 if p.read_bytes() != data:
