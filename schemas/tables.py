@@ -34,7 +34,7 @@ def text_problem(t) -> str | None:
         return "not a string"
     if "\u00a0" in t:
         return "contains a no-break space"
-    if ftfy.badness.is_bad(t):
+    if not t.isascii() and ftfy.badness.is_bad(t):  # mojibake needs non-ASCII characters
         return "contains mojibake (ftfy badness)"
     return None
 
