@@ -13,7 +13,12 @@ Both runs do a full clean (--full) into their own OUT_DIR, after one warm-up pas
 Wall time on a shared machine drifts with other people's load, so the same ratio is also given in
 CPU seconds (this process + its finished worker processes + Prefect's ephemeral server process,
 read 3 s after the run so that the server's deferred work is counted): `prefect_overhead_cpu`.
-That one is insensitive to load.
+That one is less sensitive to load, but it also counts the ephemeral server's background loops
+(which run whether or not tasks do).
+
+Finally, Prefect's cost per task run is measured directly (20 no-op tasks: wall time in the client
+and CPU in the server), and set against the median batch's cleaning time: `per_batch_overhead`,
+the share of a batch's time that is Prefect's. This is the number the batch size controls.
 """
 from __future__ import annotations
 
@@ -95,6 +100,37 @@ def _cpu() -> float:
     return total
 
 
+def per_task_cost(n: int = 20) -> dict:
+    from prefect import flow, task
+    from prefect.task_runners import ThreadPoolTaskRunner
+
+    @task
+    def noop(i: int) -> int:
+        return i
+
+    @flow(task_runner=ThreadPoolTaskRunner(1))
+    def tasks_only(k: int) -> float:
+        t = time.perf_counter()
+        for i in range(k):
+            noop.submit(i).result()
+        return time.perf_counter() - t
+
+    tasks_only(2)  # warm
+    time.sleep(3)
+    srv0 = _server_cpu()
+    wall = tasks_only(n)
+    time.sleep(3)
+    return {"client_s_per_task": round(wall / n, 4), "server_cpu_s_per_task": round((_server_cpu() - srv0) / n, 4)}
+
+
+def _server_cpu() -> float:
+    total = 0.0
+    for p in _server_procs():
+        t = p.cpu_times()
+        total += t.user + t.system
+    return total
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("raw_dir")
@@ -153,6 +189,10 @@ def main() -> None:
         }
         results.append(result)
         print(json.dumps(result), flush=True)
+    cost = per_task_cost()
+    per_batch = sorted(r["flow_task_seconds"] / r["batches"] for r in results)[len(results) // 2]
+    print(json.dumps({**cost, "median_batch_s": round(per_batch, 2),
+                      "per_batch_overhead": round((cost["client_s_per_task"] + cost["server_cpu_s_per_task"]) / per_batch, 4)}))
     med = lambda key: sorted(r[key] for r in results)[len(results) // 2]  # noqa: E731
     print(json.dumps({"median_prefect_overhead": med("prefect_overhead"), "median_prefect_overhead_cpu": med("prefect_overhead_cpu")}))
 

@@ -89,7 +89,7 @@ def run(
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
     from flows import progress
-    from flows.clean_corpus import clean_corpus, runner_for
+    from flows.clean_corpus import clean_corpus, runner_for, share_api_with_workers
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as bar:
@@ -102,6 +102,7 @@ def run(
                 bar.update(job, description=stage, completed=0, total=None)
 
         progress.listen(on_progress)
+        share_api_with_workers()  # before a Dask LocalCluster or worker processes start
         flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
         try:
             summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)

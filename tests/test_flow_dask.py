@@ -37,6 +37,9 @@ def test_dask_local_cluster_gives_identical_output(tmp_path, monkeypatch):
     assert default["batches"] == 1
     # On Dask: let small batches through so that both worker processes get one.
     monkeypatch.setattr(cc, "MIN_BATCH", 2)
+    # The Dask workers must use this process's Prefect API (as `newsclean run` arranges), not start their own.
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    cc.share_api_with_workers()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                       local_directory=str(tmp_path / "dask-scratch")) as cluster:
         flow = clean_corpus.with_options(task_runner=runner_for("dask", cluster.scheduler_address))
