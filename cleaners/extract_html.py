@@ -66,17 +66,18 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
 
 # Rules of the line cleaner that stay reliable inside a body trafilatura extracted: they fire on
 # explicit cues ("RELATED:", "Photo: Getty Images", "Sign up for…", "© 2018 …", "Updated: …",
-# "Tags:"), or name the teaser headlines and stray fragments left at the body's edges. Rules
-# that judge by shape and position alone (menus, name runs, lower-case lines) are left out:
-# trafilatura already chose the body region, and lists, tables and subheadings in it are content.
+# "Tags:"). Rules that judge by shape and position alone (menus, name runs, lower-case lines) are
+# left out: trafilatura already chose the body region, and the lists and tables in it are content.
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "link_prefix", "tag_prefix", "signed_by_outlet", "copyright_line",
-    "bare_domain", "reader_engagement", "end_credit", "credit_line", "caption_sentence", "headline_shape",
-    "short_fragment",
+    "bare_domain", "reader_engagement", "end_credit", "credit_line", "caption_sentence",
 })
-# The two of them that judge a line by its shape at the body's edges; a list or table trafilatura
-# kept is content, so they never remove its items (cleaners.pipeline).
+# Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).
+# They judge prose by English function words, so they apply only to an English-like body (on
+# trafilatura's multilingual evaluation pages they otherwise cut German or Spanish paragraphs),
+# and never to a list or table trafilatura kept, nor to the heading right above one.
 EDGE_RULES = frozenset({"headline_shape", "short_fragment"})
+ENGLISH_STOP_SHARE = 0.15  # share of English function words in a body that is English-like
 
 
 def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
@@ -189,12 +190,24 @@ def visible_text(tree) -> str:
 # trafilatura's body against the page's visible text (non-space characters): under RECALL_BELOW
 # of it, the recall mode is tried and wins when it finds RECALL_GAIN times more; under
 # VISIBLE_BELOW, trafilatura missed the article and the page's visible text goes to the text path.
-RECALL_BELOW, RECALL_GAIN, VISIBLE_BELOW = 0.5, 1.3, 0.1
+RECALL_BELOW, RECALL_GAIN, VISIBLE_BELOW, VISIBLE_GAIN = 0.5, 1.3, 0.1, 2.0
 _VISIBLE_TEXT = etree.XPath("//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]")
 
 
 def _chars(text: str) -> int:
     return len(text) - sum(text.count(c) for c in " \n\t\r")
+
+
+def _article_chars(text: str) -> int:
+    """How much article the plain-text path's rules find in `text` (default settings without the
+    line model: deterministic and cheap)."""
+    from cleaners.pipeline import clean_text
+    from cleaners.settings import Settings
+
+    try:
+        return _chars(clean_text(text, Settings(use_model=False)).text)
+    except DocumentError:
+        return 0
 
 
 def page_chars(tree) -> int:
@@ -288,9 +301,13 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
         wider_body = (wider.text or "").strip() if wider is not None else ""
         if _chars(wider_body) > RECALL_GAIN * _chars(body):
             body, mode = wider_body, "trafilatura recall mode"
-    fallback = not body or _chars(body) < VISIBLE_BELOW * page
-    if fallback:
-        body, mode = visible_text(tree), "visible text"
+    fallback = False
+    if not body or _chars(body) < VISIBLE_BELOW * page:
+        # trafilatura kept (almost) nothing of the page: the text path on the page's visible text,
+        # when that finds clearly more article than trafilatura did (or trafilatura found none)
+        visible = visible_text(tree)
+        if not body or _article_chars(visible) > VISIBLE_GAIN * _chars(body):
+            body, mode, fallback = visible, "visible text", True
     return HtmlExtraction(
         text=body,
         fallback=fallback,

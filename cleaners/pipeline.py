@@ -11,13 +11,13 @@ from pathlib import Path
 
 from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
-from cleaners.extract_html import CUE_RULES, EDGE_RULES, HtmlExtraction, extract_html
+from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, resolve
 from cleaners.settings import Settings
-from cleaners.shape import is_sentence_like
+from cleaners.shape import stop_share, words
 from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
 
 
@@ -62,13 +62,13 @@ def _fold(text: str | None) -> str:
 
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
 REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate
-MIN_AS_IS_WORDS = 40  # a body with no prose line is kept as extracted only when it is this long
+MIN_AS_IS_CHARS = 100  # a body with no prose line is kept as extracted when it has this many characters
+FURNITURE_MAX_WORDS = 8  # a line above the headline this short is page furniture
 _LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
 
 
 def _in_list(lines: list[str], number: int) -> bool:
-    """A list item or table row that trafilatura kept, or the heading right above one: content
-    that the edge rules (short fragments, headline-shaped teasers) must not take for debris."""
+    """A list item or table row that trafilatura kept, or the heading right above one."""
     if _LIST_ITEM.search(lines[number - 1]):
         return True
     following = next((line for line in lines[number:] if line), "")
@@ -85,10 +85,13 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     notes = []
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     try:
-        doc = clean_text(ext.text, settings, source=source, doc_id=doc_id, meta=meta)
-        spans = [s for s in doc.removed if s.by in CUE_RULES and not (s.by in EDGE_RULES and _in_list(lines, s.line))]
+        # only the cue rules' removals are kept, so the line model need not run here
+        doc = clean_text(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id, meta=meta)
+        english = stop_share(words(ext.text)) >= ENGLISH_STOP_SHARE
+        spans = [s for s in doc.removed if s.by in CUE_RULES
+                 or (s.by in EDGE_RULES and english and not _in_list(lines, s.line))]
     except DocumentError:
-        if sum(len(line.split()) for line in lines) < MIN_AS_IS_WORDS:
+        if sum(len(line) - line.count(" ") for line in lines) < MIN_AS_IS_CHARS:
             raise
         doc, spans = CleanDocument(doc_id=doc_id, source=source, title=None, text="", removed=()), []
         notes.append("extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted")
@@ -119,14 +122,13 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
         seen.add(key)
         kept.append((number, line))
     # The page's headline near the top of the body is the title, and the short lines above it are
-    # page furniture (kicker, section name, reading time): drop them. Prose above it stays.
+    # page furniture (kicker, section name, reading time): drop them. Longer text above it stays.
     headlines = {_fold(h) for h in ext.headlines} - {""}
     top = next((i for i, (_, line) in enumerate(kept[:HEADLINE_WITHIN]) if _fold(line) in headlines), None)
     if top is not None and top + 1 < len(kept):
-        for number, line in kept[:top]:
-            if not is_sentence_like(line) and number not in cuts:
-                spans.append(Span(number, 0, len(lines[number - 1]), "navigation", lines[number - 1], "above_headline", whole_line=True))
-        kept = [(n, line) for n, line in kept[:top] if is_sentence_like(line) or n in cuts] + kept[top + 1:]
+        furniture = {n for n, line in kept[:top] if n not in cuts and len(line.split()) <= FURNITURE_MAX_WORDS}
+        spans += [Span(n, 0, len(lines[n - 1]), "navigation", lines[n - 1], "above_headline", whole_line=True) for n in sorted(furniture)]
+        kept = [(n, line) for n, line in kept[:top] if n not in furniture] + kept[top + 1:]
     if not kept:
         raise DocumentError("extract", "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article")
     return replace(doc, title=None, text="\n\n".join(t for _, t in kept), removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes

@@ -143,5 +143,19 @@ def test_cue_rules_name_existing_rules():
     # the HTML path keeps removals by rule name: a renamed rule must fail here, not silently vanish
     from cleaners.extract_html import CUE_RULES, EDGE_RULES
     from cleaners.rules import RULES
-    names = {rule.__name__ for rule in RULES}
-    assert CUE_RULES <= names and EDGE_RULES <= CUE_RULES
+    assert CUE_RULES | EDGE_RULES <= {rule.__name__ for rule in RULES}
+
+
+def test_teaser_headlines_after_an_english_body_go_but_not_after_a_german_one():
+    teasers = "<p>Mayor unveils plan for a new river crossing</p><p>Zoo welcomes two red pandas</p>"
+    doc = _clean(page(body_extra=teasers))
+    assert doc.text.split("\n\n") == PARAGRAPHS
+    assert [(s.kind, s.by) for s in doc.removed] == [("related_headline", "headline_shape")] * 2
+    german = [
+        "Der Stadtrat hat am Dienstag beschlossen, das Busnetz auf drei neue Bezirke auszuweiten, wie die Verwaltung mitteilte.",
+        "Befürworter sagen, dass die neuen Linien vielen Pendlern eine Stunde Fahrzeit pro Tag ersparen würden.",
+        "Kritiker fragen, wie die zusätzlichen Fahrer bezahlt werden sollen, und warnen vor höheren Preisen im nächsten Jahr.",
+    ]
+    doc = _clean(page("Stadtrat erweitert das Busnetz", paragraphs=german,
+                      body_extra="<p>Folgende Bezirke sind betroffen:</p><p>Nordstadt und Weststadt</p>"))
+    assert "Folgende Bezirke sind betroffen:" in doc.text and "Nordstadt und Weststadt" in doc.text
