@@ -1,7 +1,11 @@
 """The outlet registry: canonical outlet names with their domains and aliases.
 
-The packaged `outlets.csv` (name, domain, aliases separated by "|") can be extended by users with
-their own CSV of the same columns (Settings.outlets_file or NEWSCLEAN_OUTLETS).
+The packaged `outlets.csv` (name, domain, aliases separated by "|"; 500+ English-language news
+outlets) can be extended by users with their own CSV of the same columns, named by the
+NEWSCLEAN_OUTLETS environment variable (or passed to load_registry); the user's rows win.
+
+A domain may be a host ("abcnews.go.com") when the outlet lives under another company's domain;
+lookups walk up a URL's host name, and the outlet's registrable domain is what tables report.
 """
 from __future__ import annotations
 
