@@ -208,7 +208,8 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
         f"| carried over | {inc['sources_kept']} sources |",
         f"| full re-clean | {inc['full_reason'] or 'no'} |",
         f"| tables | {rows['articles']} articles, {rows['removed']} removed spans, {rows['quarantine']} quarantined |",
-        f"| corpus statistics | {summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines |",
+        f"| corpus statistics | " + ("unchanged corpus: reused" if summary['corpus'].get('reused') else
+                                     f"{summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines") + " |",
         f"| time | {summary['durations_s']['total']:.1f} s |",
         "",
         "## Removed by kind",
@@ -222,6 +223,13 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
         *(f"| {r['stage']} | {str(r['reason']).replace('|', '/')} | {r['documents']} |" for r in reasons),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _corpus_unchanged(previous: manifest.Manifest, entries: dict, pipeline_version: str) -> bool:
+    return (bool(previous.sources) and previous.pipeline_version == pipeline_version
+            and set(previous.sources) == set(entries)
+            and all(e.sha256 and e.sha256 == previous.sources[s].sha256 and previous.sources[s].context
+                    for s, e in entries.items()))
 
 
 def _versions() -> dict:
@@ -307,12 +315,19 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     progress.report("fingerprint", 0, len(sources))
     entries, hashed = fingerprint_sources(raw_dir, sources, str(out))
     t = lap("fingerprint", t)
-    progress.report("corpus statistics", 0, len(sources))
-    corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
+    previous = manifest.load(out)
+    if not full and _corpus_unchanged(previous, entries, cfg.pipeline_version):
+        # Same files, same bytes, same pipeline: the statistics and every context fingerprint are
+        # what the manifest holds. Skip the corpus pass (it reads every file).
+        corpus = {"path": None, "n_docs": None, "n_distinct_lines": None, "seconds": 0.0, "reused": True,
+                  "fingerprints": {s: e.context for s, e in previous.sources.items()}}
+        log.info("corpus unchanged since the last run: statistics not recomputed")
+    else:
+        progress.report("corpus statistics", 0, len(sources))
+        corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
     t = lap("corpus_statistics", t)
     entries = {s: manifest.Entry(e.size, e.mtime_ns, e.sha256, corpus["fingerprints"].get(s)) for s, e in entries.items()}
 
-    previous = manifest.load(out)
     full_reason = "requested (--full)" if full else None
     if not full and previous.sources and not store.previous_schema_ok(out):
         full, full_reason = True, "previous tables are missing or have another schema"
@@ -323,6 +338,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     log.info("plan: clean %d sources, keep %d, drop %d deleted%s", len(plan.clean), len(plan.keep), len(plan.deleted),
              f" (full re-clean: {plan.full_reason})" if plan.full_reason else "")
     carried = store.carry_over(stage, out, plan.keep) if plan.keep else {name: 0 for name in store.TABLES}
+    if plan.clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
+        corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
 
     batches = plan_batches(plan.clean, cfg.batch_size, _workers())
     totals = Counter()
@@ -378,7 +395,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         "batch_task_seconds": round(task_seconds, 3),
         "incremental": {"sources_total": len(sources), "files_hashed": hashed, **plan.counts(),
                         "rows_carried": carried},
-        "corpus": {k: corpus[k] for k in ("n_docs", "n_distinct_lines", "seconds")},
+        "corpus": {k: corpus.get(k, False) for k in ("n_docs", "n_distinct_lines", "seconds", "reused")},
         "tables": rows,
         "durations_s": durations,
         "versions": _versions(),

@@ -138,6 +138,7 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
     assert not (out / store.STAGING / "deadrun00000").exists()
     assert second["docs_cleaned"] == 0 and second["batches"] == 0
     assert second["incremental"]["sources_to_clean"] == 0 and second["incremental"]["files_hashed"] == 0
+    assert second["corpus"]["reused"]  # no file changed: no corpus pass either
     assert json.loads((out / "run.json").read_text())["docs_cleaned"] == 0
     assert _digests(out) == digests
 
@@ -149,6 +150,7 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
     os.utime(touched, ns=(time.time_ns(), time.time_ns() + 5_000_000_000))
     third = flow_fn(raw_dir=str(raw), out_dir=str(out))
     inc = third["incremental"]
+    assert not third["corpus"]["reused"] and third["corpus"]["n_docs"] == 10
     assert (inc["new"], inc["changed"], inc["sources_deleted"], inc["files_hashed"]) == (1, 1, 1, 3)
     assert inc["sources_to_clean"] == 2 + inc["context_changed"] and third["docs_cleaned"] == inc["sources_to_clean"]
     arts = store.read_table(out, "articles")
