@@ -144,6 +144,14 @@ class Generator:
         copy = index // len(self.order)
         blocks = page.blocks if copy == 0 and attempt == 0 else self.remix(page, rng)
         tags = {"base": page.id}
+        if attempt >= 10:
+            # A page with few paragraphs has few remixes: vary its chrome too, as later crawls of a
+            # site do (other teasers, other menu entries), by dropping some short blocks.
+            blocks = [b for b in blocks if _is_body(b) or rng.random() >= 0.15] or blocks
+        if attempt >= 30:
+            # Last resort: a crawl stamp line, the kind of chrome the cleaner removes anyway.
+            blocks = blocks + [f"Page cached {index % 24:02d}:{index // 24 % 60:02d} ({index})"]
+            tags["stamp"] = True
         sh = self.shares
         if rng.random() < sh.mojibake:
             blocks = [mojibake(b) if rng.random() < 0.5 else b for b in blocks]
