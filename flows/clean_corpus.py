@@ -262,8 +262,14 @@ def _workers() -> int:
 
     ctx = FlowRunContext.get()
     runner = getattr(ctx, "task_runner", None) if ctx else None
-    n = getattr(runner, "_max_workers", None) or getattr(runner, "max_workers", None)
     cores = os.cpu_count() or 1
+    client = getattr(runner, "_client", None)  # prefect-dask: the cluster's worker threads
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001
+            return cores
+    n = getattr(runner, "_max_workers", None) or getattr(runner, "max_workers", None)
     return min(int(n), cores) if isinstance(n, int) and n > 0 else cores
 
 
