@@ -124,18 +124,21 @@ class Plan:
     changed: int = 0
     context_changed: int = 0
     missing_rows: int = 0
+    rechecked: int = 0
     full_reason: str | None = None
 
     def counts(self) -> dict:
         return {"sources_to_clean": len(self.clean), "sources_kept": len(self.keep), "sources_deleted": len(self.deleted),
                 "new": self.new, "changed": self.changed, "context_changed": self.context_changed,
-                "missing_rows": self.missing_rows, "full_reason": self.full_reason}
+                "missing_rows": self.missing_rows, "rechecked": self.rechecked, "full_reason": self.full_reason}
 
 
 def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
-         have_rows: set[str] | None = None, full: bool = False) -> Plan:
+         have_rows: set[str] | None = None, full: bool = False, recheck: set[str] | None = None) -> Plan:
     """Decide per source. `have_rows`: sources that have rows in the previous tables (a source the
-    manifest lists but the tables lack, e.g. after a crash or a hand edit, is cleaned again)."""
+    manifest lists but the tables lack, e.g. after a crash or a hand edit, is cleaned again).
+    `recheck`: unchanged sources whose outcome depends on other files (a copy quarantined because
+    another file has the same bytes): cleaned again too."""
     deleted = sorted(set(previous.sources) - set(current))
     reason = None
     if full:
@@ -158,6 +161,8 @@ def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
             p.context_changed += 1
         elif have_rows is not None and source not in have_rows:
             p.missing_rows += 1
+        elif recheck and source in recheck:
+            p.rechecked += 1
         else:
             keep.append(source)
             continue

@@ -218,3 +218,17 @@ def carry_over(stage_dir: Path, out_dir: Path, keep: list[str]) -> dict[str, int
         os.replace(tmp, target)
         counts[name] = n
     return counts
+
+
+def sources_quarantined_at(out_dir: Path, stage: str, sources: list[str]) -> set[str]:
+    """Discovered sources with a previous quarantine row of this stage (e.g. "validate": a copy of
+    another file, whose outcome changes when that file changes or goes)."""
+    import pyarrow.compute as pc
+
+    path = Path(out_dir) / "quarantine.parquet"
+    if not path.exists():
+        return set()
+    t = pq.read_table(path, columns=["source", "stage"])
+    hit = t.filter(pc.equal(t.column("stage"), stage)).column("source").to_pylist()
+    srt = sorted(sources)
+    return {f for f in (file_source(s, srt) for s in hit if s) if f}

@@ -322,7 +322,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     entries, hashed = fingerprint_sources(raw_dir, sources, str(out))
     t = lap("fingerprint", t)
     previous = manifest.load(out)
-    if not full and _corpus_unchanged(previous, entries, cfg.pipeline_version):
+    unchanged = not full and _corpus_unchanged(previous, entries, cfg.pipeline_version)
+    if unchanged:
         # Same files, same bytes, same pipeline: the statistics and every context fingerprint are
         # what the manifest holds. Skip the corpus pass (it reads every file).
         corpus = {"path": None, "n_docs": None, "n_distinct_lines": None, "seconds": 0.0, "reused": True,
@@ -338,7 +339,9 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     if not full and previous.sources and not store.previous_schema_ok(out):
         full, full_reason = True, "previous tables are missing or have another schema"
     have_rows = store.sources_with_rows(out, sources) if previous.sources and not full else None
-    plan = manifest.plan(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full)
+    # A file quarantined as a copy of another is decided again whenever the corpus changed.
+    recheck = store.sources_quarantined_at(out, "validate", sources) if previous.sources and not full and not unchanged else None
+    plan = manifest.plan(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full, recheck=recheck)
     if full_reason:
         plan.full_reason = full_reason
     log.info("plan: clean %d sources, keep %d, drop %d deleted%s", len(plan.clean), len(plan.keep), len(plan.deleted),

@@ -52,6 +52,8 @@ def test_plan_new_changed_deleted_context_and_version():
     assert p.clean == sorted(cur) and p.keep == [] and "pipeline version changed" in p.full_reason
     p = manifest.plan(prev, cur, "v1", have_rows={"ctx", "edit"})  # "keep" lost its rows: clean it again
     assert "keep" in p.clean and p.missing_rows == 1
+    p = manifest.plan(prev, cur, "v1", recheck={"keep"})  # e.g. quarantined as a copy of a changed file
+    assert "keep" in p.clean and p.rechecked == 1 and p.keep == []
 
 
 def test_manifest_round_trip_and_corrupt_file(tmp_path):
@@ -122,6 +124,7 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
     for i, topic in enumerate(["harbour", "library", "railway", "museum"]):
         (raw / "local" / f"{topic}.txt").write_text(_article(topic, 3 + i))
     (raw / "empty.txt").write_bytes(b"")
+    (raw / "local" / "zz-railway-copy.txt").write_bytes((raw / "local" / "railway.txt").read_bytes())
 
     first = flow_fn(raw_dir=str(raw), out_dir=str(out))
     assert first["incremental"]["full_reason"] == "no previous manifest"
@@ -142,19 +145,27 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
     assert json.loads((out / "run.json").read_text())["docs_cleaned"] == 0
     assert _digests(out) == digests
 
-    # 2. edit one, delete one, add one, touch one (same bytes, new mtime)
+    q = store.read_table(out, "quarantine").set_index("source")
+    assert "same bytes as local/railway.txt" in q.loc["local/zz-railway-copy.txt", "error"]
+
+    # 2. edit one, delete one, add one, touch one (same bytes, new mtime); delete the original of a copy
     (raw / "local" / "harbour.txt").write_text(_article("harbour", 5))
     (raw / "local" / "library.txt").unlink()
+    (raw / "local" / "railway.txt").unlink()
     (raw / "local" / "stadium.txt").write_text(_article("stadium", 4))
     touched = raw / "local" / "museum.txt"
     os.utime(touched, ns=(time.time_ns(), time.time_ns() + 5_000_000_000))
     third = flow_fn(raw_dir=str(raw), out_dir=str(out))
     inc = third["incremental"]
     assert not third["corpus"]["reused"] and third["corpus"]["n_docs"] == 10
-    assert (inc["new"], inc["changed"], inc["sources_deleted"], inc["files_hashed"]) == (1, 1, 1, 3)
-    assert inc["sources_to_clean"] == 2 + inc["context_changed"] and third["docs_cleaned"] == inc["sources_to_clean"]
+    assert (inc["new"], inc["changed"], inc["sources_deleted"], inc["files_hashed"]) == (1, 1, 2, 3)
+    # the copy is decided again: its corpus context changed (its twin is gone) or, failing that, as a recheck
+    assert inc["context_changed"] + inc["rechecked"] >= 1
+    assert inc["sources_to_clean"] == 2 + inc["context_changed"] + inc["rechecked"]
+    assert third["docs_cleaned"] == inc["sources_to_clean"]
     arts = store.read_table(out, "articles")
     assert "local/library.txt" not in set(arts["source"]) and "local/stadium.txt" in set(arts["source"])
+    assert "local/zz-railway-copy.txt" in set(arts["source"])  # the copy is now the one article
 
     # ... and the tables equal a from-scratch run on the same RAW_DIR (excluding cleaned_at)
     fresh = flow_fn(raw_dir=str(raw), out_dir=str(tmp_path / "fresh"))
