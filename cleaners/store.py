@@ -119,8 +119,9 @@ def read_table(out_dir: Path, name: str) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- incremental runs
 # An incremental run cleans only some sources; the rows of the others are carried over from the
-# previous tables in OUT_DIR. merge_table streams those rows (filtered row group by row group, never
-# the whole table in memory) and then the new parts into the staged table; commit() renames it in.
+# previous tables in OUT_DIR. carry_over streams those rows (filtered row group by row group, never
+# the whole table in memory) into a first part of each table; merge_parts puts them ahead of the
+# new batches' parts; commit() renames the result into place.
 
 def file_source(row_source: str, sources: list[str]) -> str | None:
     """The discovered source (file) a row belongs to: the row's own `source`, or, for a record of
