@@ -109,12 +109,13 @@ class DocContext:
     df_site: np.ndarray
     n_docs: int
     n_site_docs: int
+    url: str | None = None  # the document's URL when known (its slug helps find the headline)
 
     @classmethod
-    def empty(cls, n_lines: int) -> "DocContext":
+    def empty(cls, n_lines: int, url: str | None = None) -> "DocContext":
         """No corpus information: the document counted alone."""
         one = np.ones(n_lines, dtype=np.int32)
-        return cls(df=one, df_site=one, n_docs=1, n_site_docs=1)
+        return cls(df=one, df_site=one, n_docs=1, n_site_docs=1, url=url)
 
 
 class CorpusStats:
@@ -145,15 +146,15 @@ class CorpusStats:
     def n_distinct_lines(self) -> int:
         return len(self._overall.keys)
 
-    def doc_context(self, lines: list[str], key: str | None = None) -> DocContext:
+    def doc_context(self, lines: list[str], key: str | None = None, url: str | None = None) -> DocContext:
         """Per-line document frequencies for one document (normally one that was in the pass)."""
         h = line_hashes(lines)
         df = np.maximum(self._overall.lookup(h), 1)
         kh = _key_hash(key)
         if kh is None:
             return DocContext(df=df, df_site=np.ones(len(lines), dtype=np.int32),
-                              n_docs=max(self.n_docs, 1), n_site_docs=1)
+                              n_docs=max(self.n_docs, 1), n_site_docs=1, url=url)
         df_site = np.maximum(self._site.lookup(_site_mix(h, kh)), 1)
         n_site = int(self._site_docs.lookup(np.array([kh], dtype=np.uint64))[0])
         return DocContext(df=df, df_site=df_site, n_docs=max(self.n_docs, 1),
-                          n_site_docs=max(n_site, 1))
+                          n_site_docs=max(n_site, 1), url=url)

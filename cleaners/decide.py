@@ -58,10 +58,40 @@ def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | Non
     return None if leading else "boilerplate"
 
 
+def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
+    """The packaged line model on a document's non-empty lines: (P(debris) per line, index of the
+    headline line or None), or None when no model is packaged.
+
+    `context` is a cleaners.corpus.DocContext for exactly these lines (corpus repetition, URL), or
+    a callable texts -> DocContext (e.g. `lambda t: stats.doc_context(t, site_key, url)`, which
+    stays right when decide_stable re-runs on fewer lines); without one, per-line corpus document
+    frequencies (if any) are used, else the context made active with cleaners.model.using()."""
+    from cleaners.corpus import DocContext
+    from cleaners.model import LineModel, active_context
+
+    if callable(context):
+        context = context(texts)
+    if context is None and corpus_doc_freq is None:
+        context = active_context(texts)
+    if context is None and corpus_doc_freq is not None and len(corpus_doc_freq) == len(texts):
+        df = np.maximum(np.asarray(corpus_doc_freq, dtype=np.int32), 1)
+        context = DocContext(df=df, df_site=np.ones(len(texts), dtype=np.int32),
+                             n_docs=max(int(df.max()), 1), n_site_docs=1)
+    if context is not None and len(context.df) != len(texts):
+        context = DocContext.empty(len(texts), getattr(context, "url", None))
+    try:
+        model = LineModel.default()
+    except FileNotFoundError:  # no packaged model (not trained yet): rules alone
+        return None
+    return model.analyse(texts, context)
+
+
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
-           corpus_doc_freq: list[int] | None = None) -> Decision:
+           corpus_doc_freq: list[int] | None = None, model_context=None) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
-    `debris_proba`, if given, holds the model's P(debris) for each non-empty line."""
+    `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
+    settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
+    corpus repetition of these non-empty lines, optional)."""
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
@@ -79,6 +109,12 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
                 full, cuts[i] = cuts[i][0][2], []
         whole[i] = full
 
+    # --- model hook: P(debris) per non-empty line from the learned line model (cleaners.model) ---
+    model_title: int | None = None
+    if debris_proba is None and settings.use_model and n:
+        scored = model_scores([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
+        if scored is not None:
+            debris_proba, model_title = scored
     model_says_debris = (debris_proba >= settings.model_threshold) if debris_proba is not None else np.zeros(n, bool)
     body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
     if not any(body_like):
@@ -92,6 +128,11 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
 
     title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                   and shape.is_headline_shaped(ln.text)), None)
+    # the model's headline (cleaners.model title pass) wins over the shape rule when it lies above
+    # the body and no rule calls the line a caption or proposes it strongly
+    if model_title is not None and model_title < first \
+            and not any(p.strong or p.kind == "caption" for p in proposals[model_title]):
+        title = doc.lines[model_title]
 
     spans: list[Span] = []
     kept: list[tuple[Line, str]] = []

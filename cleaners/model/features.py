@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from itertools import chain, count
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -74,16 +75,21 @@ _MONTHS = (r"jan|feb|febr|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|f
            r"octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|"
            r"ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|"
            r"dezembro|mei|augustus")
+MONTHS = frozenset(_MONTHS.split("|"))
+# Run on the lower-cased "\n"-joined text. Each name is a few patterns that begin with a literal,
+# which the regex engine scans for quickly (a leading class or look-behind is ~50x slower).
+_TLD = r"(?:com|org|net|gov|edu|io|co|de|fr|es|it|uk)\b"
 PATTERNS = {
-    "url": re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|gov|edu|io|co|de|fr|es|it|uk)\b", re.I),
-    "email": re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),
-    "date": re.compile(rf"\b(?:{_MONTHS})\.?\s+\d{{1,4}}\b|\b\d{{1,2}}\.?\s+(?:{_MONTHS})\b|"
-                       r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:19|20)\d\d\b", re.I),
-    "time": re.compile(r"\b\d{1,2}:\d\d\b"),
-    "byline": re.compile(r"(?m)^(?:by|von|por|par|di|door|av|af|de)\s+\w", re.I),
-    "copyright": re.compile(r"\u00a9|\(c\)\s|copyright|all rights reserved", re.I),
-    "number_only": re.compile(r"(?m)^[\W\d_]*\d[\W\d_]*$"),
-    "bullet": re.compile(r"(?m)^[-*\u2022\u25aa\u25cf\u2013\u2014>\u00bb]\s"),
+    "url": [re.compile(r"\." + _TLD), re.compile("://"), re.compile(r"www\.")],
+    "email": [re.compile(r"@[\w-]+\.\w")],
+    "date": [re.compile(r"/\d{1,2}/\d"), re.compile(r"-\d{1,2}-\d"), re.compile(r"\.\d{1,2}\.\d"),
+             re.compile(r"20\d\d\b"), re.compile(r"19\d\d\b")],
+    "time": [re.compile(r":\d\d\b")],
+    "byline": [re.compile(r"(?m)^(?:by|von|por|par|di|door|av|af|de) \w")],
+    "copyright": [re.compile("\u00a9"), re.compile(r"\(c\) "), re.compile("copyright"),
+                  re.compile("all rights reserved")],
+    "number_only": [re.compile(r"(?m)^[^\w\n]*\d[\d\W_]*$")],
+    "bullet": [re.compile(r"(?m)^[-*\u2022\u25aa\u25cf\u2013\u2014>\u00bb] ")],
 }
 _TOKEN_STRIP = re.compile(r"[^\w\s]+")
 
@@ -102,6 +108,8 @@ POSITION = [
     "doc_words_log", "n_docs_log", "n_site_docs_log", "textual", "dist_prev_text_log",
     "dist_next_text_log", "inside_text_span", "text_mass_before", "text_mass_after",
     "text_win2", "text_win5", "text_win10", "dist_main_block",
+    "seg3_share", "seg3_is_max", "seg3_rank", "seg3_after_max", "seg3_mass_larger_before",
+    "seg6_share", "seg6_is_max", "seg6_after_max", "seg3_n_text", "gap_before_log", "gap_after_log",
 ]
 NEIGHBOUR_BASE = ["n_words", "ends_sent", "stop_ratio", "fit_share", "df_log", "title_case_ratio",
                   "punct_ratio", "digit_ratio", "url", "date", "dup_in_doc", "sep_ratio"]
@@ -209,25 +217,31 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
 
     # ------------------------------------------------------------ patterns (on "\n"-joined text)
     text = "\n".join(lines)
+    lower = text.lower()
     starts_nl = starts + np.arange(n)
-    for name, pat in PATTERNS.items():
+    for name, pats in PATTERNS.items():
         if name == "email" and "@" not in text:
             continue
-        put(name, _counts_per_line(pat, text, starts_nl, n))
+        put(name, sum(_counts_per_line(pat, lower, starts_nl, n) for pat in pats))
 
     # ------------------------------------------------------------ tokens
-    low = _TOKEN_STRIP.sub(" ", text.lower()).split("\n")
+    low = _TOKEN_STRIP.sub(" ", lower).split("\n")
     toks_per_line = [s.split() for s in low]
     tcount = np.fromiter(map(len, toks_per_line), dtype=np.int64, count=n)
-    vocab: dict[str, int] = {}
-    ids = np.fromiter((vocab.setdefault(t, len(vocab)) for ts in toks_per_line for t in ts),
-                      dtype=np.int64, count=int(tcount.sum()))
+    flat = list(chain.from_iterable(toks_per_line))
+    vocab = dict(zip(dict.fromkeys(flat), count()))
+    ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
     V = len(vocab)
     sw = stopwords()
     is_sw_v = np.fromiter((w in sw for w in vocab), dtype=bool, count=V)
     tok_line = np.repeat(np.arange(n), tcount)
     is_sw = is_sw_v[ids] if V else np.zeros(0, dtype=bool)
     n_stop = np.bincount(tok_line, weights=is_sw, minlength=n) if V else np.zeros(n)
+    if V:  # a month name next to a number is a date too
+        is_month_v = np.fromiter((w in MONTHS for w in vocab), dtype=bool, count=V)
+        n_month = np.bincount(tok_line, weights=is_month_v[ids], minlength=n)
+        has_digit = col[_IDX["digit_ratio"]] > 0
+        col[_IDX["date"]] += n_month * has_digit
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(tcount, 1))
 
@@ -308,6 +322,35 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
         put("text_win10", w10)
         main = int(np.argmax(_window_sum(tmass, 5)))
         put("dist_main_block", np.log1p(np.abs(idx - main)) * np.sign(idx - main))
+        # blocks of text: textual lines separated by fewer than `gap` other lines form a segment;
+        # the article is usually the heaviest segment, comments and teasers lighter ones after it
+        for gap, names in ((3, ("seg3_share", "seg3_is_max", "seg3_rank", "seg3_after_max")),
+                           (6, ("seg6_share", "seg6_is_max", None, "seg6_after_max"))):
+            brk = np.concatenate([[True], np.diff(tpos) > gap])
+            seg_of_t = np.cumsum(brk) - 1
+            nseg = int(seg_of_t[-1]) + 1
+            smass = np.bincount(seg_of_t, weights=tmass[tpos], minlength=nseg)
+            # each line belongs to the segment of the nearest textual line at or before it
+            # (lines before the first textual line: the first segment)
+            line_seg = seg_of_t[np.clip(np.searchsorted(tpos, idx, side="right") - 1, 0, len(tpos) - 1)]
+            top = int(np.argmax(smass))
+            put(names[0], smass[line_seg] / tot)
+            put(names[1], line_seg == top)
+            if names[2]:
+                order = np.argsort(-smass, kind="stable")
+                rank = np.empty(nseg)
+                rank[order] = np.arange(nseg)
+                put(names[2], rank[line_seg])
+                if nseg <= 400:  # mass of heavier segments earlier in the page
+                    heavier = (smass[None, :] > smass[:, None]) & np.tri(nseg, k=-1, dtype=bool)
+                    larger_before = heavier @ smass
+                else:
+                    larger_before = np.zeros(nseg)
+                put("seg3_mass_larger_before", larger_before[line_seg] / tot)
+                put("seg3_n_text", np.log1p(np.bincount(seg_of_t, minlength=nseg)[line_seg]))
+            put(names[3], np.sign(line_seg - top) * np.log1p(np.abs(line_seg - top)))
+        put("gap_before_log", np.log1p(prv))
+        put("gap_after_log", np.log1p(nxt))
     else:
         for name in ("dist_prev_text_log", "dist_next_text_log"):
             put(name, np.full(n, np.log1p(big)))
@@ -322,7 +365,9 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
 # ---------------------------------------------------------------- stage 2: smoothing along the doc
 SMOOTH = ["p", "p@-1", "p@+1", "p@-2", "p@+2", "p@-3", "p@+3", "p_win2", "p_win5", "p_win10",
           "body_max_before3", "body_max_after3", "sandwich3", "body_mass_before", "body_mass_after",
-          "dist_conf_before_log", "dist_conf_after_log", "p_minus_doc_median", "doc_body_share"]
+          "dist_conf_before_log", "dist_conf_after_log", "p_minus_doc_median", "doc_body_share",
+          "debris_lines_to_main", "conf_debris_lines_to_main", "debris_chars_to_main", "side_of_main",
+          "body_lines_to_main"]
 STAGE2_NAMES = FEATURE_NAMES + SMOOTH
 _KEEP2 = slice(0, len(FEATURE_NAMES))
 
@@ -358,18 +403,56 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     else:
         prv = nxt = np.full(n, big)
     cols += [np.log1p(prv), np.log1p(nxt), p - np.median(p), np.full(n, (p < 0.5).mean())]
+    # how much debris lies between the line and the article's main block (the heaviest window of
+    # body mass): once past a share bar or a comment header, the rest is rarely the article
+    main = int(np.argmax(_window_sum(bm, 5)))
+    for mask in (p >= 0.5, p >= 0.8):
+        c = np.cumsum(mask)
+        cols.append(np.log1p(np.abs(c - c[main])))
+    c = np.cumsum((p >= 0.5) * lens)
+    cols.append(np.log1p(np.abs(c - c[main])))
+    cols.append(np.sign(idx - main))
+    c = np.cumsum(p < 0.5)
+    cols.append(np.log1p(np.abs(c - c[main])))
     S[:] = np.stack(cols, axis=1)
     return np.hstack([X1[:, _KEEP2], S])
 
 
 # ---------------------------------------------------------------- title
 TITLE_EXTRA = ["p2", "lines_to_first_body", "body_lines_before", "is_first_line", "cand_rank_above",
-               "same_as_other_line", "p2@+1", "p2@-1"]
+               "same_as_other_line", "p2@+1", "p2@-1", "slug_in_line", "line_in_slug", "has_url",
+               "body_rank_above", "words_rel_median"]
 TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
 
 
-def title_features(X2: np.ndarray, p2: np.ndarray) -> np.ndarray:
-    """Stage-2 features plus where the line sits relative to the predicted body."""
+_SLUG_SPLIT = re.compile(r"[^\w]+|_")
+
+
+def _slug_overlap(lines: list[str], url: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """Share of the URL path's words found in each line, and of each line's words in the path."""
+    n = len(lines)
+    if not url:
+        return np.zeros(n), np.zeros(n)
+    path = url.split("://", 1)[-1].split("::", 1)[-1]
+    path = path.split("/", 1)[1] if "/" in path else path
+    slug = {w for w in _SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()}
+    slug -= {"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post"}
+    if not slug:
+        return np.zeros(n), np.zeros(n)
+    a, b = np.zeros(n), np.zeros(n)
+    for i, line in enumerate(lines):
+        ws = {w for w in _SLUG_SPLIT.split(line.lower()) if w}
+        if ws:
+            hit = len(ws & slug)
+            a[i] = hit / len(slug)
+            b[i] = hit / len(ws)
+    return a, b
+
+
+def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = None,
+                   url: str | None = None) -> np.ndarray:
+    """Stage-2 features plus where the line sits relative to the predicted body and how well it
+    matches the URL's slug (when the document has a URL)."""
     n = len(p2)
     T = np.zeros((n, len(TITLE_EXTRA)), dtype=np.float32)
     if n == 0:
@@ -393,4 +476,20 @@ def title_features(X2: np.ndarray, p2: np.ndarray) -> np.ndarray:
     T[:, 5] = X2[:, _IDX["dup_in_doc"]] > 1
     T[:, 6] = _shift(p2, 1, 1.0)
     T[:, 7] = _shift(p2, -1, 1.0)
+    if lines is not None and url:
+        cand_i = np.flatnonzero(cand)
+        a, b = _slug_overlap([lines[i] for i in cand_i], url)
+        T[cand_i, 8] = a
+        T[cand_i, 9] = b
+        T[:, 10] = 1
+    # rank among candidates above the first body line by body-likeness of the line below
+    T[:, 11] = np.where(rank >= 0, rank, -1)
+    T[:, 12] = nw / max(float(np.median(nw)), 1.0)
     return np.hstack([X2, T])
+
+
+def title_candidates(X: np.ndarray) -> np.ndarray:
+    """Lines that can be a headline at all (1-40 words, under 300 characters): the title model
+    only scores these."""
+    nw = X[:, _IDX["n_words"]]
+    return (nw >= 1) & (nw <= 40) & (X[:, _IDX["n_chars"]] <= np.log1p(300))

@@ -40,11 +40,11 @@ MODEL_DIR = Path(__file__).resolve().parent
 SEED = 20261121
 
 PARAMS = dict(
-    objective="binary", learning_rate=0.08, num_leaves=31, max_depth=-1, min_data_in_leaf=40,
+    objective="binary", learning_rate=0.1, num_leaves=24, max_depth=-1, min_data_in_leaf=40,
     feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0,
-    seed=SEED, deterministic=True, force_row_wise=True, num_threads=2, verbose=-1,
+    seed=SEED, deterministic=True, force_row_wise=True, num_threads=2, verbose=-1, max_bin=63,
 )
-ROUNDS = {"stage1": 250, "stage2": 150, "title": 150}
+ROUNDS = {"stage1": 150, "stage2": 100, "title": 100}  # lean: prediction cost grows with trees
 
 
 @dataclass
@@ -57,6 +57,7 @@ class TrainDoc:
     group: str  # CV group (site)
     kind: str  # "page", "snip", "clean"
     use_ctx: bool = True
+    url: str | None = None
     ctx: DocContext | None = field(default=None, repr=False)
 
 
@@ -94,9 +95,16 @@ def load_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+WEIGHTING = "log"
+
+
 def _weights(lines: list[str], base: np.ndarray) -> np.ndarray:
-    # longer lines carry more of the page's tokens, so they count more (sub-linearly)
+    """Longer lines carry more of the page's tokens (the metric counts tokens), so they weigh more."""
     n_tok = np.fromiter((len(s.split()) for s in lines), dtype=np.float64, count=len(lines))
+    if WEIGHTING == "sqrt":
+        return base * np.sqrt(n_tok)
+    if WEIGHTING == "lin":
+        return base * n_tok
     return base * (1.0 + np.log1p(n_tok))
 
 
@@ -105,9 +113,9 @@ def page_docs(pages: list[dict]) -> list[TrainDoc]:
     for p in pages:
         lines = norm_lines(p["text"])
         lab, w = lb.body_labels(lines, p["truth"])
-        out.append(TrainDoc(lines, (1 - lab).astype(np.int8), _weights(lines, w),
+        out.append(TrainDoc(lines, (1 - lab).astype(np.int8), w,
                             lb.title_index(lines, p.get("title")), site_key(p.get("url")),
-                            _group(p.get("url"), p["id"]), "page"))
+                            _group(p.get("url"), p["id"]), "page", url=p.get("url")))
     return out
 
 
@@ -119,7 +127,7 @@ def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
         if not (s >= 0).any():
             continue
         y = np.where(s == 1, 0, 1).astype(np.int8)
-        w = _weights(lines, (s >= 0).astype(np.float64)) * 2.0
+        w = (s >= 0).astype(np.float64) * 2.0
         out.append(TrainDoc(lines, y, w, None, site_key(p.get("url")), _group(p.get("url"), p["id"]), "snip"))
     return out
 
@@ -155,8 +163,9 @@ def clean_docs(docs: list[TrainDoc], pages: list[dict], seed: int) -> list[Train
                 y.insert(lead, 1)
                 title = lead
         yy = np.asarray(y, dtype=np.int8)
-        out.append(TrainDoc(lines, yy, _weights(lines, np.ones(len(lines))), title, d.key, d.group,
-                            "clean", use_ctx=bool(rng.random() < 0.5)))
+        out.append(TrainDoc(lines, yy, np.ones(len(lines)), title, d.key, d.group,
+                            "clean", use_ctx=bool(rng.random() < 0.5),
+                            url=p.get("url") if rng.random() < 0.5 else None))
     return out
 
 
@@ -175,7 +184,7 @@ def snippet_clean_docs(docs: list[TrainDoc], seed: int) -> list[TrainDoc]:
             pos = 0 if r < 0.4 else len(lines) if r < 0.8 else int(rng.integers(1, len(lines)))
             lines.insert(pos, s)
             y.insert(pos, 1)
-        out.append(TrainDoc(lines, np.asarray(y, dtype=np.int8), _weights(lines, np.ones(len(lines))),
+        out.append(TrainDoc(lines, np.asarray(y, dtype=np.int8), np.ones(len(lines)),
                             None, d.key, d.group, "clean", use_ctx=False))
     return out
 
@@ -188,13 +197,13 @@ def attach_context(docs: list[TrainDoc], stats: CorpusStats, seed: int) -> None:
     rng = np.random.default_rng(seed + 2)
     for d in docs:
         use = d.use_ctx and (d.kind == "clean" or rng.random() >= 0.15)
-        d.ctx = stats.doc_context(d.lines, d.key) if use else DocContext.empty(len(d.lines))
+        d.ctx = stats.doc_context(d.lines, d.key, d.url) if use else DocContext.empty(len(d.lines), d.url)
 
 
 def matrices(docs: list[TrainDoc]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     X = [fx.doc_features(d.lines, d.ctx) for d in docs]
     y = np.concatenate([d.y for d in docs]).astype(np.float64)
-    w = np.concatenate([d.w for d in docs])
+    w = np.concatenate([_weights(d.lines, d.w) for d in docs])
     return X, y, w
 
 
@@ -205,7 +214,8 @@ def _fit(X: np.ndarray, y: np.ndarray, w: np.ndarray, rounds: int, names: list[s
 
 
 def _fold_of(group: str, k: int) -> int:
-    return zlib.crc32(group.encode()) % k
+    # salted, so the inner folds are independent of an outer cross-validation split by site
+    return zlib.crc32(("inner:" + group).encode()) % k
 
 
 def title_labels(docs: list[TrainDoc]) -> tuple[np.ndarray, np.ndarray]:
@@ -241,13 +251,14 @@ def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
     X2 = np.vstack([fx.stage2_features(Xs[i], oof[bounds[i]:bounds[i + 1]]) for i in range(len(docs))])
     stage2 = _fit(X2, y, w, ROUNDS["stage2"], fx.STAGE2_NAMES)
     log(f"  stage2 done {time.time() - t0:.1f}s")
-    # title model on stage-2 features (its out-of-fold-ish inputs) of the lines
+    # title model on the stage-2 features with out-of-fold stage-1 probabilities as the body map
+    # (at inference the body map is stage 1's, so training sees the same kind of errors)
     ty, tw = title_labels(docs)
-    p2 = stage2.predict(X2, num_threads=2)  # in-sample; the title model only needs a rough body map
-    XT = np.vstack([fx.title_features(X2[bounds[i]:bounds[i + 1]], p2[bounds[i]:bounds[i + 1]])
+    XT = np.vstack([fx.title_features(X2[bounds[i]:bounds[i + 1]], oof[bounds[i]:bounds[i + 1]],
+                                      docs[i].lines, docs[i].ctx.url if docs[i].ctx else None)
                     for i in range(len(docs))])
     tparams = dict(PARAMS, scale_pos_weight=5.0)
-    keep = tw > 0
+    keep = (tw > 0) & fx.title_candidates(XT)
     title = lgb.train(tparams, lgb.Dataset(XT[keep], label=ty[keep], feature_name=fx.TITLE_NAMES),
                       num_boost_round=ROUNDS["title"])
     log(f"  title done {time.time() - t0:.1f}s")

@@ -1,0 +1,123 @@
+"""Evaluate the cleaner on the development pages' `text` (shared/devset/pages.jsonl.gz).
+
+    python -m cleaners.model.evaluate [--pred PRED.jsonl]     # packaged model, real pipeline
+    python -m cleaners.model.evaluate --cv 2                  # 2-fold cross-validation
+    python -m cleaners.model.evaluate --mode model            # the line model alone, no rules
+(bench/eval_devset.py is the same command; `newsclean eval` should call main(argv).)
+
+Prints pages, F1<0.5, P, R, leak, F1 exactly as shared/tools/score-devset computes them on the
+written PRED.jsonl, plus the title exact-match rate (lower case, punctuation and spaces folded).
+In --cv mode the model is trained on one half of the pages (split by site, plus the snippet pages
+and kind-(b) texts built from that half only) and scores the other half, then the halves swap;
+the written PRED.jsonl holds every page's out-of-fold prediction.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from cleaners.corpus import CorpusStats, DocContext
+from cleaners.model import LineModel
+from cleaners.model import labels as lb
+from cleaners.model import train as tr
+
+from cleaners.model.score import score  # the metric of shared/tools/score-devset
+
+
+def print_score(s: dict, label: str = "") -> None:
+    if label:
+        print(f"== {label}")
+    print(f"pages {s['pages']}  missing {s['missing']}  F1<0.5: {s['F1<0.5']}")
+    print(f"P {s['P']:.3f}  R {s['R']:.3f}  leak {s['leak']:.3f}")
+    print(f"F1 {s['F1']:.3f}")
+    print(f"title exact match {s['title']:.3f}")
+
+
+# --- cleaning one page
+def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: str, settings=None) -> dict:
+    key = tr.site_key(page.get("url"))
+    if mode == "model":
+        lines = tr.norm_lines(page["text"])
+        ctx = stats.doc_context(lines, key, page.get("url")) if stats is not None else DocContext.empty(len(lines), page.get("url"))
+        p, t = model.analyse(lines, ctx)
+        keep = [s for i, (s, q) in enumerate(zip(lines, p)) if q < model.debris_threshold and i != t]
+        return {"id": page["id"], "text": "\n\n".join(keep), "title": lines[t] if t is not None else None}
+    from cleaners.model import using
+    from cleaners.pipeline import clean_text
+    from cleaners.types import DocumentError
+
+    url = page.get("url")
+    ctx = None if stats is None else (lambda lines: stats.doc_context(lines, key, url))
+    try:
+        with using(model, ctx):
+            doc = clean_text(page["text"], settings, source=page["id"], meta={"url": url})
+    except DocumentError:
+        return {"id": page["id"], "text": "", "title": None}
+    return {"id": page["id"], "text": doc.text, "title": doc.title}
+
+
+def run(pages, model, stats, mode, settings):
+    return {p["id"]: clean_page(p, model, stats, mode, settings) for p in pages}
+
+
+def fold_of(page: dict, k: int) -> int:
+    return zlib.crc32(tr._group(page.get("url"), page["id"]).encode()) % k
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--devset", type=Path, default=tr.DEVSET)
+    ap.add_argument("--pred", type=Path, default=Path("PRED.jsonl"))
+    ap.add_argument("--cv", type=int, default=0, help="k-fold cross-validation (2 = halves)")
+    ap.add_argument("--mode", choices=("pipeline", "model"), default="pipeline")
+    ap.add_argument("--model-dir", type=Path, default=None)
+    ap.add_argument("--no-corpus", action="store_true", help="skip the corpus repetition pass")
+    ap.add_argument("--limit", type=int, default=0)
+    a = ap.parse_args(argv)
+
+    from cleaners.settings import Settings
+    settings = Settings()
+    pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")
+    if a.limit:
+        pages = pages[: a.limit]
+    t0 = time.time()
+    preds: dict[str, dict] = {}
+    if a.cv:
+        all_docs = tr.page_docs(pages)
+        snip = tr.snippet_docs(tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz"))
+        snip_clean = tr.snippet_clean_docs(snip, tr.SEED)
+        folds = [fold_of(p, a.cv) for p in pages]
+        for k in range(a.cv):
+            tr_idx = [i for i, f in enumerate(folds) if f != k]
+            te = [pages[i] for i, f in enumerate(folds) if f == k]
+            docs = [all_docs[i] for i in tr_idx]
+            clean = tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
+            train_docs = docs + snip + snip_clean + clean
+            tstats = tr.build_corpus(docs + snip)
+            tr.attach_context(train_docs, tstats, tr.SEED)
+            print(f"fold {k}: train {len(docs)} pages, test {len(te)}", flush=True)
+            model = LineModel(tr.train_models(train_docs), {"version": "cv"})
+            stats = None if a.no_corpus else CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in te)
+            fp = run(te, model, stats, a.mode, settings)
+            print_score(score(te, fp), f"fold {k} ({len(te)} pages)")
+            preds.update(fp)
+    else:
+        model = LineModel.load(a.model_dir) if a.model_dir else LineModel.default()
+        stats = None if a.no_corpus else CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in pages)
+        preds = run(pages, model, stats, a.mode, settings)
+    with open(a.pred, "w", encoding="utf-8") as f:
+        for p in pages:
+            f.write(json.dumps({"id": p["id"], "text": preds[p["id"]]["text"],
+                                "title": preds[p["id"]]["title"]}, ensure_ascii=False) + "\n")
+    print_score(score(pages, preds), f"{'cv%d' % a.cv if a.cv else 'in-sample'} {a.mode} ({time.time() - t0:.0f}s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""The development-set metric, identical to shared/tools/score-devset: bag-of-tokens precision,
+recall and F1 per page (NFKC, lower case, Unicode punctuation and symbols deleted, split on white
+space; overlap = multiset intersection), `leak` (share of a page's labelled boilerplate snippets of
+3+ tokens, not inside the truth, still found in the output), plus title exact match (lower case,
+punctuation and spaces folded)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from cleaners.model.labels import fold_title, tokens
+
+
+def prf(pred: list[str], true: list[str]) -> tuple[float, float, float]:
+    if not pred or not true:
+        return (0.0, 0.0, 0.0) if true else ((1.0, 1.0, 1.0) if not pred else (0.0, 1.0, 0.0))
+    ov = sum((Counter(pred) & Counter(true)).values())
+    p, r = ov / len(pred), ov / len(true)
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def leak(pred: list[str], true: list[str], snippets: list[str]) -> float | None:
+    hay, truth = " " + " ".join(pred) + " ", " " + " ".join(true) + " "
+    snips = [" " + " ".join(s) + " " for s in map(tokens, snippets)]
+    snips = [s for s in snips if len(s.split()) >= 3 and s not in truth]
+    return sum(s in hay for s in snips) / len(snips) if snips else None
+
+
+def score(pages: list[dict], preds: dict[str, dict]) -> dict:
+    """preds: id -> {"text": ..., "title": ...}. Macro averages over `pages`."""
+    rows = []
+    for page in pages:
+        pr = preds.get(page["id"], {})
+        pt, tt = tokens(pr.get("text", "")), tokens(page["truth"])
+        p, r, f = prf(pt, tt)
+        rows.append({"P": p, "R": r, "F1": f, "missing": page["id"] not in preds,
+                     "leak": leak(pt, tt, page.get("boilerplate_snippets") or []),
+                     "title": fold_title(pr.get("title")) == fold_title(page.get("title"))})
+    n = max(len(rows), 1)
+    leaks = [x["leak"] for x in rows if x["leak"] is not None]
+    return {"pages": len(rows), "missing": sum(x["missing"] for x in rows),
+            "F1<0.5": sum(x["F1"] < 0.5 for x in rows),
+            "P": sum(x["P"] for x in rows) / n, "R": sum(x["R"] for x in rows) / n,
+            "leak": sum(leaks) / len(leaks) if leaks else 0.0, "F1": sum(x["F1"] for x in rows) / n,
+            "title": sum(x["title"] for x in rows) / n}

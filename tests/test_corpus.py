@@ -1,0 +1,59 @@
+"""Corpus-level line repetition (cleaners.corpus)."""
+import numpy as np
+
+from cleaners.corpus import CorpusStats, DocContext, _Counter, line_hashes, normalise_for_hash
+
+
+def test_normalisation_folds_case_digits_punctuation():
+    assert normalise_for_hash(["Share this: 12 Comments!", "  "]) == ["share this 00 comments", ""]
+    a, b = line_hashes(["Sign in | Subscribe", "sign in  subscribe"])
+    assert a == b
+
+
+def test_document_frequency_counts_documents_not_occurrences():
+    docs = [
+        (["Menu", "Menu", "A story about rivers and boats on the water.", "Subscribe"], "a.com"),
+        (["Menu", "Another story entirely, about trains.", "Subscribe"], "a.com"),
+        (["Menu", "A third one about bread.", "Sign in"], "b.org"),
+    ]
+    stats = CorpusStats.build(docs)
+    assert stats.n_docs == 3
+    ctx = stats.doc_context(docs[0][0], "a.com")
+    assert list(ctx.df) == [3, 3, 1, 2]
+    assert list(ctx.df_site) == [2, 2, 1, 2]
+    assert ctx.n_site_docs == 2
+    # unknown key: site counts fall back to the document itself
+    ctx = stats.doc_context(docs[2][0], None)
+    assert list(ctx.df_site) == [1, 1, 1]
+    # a line never seen counts as the document's own
+    assert list(stats.doc_context(["never seen"], "a.com").df) == [1]
+
+
+def test_counter_merges_chunks_exactly():
+    rng = np.random.default_rng(0)
+    keys = rng.integers(0, 500, size=20_000).astype(np.uint64)
+    c = _Counter(chunk=1_000)
+    for part in np.array_split(keys, 37):
+        c.add(part)
+    c.finish()
+    uniq, counts = np.unique(keys, return_counts=True)
+    assert np.array_equal(c.keys, uniq)
+    assert np.array_equal(c.counts, counts)
+    assert np.array_equal(c.lookup(uniq[:5]), counts[:5])
+    assert c.lookup(np.array([10_000], dtype=np.uint64))[0] == 0
+
+
+def test_memory_is_bounded_by_distinct_lines():
+    # 200k documents of which lines repeat: the table holds only distinct hashes (12 bytes each)
+    def docs():
+        for i in range(20_000):
+            yield [f"footer line {i % 50}", "Home", "About us", f"story {i}"], f"site{i % 7}"
+    stats = CorpusStats.build(docs())
+    assert stats.n_docs == 20_000
+    assert stats.n_distinct_lines <= 50 + 2 + 20_000  # digits fold to 0: "story 00000" style collisions allowed
+    assert stats._overall.keys.dtype == np.uint64
+
+
+def test_empty_context():
+    ctx = DocContext.empty(3, url="https://example.com/a")
+    assert list(ctx.df) == [1, 1, 1] and ctx.n_docs == 1 and ctx.url.endswith("/a")

@@ -1,0 +1,75 @@
+"""Line features: shape, patterns, position, neighbours, topic fit, corpus repetition."""
+import numpy as np
+
+from cleaners.corpus import CorpusStats
+from cleaners.model import features as fx
+
+BODY = [
+    "The river authority said on Monday that the flood barrier would be raised before the storm arrives.",
+    "Engineers have tested the barrier twice this year, and both tests went as planned, the authority said.",
+    "Residents near the river were told to move cars away from the embankment by Tuesday evening.",
+]
+DOC = ["Home", "News", "Sport", "Flood barrier to be raised before storm"] + BODY[:2] + ["What engineers found"] + BODY[2:] + [
+    "Royal couple to visit Canada next spring", "Contact us: news@example.com", "© 2024 Example Media. All rights reserved.",
+    "https://example.com/privacy"]
+
+
+def col(X, name):
+    return X[:, fx.FEATURE_NAMES.index(name)]
+
+
+def test_shape_and_pattern_features():
+    X = fx.doc_features(DOC)
+    assert X.shape == (len(DOC), len(fx.FEATURE_NAMES)) and X.dtype == np.float32
+    assert not np.isnan(X).any()
+    assert col(X, "ends_sent")[4] == 1 and col(X, "ends_sent")[0] == 0
+    assert col(X, "n_words")[0] == 1 and col(X, "n_words")[4] == len(BODY[0].split())
+    assert col(X, "email")[DOC.index("Contact us: news@example.com")] >= 1
+    assert col(X, "copyright")[DOC.index("© 2024 Example Media. All rights reserved.")] >= 1
+    assert col(X, "url")[len(DOC) - 1] >= 1
+    assert col(X, "date")[DOC.index("© 2024 Example Media. All rights reserved.")] >= 1
+    assert col(X, "stop_ratio")[4] > 0.2 and col(X, "stop_ratio")[2] == 0
+
+
+def test_position_and_neighbours():
+    X = fx.doc_features(DOC)
+    assert col(X, "rel_pos")[0] == 0 and col(X, "rel_pos")[-1] == 1
+    # the subheading sits between two textual lines
+    i = DOC.index("What engineers found")
+    assert col(X, "inside_text_span")[i] == 1 and col(X, "inside_text_span")[0] == 0
+    assert col(X, "n_words@-1")[i] == col(X, "n_words")[i - 1]
+    assert col(X, "n_words@+1")[i] == col(X, "n_words")[i + 1]
+    assert col(X, "n_words@-1")[0] == -1  # beyond the document
+
+
+def test_topic_fit_separates_unrelated_headline():
+    X = fx.doc_features(DOC)
+    fit = col(X, "fit_share")
+    assert fit[DOC.index("What engineers found")] > fit[DOC.index("Royal couple to visit Canada next spring")]
+    assert fit[3] > 0.5  # the headline's words recur in the body
+
+
+def test_corpus_repetition_features():
+    docs = [(["Home", "News", f"Story number {i} is about {w}.", "Subscribe now"], "example.com")
+            for i, w in enumerate(["rivers", "bridges", "trains", "bread"])]
+    stats = CorpusStats.build(docs)
+    X = fx.doc_features(docs[0][0], stats.doc_context(docs[0][0], "example.com"))
+    assert col(X, "df_frac")[0] == 1.0 and col(X, "df_site_frac")[3] == 1.0
+    # digits fold to 0, so "Story number N" lines collide: check a line with no digits instead
+    assert col(X, "df_log")[1] > 0
+
+
+def test_empty_and_single_line_documents():
+    assert fx.doc_features([]).shape == (0, len(fx.FEATURE_NAMES))
+    X = fx.doc_features(["Just one line."])
+    assert X.shape[0] == 1 and not np.isnan(X).any()
+    X2 = fx.stage2_features(X, np.array([0.3]))
+    assert X2.shape == (1, len(fx.STAGE2_NAMES))
+    T = fx.title_features(X2, np.array([0.3]), ["Just one line."], "https://x.org/just-one-line")
+    assert T.shape == (1, len(fx.TITLE_NAMES))
+
+
+def test_unicode_and_astral_characters():
+    X = fx.doc_features(["Ça marche très bien 🎉", "東京都の天気は晴れです。", "\u200b"])
+    assert not np.isnan(X).any()
+    assert col(X, "other_letter_ratio")[1] > 0.5
