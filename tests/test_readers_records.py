@@ -154,3 +154,14 @@ def test_record_html_field_goes_through_the_html_path(tmp_path):
     assert doc.text.startswith("The city council voted")
     assert "Privacy policy" not in doc.text and "Sport" not in doc.text
     assert doc.url == record["url"]
+
+
+def test_json_object_forms(tmp_path):
+    (tmp_path / "wrapped.json").write_text(json.dumps({"articles": [{"text": BODY}, {"text": BODY + "\n\nMore."}]}), encoding="utf-8")
+    assert [i.source for i in _read(tmp_path, "wrapped.json")] == ["wrapped.json#0", "wrapped.json#1"]
+    (tmp_path / "single.json").write_text(json.dumps({"text": BODY, "id": 7}), encoding="utf-8")
+    (item,) = _read(tmp_path, "single.json")
+    assert item.source == "single.json#0" and item.meta == {"id": 7}
+    (tmp_path / "other.json").write_text(json.dumps({"config": True}), encoding="utf-8")
+    with pytest.raises(DocumentError, match="no records"):
+        _read(tmp_path, "other.json")
