@@ -41,6 +41,13 @@ PROSE = (
     "The budget takes effect in May after a final reading next month, according to the council.\n"
 )
 ARTICLE = "City Council Approves New Budget\n\n" + PROSE
+_WHO = ["the mayor", "a spokeswoman", "the treasurer", "two residents", "the opposition leader", "a local teacher"]
+_WHAT = ["the road repairs", "the new library", "bus fares", "the school budget", "park maintenance", "the water bill"]
+# One long paragraph of varied sentences (over 4 KB, so a byte placed after it is past the head
+# that the binary check looks at).
+LONG_PARAGRAPH = " ".join(
+    f"On the {i + 2}th day of the debate, {_WHO[i % 6]} argued that {_WHAT[(i * 5) % 6]} would cost "
+    f"{(i * 37) % 90 + 10} million dollars over {i % 7 + 2} years." for i in range(70)) + "\n\n"
 ACTIONABLE = re.compile(
     r"\b(check|remove|re-?save|fix|rename|raise|split|re-?run|copy|report|convert|re-?download|re-?export|"
     r"re-?compress|replace|add|move|use|not followed|delete|wait|expected|must)\b", re.I)
@@ -233,7 +240,7 @@ CASES = [
     Case("PDF named .txt", w("doc.txt", pdf()), "quarantine", r"binary"),
     Case("zip named .txt", w("archive.txt", zipped()), "quarantine", r"binary"),
     Case("NUL bytes at the start", w("nul.txt", b"\x00\x00\x00" + ARTICLE.encode()), "quarantine", r"binary"),
-    Case("a NUL byte deep in the text", w("late-nul.txt", (ARTICLE * 30 + "\x00" + PROSE).encode()), "article",
+    Case("a NUL byte deep in the text", w("late-nul.txt", (ARTICLE + LONG_PARAGRAPH + "\x00 The vote on the plan is expected in June, the clerk said.\n").encode()), "article",
          check=lambda a, q: [x for x in a if "\x00" in x["text"]] == []),
     Case("random bytes", w("noise.txt", bytes((i * 7919 + 13) % 256 for i in range(20_000))), "quarantine", r"binary|encoding|not valid"),
     Case("invalid UTF-8 in the middle of valid text",
