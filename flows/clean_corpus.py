@@ -120,12 +120,21 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
                 cleaned_at: str, stats_path: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
+    from contextlib import nullcontext
+
     cfg = Settings(**settings)
-    extra = {}
-    if stats_path and _CLEAN_TAKES_CORPUS:
-        extra["corpus"] = corpus_context.load(stats_path)
+    extra, active = {}, nullcontext()
+    if stats_path:
+        stats = corpus_context.load(stats_path)
+        if _CLEAN_TAKES_CORPUS:  # per document, with its site key and URL
+            extra["corpus"] = stats
+        else:  # the line model reads the corpus counts of each document's lines (overall, no site key)
+            from cleaners.model import using
+
+            active = using(context=stats.doc_context)
     t0 = time.perf_counter()
-    result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), **extra)
+    with active:
+        result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), **extra)
     counts = store.write_part(Path(stage_dir), index, result)
     counts["seconds"] = time.perf_counter() - t0
     _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,

@@ -179,3 +179,36 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
     assert "pipeline version changed" in fourth["incremental"]["full_reason"]
     assert fourth["incremental"]["sources_to_clean"] == fourth["incremental"]["sources_total"]
     assert set(store.read_table(out, "articles")["pipeline_version"]) == {Settings(keep_curly_quotes=True).pipeline_version}
+
+
+def test_clean_batch_gives_the_corpus_statistics_to_the_line_model(tmp_path, monkeypatch):
+    """The corpus pass's statistics reach the cleaning of each document (read-only, loaded from
+    the staging folder by the batch task), through the task's plain function."""
+    from cleaners.corpus import CorpusStats
+    from flows.clean_corpus import clean_batch, corpus_statistics
+
+    cfg = Settings()
+    raw, stage = tmp_path / "raw", tmp_path / "stage"
+    raw.mkdir()
+    stage.mkdir()
+    for topic in ("harbour", "library", "railway"):
+        (raw / f"{topic}.txt").write_text(_article(topic, 3, SHARED))
+    srcs = sorted(p.name for p in raw.iterdir())
+    info = corpus_statistics.fn(str(raw), srcs, cfg.__dict__, str(stage))
+    assert info["n_docs"] == 3 and Path(info["path"]).exists() and set(info["fingerprints"]) == set(srcs)
+
+    seen: list[int] = []
+    real = CorpusStats.doc_context
+
+    def recording(self, lines, key=None, url=None):
+        ctx = real(self, lines, key, url)
+        seen.append(int(ctx.df.max()) if len(ctx.df) else 0)
+        return ctx
+
+    monkeypatch.setattr(CorpusStats, "doc_context", recording)
+    corpus_context.load.cache_clear()
+    counts = clean_batch.fn(str(raw), srcs, cfg.__dict__, str(stage), 0, "2026-01-01T00:00:00+00:00", info["path"])
+    assert counts["docs_read"] == 3
+    if not cfg.use_model:
+        pytest.skip("the line model is off: nothing reads corpus context")
+    assert seen and max(seen) == 3  # the shared line was counted in all 3 documents
