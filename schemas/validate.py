@@ -80,11 +80,18 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
     return fails
 
 
+# Rules that remove a repeated copy of a paragraph whose first copy stays in the text by design
+# (cleaners.pipeline's HTML path): their rows are exempt from the removed-line check.
+COPY_RULES = frozenset({"repeated_paragraph"})
+
+
 def removed_lines_left(articles: list[dict], removed: list[dict]) -> set[str]:
-    """doc_ids whose text still holds, as a paragraph, a whole line the removed table lists."""
+    """doc_ids whose text still holds, as a paragraph, a whole line the removed table lists
+    (other than a removed repeated copy, see COPY_RULES)."""
     paragraphs = {a["doc_id"]: set(a["text"].split("\n\n")) for a in articles if isinstance(a.get("text"), str)}
     return {r["doc_id"] for r in removed
-            if r.get("whole_line") and r["doc_id"] in paragraphs and r["text"] in paragraphs[r["doc_id"]]}
+            if r.get("whole_line") and r.get("rule") not in COPY_RULES
+            and r["doc_id"] in paragraphs and r["text"] in paragraphs[r["doc_id"]]}
 
 
 def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> None:

@@ -213,3 +213,13 @@ def test_identical_documents_in_different_batches_are_resolved_not_fatal(tmp_pat
     assert list(arts["source"]) == ["a.txt", "c.txt"]
     assert list(q["source"]) == ["b.txt"] and "same bytes as a.txt" in q["error"][0]
     assert (rem["doc_id"] == single.articles[0]["doc_id"]).sum() == len(single.removed)
+
+
+def test_a_removed_repeated_copy_may_leave_its_first_copy():
+    text = "A line that is repeated on the page.\n\nThe council approved the budget."
+    dup = removed(0, line=5, end=36, text="A line that is repeated on the page.", kind="boilerplate", rule="repeated_paragraph")
+    out = validate_batch(BatchResult(articles=[article(0, text=text)], removed=[dup]))
+    assert len(out.articles) == 1 and not out.quarantine
+    other = dict(dup, rule="model")
+    out = validate_batch(BatchResult(articles=[article(0, text=text)], removed=[other]))
+    assert not out.articles and "removed_line_not_in_text" in out.quarantine[0]["error"]
