@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
@@ -39,6 +40,7 @@ from cleaners.runlock import RunLock
 from cleaners.settings import Settings
 from flows import progress
 
+# Tasks write files and take big inputs (source lists): no result caching, no input hashing.
 # A batch smaller than this is not worth a task of its own, nor a worker process: spawning workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
 # cleaned in one batch in the flow's own process.
@@ -79,14 +81,14 @@ def _log():
         return logging.getLogger("newsclean.flow")
 
 
-@task(name="discover-sources", retries=2, retry_delay_seconds=1)
+@task(name="discover-sources", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def discover_sources(raw_dir: str) -> tuple[list[str], list[tuple[str, str]]]:
     sources, skipped = discover(Path(raw_dir))
     _log().info("discovered %d sources (%d skipped) under %s", len(sources), len(skipped), raw_dir)
     return sources, skipped
 
 
-@task(name="fingerprint-sources", retries=2, retry_delay_seconds=1)
+@task(name="fingerprint-sources", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple[dict, int]:
     """Size + mtime against the previous manifest; sha256 only for files that look different."""
     previous = manifest.load(Path(out_dir))
@@ -95,7 +97,7 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
     return entries, hashed
 
 
-@task(name="corpus-statistics", retries=1, retry_delay_seconds=1)
+@task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_dir: str) -> dict:
     """Line repetition over the whole corpus (cleaners.corpus), saved in the staging folder as the
     cleaning batches' read-only context, and each source's context fingerprint."""
@@ -115,7 +117,7 @@ def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_di
 _CLEAN_TAKES_CORPUS = "corpus" in inspect.signature(clean_sources).parameters
 
 
-@task(name="clean-batch")
+@task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int,
                 cleaned_at: str, stats_path: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
@@ -142,7 +144,7 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
     return counts
 
 
-@task(name="validate-tables")
+@task(name="validate-tables", cache_policy=NO_CACHE)
 def validate_tables(stage_dir: str) -> dict:
     """Merge the carried-over rows and the batches' parts into one staged file per table (streamed),
     then run the checks across batches (unique keys, every removed row belongs to a document)."""
@@ -158,7 +160,7 @@ def validate_tables(stage_dir: str) -> dict:
     return {name: pq.ParquetFile(stage / f"{name}.parquet").metadata.num_rows for name in store.TABLES}
 
 
-@task(name="write-tables")
+@task(name="write-tables", cache_policy=NO_CACHE)
 def write_tables(stage_dir: str, out_dir: str, new_manifest: dict) -> dict:
     """Rename the staged tables into OUT_DIR, then write the manifest (last: see cleaners.manifest)."""
     paths = store.commit(Path(stage_dir), Path(out_dir))
@@ -166,7 +168,7 @@ def write_tables(stage_dir: str, out_dir: str, new_manifest: dict) -> dict:
     return {k: str(v) for k, v in paths.items()}
 
 
-@task(name="publish-artifacts")
+@task(name="publish-artifacts", cache_policy=NO_CACHE)
 def publish_artifacts(out_dir: str, summary: dict) -> list[str]:
     """Prefect artifacts (visible in the UI with a server): a markdown summary, removals by kind and
     quarantined documents by reason, over the tables as written (carried-over rows included)."""
