@@ -129,8 +129,8 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                   and shape.is_headline_shaped(ln.text)), None)
     # the model's headline (cleaners.model title pass) wins over the shape rule when it lies above
-    # the body and no rule calls the line a caption or proposes it strongly
-    if model_title is not None and model_title < first \
+    # the body or is not prose itself, and no rule calls the line a caption or proposes it strongly
+    if model_title is not None and (model_title < first or not body_like[model_title]) \
             and not any(p.strong or p.kind == "caption" for p in proposals[model_title]):
         title = doc.lines[model_title]
 

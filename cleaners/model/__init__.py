@@ -25,7 +25,7 @@ from cleaners.corpus import DocContext
 MODEL_VERSION = "line-model-1"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
-DEFAULTS = {"debris_threshold": 0.5, "title_threshold": 0.3}
+DEFAULTS = {"debris_threshold": 0.5, "title_threshold": 0.02}
 
 
 class LineModel:

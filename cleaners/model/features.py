@@ -117,6 +117,8 @@ NEIGHBOUR_SHIFTS = (-2, -1, 1, 2)
 NEIGHBOUR = [f"{name}@{s:+d}" for s in NEIGHBOUR_SHIFTS for name in NEIGHBOUR_BASE]
 FEATURE_NAMES = BASE + POSITION + NEIGHBOUR
 _IDX = {n: i for i, n in enumerate(FEATURE_NAMES)}
+_NB_SRC = [_IDX[name] for name in NEIGHBOUR_BASE]
+_NB_DST = [_IDX[f"{NEIGHBOUR_BASE[0]}@{s:+d}"] for s in NEIGHBOUR_SHIFTS]
 
 
 def _shift(a: np.ndarray, s: int, fill: float) -> np.ndarray:
@@ -356,9 +358,15 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
             put(name, np.full(n, np.log1p(big)))
 
     # ------------------------------------------------------------ neighbours
-    for s in NEIGHBOUR_SHIFTS:
-        for name in NEIGHBOUR_BASE:
-            put(f"{name}@{s:+d}", _shift(col[_IDX[name]], s, -1.0))
+    base = F[:, _NB_SRC]
+    for k, s in enumerate(NEIGHBOUR_SHIFTS):
+        block = F[:, _NB_DST[k]:_NB_DST[k] + len(NEIGHBOUR_BASE)]
+        block[:] = -1.0
+        if abs(s) < n:
+            if s > 0:
+                block[: n - s] = base[s:]
+            else:
+                block[-s:] = base[: n + s]
     return F
 
 
