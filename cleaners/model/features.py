@@ -25,6 +25,7 @@ from cleaners.corpus import DocContext
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
     1 << i for i in range(11))
+_PLANES = (LETTER, SPACE, UPPER, DIGIT, PUNCT, SYMBOL, OTHER_LETTER, SEP, COMMA, SENT_END)
 _SENT_END_CHARS = ".!?\u2026\u3002\uff01\uff1f"
 _SEP_CHARS = "|\u2022\u00b7\u00bb\u203a\u00ab\u2039/>\u25ba\u25b6\u2192\u00a6"
 
@@ -172,19 +173,28 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
     nonempty = lens > 0
     safe_starts = np.minimum(starts, max(len(cls) - 1, 0))
 
-    def per_line(mask: np.ndarray) -> np.ndarray:
-        if len(mask) == 0:
-            return np.zeros(n)
-        s = np.add.reduceat(mask.astype(np.int32), safe_starts)
-        return np.where(nonempty, s, 0).astype(np.float64)
-
-    letters = per_line((cls & LETTER) > 0)
-    spaces = per_line((cls & SPACE) > 0)
-    words = np.where(nonempty, spaces + 1, 0)
+    # every character class counted per line in one reduceat over a (chars, classes) bit matrix
     prev_space = np.concatenate([[True], (cls[:-1] & SPACE) > 0])
     prev_space[starts[nonempty]] = True
-    word_start_upper = per_line(((cls & UPPER) > 0) & prev_space)
-    word_start_letter = per_line(((cls & LETTER) > 0) & prev_space)
+    planes = np.empty((len(cls), len(_PLANES) + 2), dtype=np.uint8)
+    for j, bit in enumerate(_PLANES):
+        np.not_equal(cls & bit, 0, out=planes[:, j])
+    planes[:, -2] = planes[:, _PLANES.index(UPPER)] & prev_space
+    planes[:, -1] = planes[:, _PLANES.index(LETTER)] & prev_space
+    if len(cls):
+        counts = np.add.reduceat(planes, safe_starts, axis=0, dtype=np.int32).astype(np.float64)
+        counts[~nonempty] = 0
+    else:
+        counts = np.zeros((n, planes.shape[1]))
+
+    def per_line(bit: int) -> np.ndarray:
+        return counts[:, _PLANES.index(bit)]
+
+    letters = per_line(LETTER)
+    spaces = per_line(SPACE)
+    words = np.where(nonempty, spaces + 1, 0)
+    word_start_upper = counts[:, -2]
+    word_start_letter = counts[:, -1]
     last = cls[np.maximum(starts + lens - 1, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
     last2 = cls[np.maximum(starts + lens - 2, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
     first = cls[safe_starts] if len(cls) else np.zeros(n, dtype=np.uint16)
@@ -198,14 +208,14 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
     put("n_words", words)
     put("mean_word_len", letters / np.maximum(words, 1))
     put("letter_ratio", letters / lens_c)
-    put("upper_ratio", per_line((cls & UPPER) > 0) / np.maximum(letters, 1))
-    put("digit_ratio", per_line((cls & DIGIT) > 0) / lens_c)
-    put("punct_ratio", per_line((cls & PUNCT) > 0) / lens_c)
-    put("symbol_ratio", per_line((cls & SYMBOL) > 0) / lens_c)
-    put("other_letter_ratio", per_line((cls & OTHER_LETTER) > 0) / lens_c)
-    put("sep_ratio", per_line((cls & SEP) > 0) / np.maximum(words, 1))
-    put("comma_per_word", per_line((cls & COMMA) > 0) / np.maximum(words, 1))
-    n_sent_end = per_line((cls & SENT_END) > 0)
+    put("upper_ratio", per_line(UPPER) / np.maximum(letters, 1))
+    put("digit_ratio", per_line(DIGIT) / lens_c)
+    put("punct_ratio", per_line(PUNCT) / lens_c)
+    put("symbol_ratio", per_line(SYMBOL) / lens_c)
+    put("other_letter_ratio", per_line(OTHER_LETTER) / lens_c)
+    put("sep_ratio", per_line(SEP) / np.maximum(words, 1))
+    put("comma_per_word", per_line(COMMA) / np.maximum(words, 1))
+    n_sent_end = per_line(SENT_END)
     put("n_sent_end", n_sent_end)
     put("ends_sent", ends_sent)
     put("ends_colon", (last & COLON) > 0)
