@@ -1,0 +1,1 @@
+"""Packaged line-model files (LightGBM text format + model.json); data only, see cleaners.model."""
