@@ -5,8 +5,10 @@
 It only orchestrates; all cleaning is in cleaners/, the table contract in schemas/.
 
 - Batches: one task cleans a batch of sources (Settings.batch_size documents at most, balanced over
-  the workers), never one document: Prefect's own cost per task run (~10 ms in the client, 50-80 ms
-  of server CPU) then stays far under 5% of the run (bench/prefect_overhead.py measures it).
+  the workers), never one document: Prefect's own cost per task run (measured: 5 ms in the client,
+  20-25 ms of server CPU, against 20-50 s per 500-page batch) then stays far under 5% of the run
+  (bench/prefect_overhead.py). Under 2 * MIN_BATCH sources the one batch runs in this process.
+- Tasks have no result caching (NO_CACHE): they write files and take source lists.
 - Tasks get small arguments (paths, source lists, a batch index) and read their data themselves;
   they write validated parquet parts into OUT/.staging/<run>/ and return only counts.
 - Retries apply to the reading steps (discovery, fingerprints, the corpus pass), never to
@@ -40,7 +42,6 @@ from cleaners.runlock import RunLock
 from cleaners.settings import Settings
 from flows import progress
 
-# Tasks write files and take big inputs (source lists): no result caching, no input hashing.
 # A batch smaller than this is not worth a task of its own, nor a worker process: spawning workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
 # cleaned in one batch in the flow's own process.
