@@ -446,8 +446,8 @@ def test_one_20_mb_line(tmp_path):
     t0 = time.perf_counter()
     out = validate_batch(clean_sources(tmp_path, ["line.txt"], Settings()))
     assert len(out.articles) + len(out.quarantine) == 1
-    if out.quarantine:
-        assert out.quarantine[0]["stage"] == "timeout", out.quarantine
+    if out.quarantine:  # stopped by the time limit, or judged (e.g. by the line model) not an article
+        assert out.quarantine[0]["stage"] in ("timeout", "decide") and ACTIONABLE.search(out.quarantine[0]["error"])
     else:
         assert out.articles[0]["n_words"] > 3_000_000
     assert time.perf_counter() - t0 < 90
