@@ -92,14 +92,42 @@ def context_fingerprint(ctx: DocContext, settings: Settings) -> bytes:
     return b"".join(p.tobytes() for p in parts)
 
 
-def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings) -> dict[str, str]:
-    """Per source, a 16-hex fingerprint of its documents' quantised corpus context."""
+def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings,
+                 documents: list[tuple[str, list[str], str | None]] | None = None) -> dict[str, str]:
+    """Per source, a 16-hex fingerprint of its documents' quantised corpus context. `documents`:
+    the (source, lines, site_key) of the counting pass when they were kept; else files are read again."""
     acc: dict[str, xxhash.xxh3_64] = {s: xxhash.xxh3_64() for s in sources}
-    for source, lines, key in iter_documents(raw_dir, sources, settings):
+    docs = documents if documents is not None else iter_documents(raw_dir, sources, settings)
+    for source, lines, key in docs:
         h = acc[source]
         h.update(context_fingerprint(stats.doc_context(lines, key), settings))
         h.update(b"\x00|doc|\x00")
     return {s: h.hexdigest() for s, h in acc.items()}
+
+
+def build_and_fingerprint(raw_dir: Path, sources: list[str], settings: Settings,
+                          memory_budget: int = 256 << 20) -> tuple[CorpusStats, dict[str, str], bool]:
+    """build() and fingerprints() reading each file once when the corpus's lines fit in
+    `memory_budget` bytes (roughly: text plus Python's per-string overhead); otherwise the
+    fingerprints read the files a second time. Returns (stats, fingerprints, read_twice)."""
+    kept: list[tuple[str, list[str], str | None]] = []
+    used, over = 0, False
+
+    def feed():
+        nonlocal used, over
+        for source, lines, key in iter_documents(raw_dir, sources, settings):
+            if not over:
+                used += sum(len(ln) + 64 for ln in lines) + 128
+                if used > memory_budget:
+                    over = True
+                    kept.clear()
+                else:
+                    kept.append((source, lines, key))
+            yield lines, key
+
+    stats = CorpusStats.build(feed())
+    prints = fingerprints(stats, raw_dir, sources, settings, documents=None if over else kept)
+    return stats, prints, over
 
 
 def save(stats: CorpusStats, folder: Path) -> Path:

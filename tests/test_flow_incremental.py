@@ -90,6 +90,11 @@ def test_context_fingerprint_changes_only_where_a_line_becomes_a_template(tmp_pa
     after = corpus_context.fingerprints(corpus_context.build(tmp_path, srcs4, cfg), tmp_path, srcs4, cfg)
     assert after["a.txt"] != before["a.txt"] and after["b.txt"] != before["b.txt"]
     assert after["c.txt"] == before["c.txt"]  # its lines' counts did not cross a bucket
+    # one pass (lines kept in memory) and two passes (over the memory budget) agree
+    stats, once, twice = corpus_context.build_and_fingerprint(tmp_path, srcs4, cfg)
+    assert once == after and not twice and stats.n_docs == 6
+    stats, again, twice = corpus_context.build_and_fingerprint(tmp_path, srcs4, cfg, memory_budget=1000)
+    assert again == after and twice and stats.n_docs == 6
 
 
 # ---------------------------------------------------------------- the real flow, incremental
