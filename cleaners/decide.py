@@ -86,6 +86,20 @@ def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | No
     return model.analyse(texts, context)
 
 
+def _model_debris(proba: np.ndarray | None, n: int, settings: Settings) -> np.ndarray:
+    """Lines the model alone calls debris, at the ordinary threshold."""
+    return np.zeros(n, bool) if proba is None else proba >= settings.model_threshold
+
+
+def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whole: list, settings: Settings) -> bool:
+    """An article body is contiguous, and the model is least sure on short, mostly clean text: a
+    sentence next to the body, or a line between two body lines (a subheading), stays unless the
+    model is confident at the stricter prose threshold."""
+    if whole[i] is not None:
+        return False
+    return proba is None or proba[i] < settings.model_threshold_prose
+
+
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
            corpus_doc_freq: list[int] | None = None, model_context=None) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
@@ -115,16 +129,27 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         scored = model_scores([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
         if scored is not None:
             debris_proba, model_title = scored
-    model_says_debris = (debris_proba >= settings.model_threshold) if debris_proba is not None else np.zeros(n, bool)
+    model_says_debris = _model_debris(debris_proba, n, settings)
     body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
     if not any(body_like):
         raise DocumentError("decide", NO_BODY)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
-    # A short closing sentence ("He did not respond.") still belongs to the story.
-    while last + 1 < n and whole[last + 1] is None and not model_says_debris[last + 1] \
-            and shape.is_sentence_like(residual[last + 1], min_words=3):
+    # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
+    # above it, a short closing sentence ("He did not respond.") below it.
+    while first > 0 and shape.is_sentence_like(residual[first - 1]) \
+            and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
+        first -= 1
+        model_says_debris[first] = False
+    while last + 1 < n and shape.is_sentence_like(residual[last + 1], min_words=3) \
+            and _trusted_as_body(last + 1, debris_proba, residual, whole, settings):
         last += 1
+        model_says_debris[last] = False
+    # A line between two body lines is a subheading unless the model is sure.
+    for i in range(first + 1, last):
+        if model_says_debris[i] and not model_says_debris[i - 1] and not model_says_debris[i + 1] \
+                and _trusted_as_body(i, debris_proba, residual, whole, settings):
+            model_says_debris[i] = False
 
     title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                   and shape.is_headline_shaped(ln.text)), None)

@@ -21,6 +21,9 @@ class Settings:
     doc_timeout_s: float = 30.0
     # Decision thresholds (rules + model); see cleaners.decide.
     model_threshold: float = 0.5
+    # Model-only removal of what reads as article text (a sentence next to the body, or a line
+    # between two body lines, i.e. a subheading) needs this much confidence instead.
+    model_threshold_prose: float = 0.9
     use_model: bool = True
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = 3
