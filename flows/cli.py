@@ -180,6 +180,25 @@ def serve(
         fail(str(exc))
 
 
+_PASSTHROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+
+
+@app.command(context_settings=_PASSTHROUGH)
+def train(ctx: typer.Context) -> None:
+    """Train the line model from the dev pages (reproducible; see --help). Writes cleaners/model/files/."""
+    from cleaners.model.train import main as train_main
+
+    raise typer.Exit(train_main(ctx.args) or 0)
+
+
+@app.command(name="eval", context_settings=_PASSTHROUGH)
+def evaluate(ctx: typer.Context) -> None:
+    """Score the real pipeline on the dev pages' text: P/R/F1, pages under 0.5, leak, title match (--cv 2: cross-validated)."""
+    from cleaners.model.evaluate import main as eval_main
+
+    raise typer.Exit(eval_main(ctx.args) or 0)
+
+
 def main() -> None:
     try:
         app()
