@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from cleaners.corpus import CorpusStats
+from cleaners.corpus_context import document_context
+from cleaners.model import using
 from cleaners.pipeline import clean_document
 from cleaners.readers import read_source
 from cleaners.settings import Settings
@@ -74,7 +78,7 @@ def timeout_reason(settings: Settings, what: str = "cleaning") -> str:
 
 
 def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
-               seen: dict[str, str]) -> None:
+               seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
     doc_id = raw.doc_id
     if doc_id in seen:
         out.quarantine.append(quarantine_row(raw.source, DocumentError(
@@ -82,7 +86,9 @@ def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, ou
         return
     seen[doc_id] = raw.source
     try:
-        with time_limit(settings.doc_timeout_s) as limit:
+        # The line model reads this document's corpus counts (overall and within its site).
+        model_context = using(context=document_context(corpus, raw)) if corpus is not None else nullcontext()
+        with time_limit(settings.doc_timeout_s) as limit, model_context:
             doc = clean_document(raw, settings)
         if limit.fired:  # something swallowed the timeout: the result cannot be trusted
             raise DocumentTimeout()
@@ -124,7 +130,8 @@ def _items(raw_dir: Path, source: str, settings: Settings):
 
 
 def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
-                  cleaned_at: dt.datetime | None = None) -> BatchResult:
+                  cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None) -> BatchResult:
+    """Clean every document of `sources`. `corpus` is the corpus pass's line statistics, if any."""
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
@@ -138,7 +145,7 @@ def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
                     out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item,
                                                          getattr(item, "doc_id", None)))
                 else:
-                    _clean_one(item, settings, cleaned_at, out, seen)
+                    _clean_one(item, settings, cleaned_at, out, seen, corpus)
         except DocumentTimeout:
             out.docs_read += 1
             what = "reading the file" if not n_items else f"reading the file after {n_items} records"

@@ -16,7 +16,7 @@ No Prefect here; flows/clean_corpus.py calls these from its `corpus-statistics` 
 from __future__ import annotations
 
 import pickle
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Iterator
 
@@ -25,6 +25,7 @@ import xxhash
 
 from cleaners.corpus import CorpusStats, DocContext
 from cleaners.lines import normalise_lines
+from cleaners.metadata.resolve import record_evidence
 from cleaners.metadata.urls import domain_from_url
 from cleaners.readers import read_source
 from cleaners.settings import Settings
@@ -35,27 +36,24 @@ STATS_FILE = "corpus-stats.pkl"
 
 def document_lines(raw: RawDocument, settings: Settings) -> list[str]:
     """The non-empty normalised lines the line cleaner will see for this document."""
-    if raw.format == "html":
-        from cleaners.extract_html import extract_html
+    from cleaners.pipeline import input_text
 
-        text = extract_html(raw.text if raw.text is not None else raw.data, url=raw.meta.get("url"),
-                            header=raw.meta.get("http_content_type")).text
-    else:
-        from cleaners.pipeline import document_text
-
-        text = document_text(raw)
-    return [ln for ln in normalise_lines(text, settings.keep_curly_quotes) if ln]
+    return [ln for ln in normalise_lines(input_text(raw), settings.keep_curly_quotes) if ln]
 
 
 def site_key(raw: RawDocument) -> str | None:
-    """The site a document belongs to, when a record says so (its url's domain or its outlet)."""
-    url = raw.meta.get("url")
-    if url:
-        dom = domain_from_url(url)
+    """The site a document belongs to, when a record or archive says so (its URL's domain, else its outlet)."""
+    evidence = record_evidence(raw.meta)
+    if evidence.url:
+        dom = domain_from_url(evidence.url)
         if dom:
             return dom
-    outlet = raw.meta.get("outlet")
-    return str(outlet) if outlet else None
+    return evidence.outlet
+
+
+def document_context(stats: CorpusStats, raw: RawDocument):
+    """The line-model context of one document: `context(lines)` with its corpus counts, site and URL."""
+    return partial(stats.doc_context, key=site_key(raw), url=record_evidence(raw.meta).url)
 
 
 def iter_documents(raw_dir: Path, sources: list[str], settings: Settings) -> Iterator[tuple[str, list[str], str | None]]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE_VERSION = "0.1.0"
+# Settings that only change how the work is scheduled, never the output: not part of the hash.
+ORCHESTRATION_ONLY = frozenset({"batch_size"})
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,9 @@ class Settings:
     batch_size: int = 500
 
     def digest(self) -> str:
-        blob = json.dumps(dataclasses.asdict(self), sort_keys=True).encode()
+        """Hash of the settings that change output (not how the work is split into batches)."""
+        values = {k: v for k, v in dataclasses.asdict(self).items() if k not in ORCHESTRATION_ONLY}
+        blob = json.dumps(values, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:8]
 
     @property

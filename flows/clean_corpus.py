@@ -20,7 +20,6 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
 from __future__ import annotations
 
 import datetime as dt
-import inspect
 import math
 import os
 import platform
@@ -113,29 +112,15 @@ def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_di
             "fingerprints": prints, "seconds": round(seconds, 3), "read_twice": read_twice}
 
 
-_CLEAN_TAKES_CORPUS = "corpus" in inspect.signature(clean_sources).parameters
-
-
 @task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int,
                 cleaned_at: str, stats_path: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
-    from contextlib import nullcontext
-
     cfg = Settings(**settings)
-    extra, active = {}, nullcontext()
-    if stats_path:
-        stats = corpus_context.load(stats_path)
-        if _CLEAN_TAKES_CORPUS:  # per document, with its site key and URL
-            extra["corpus"] = stats
-        else:  # the line model reads the corpus counts of each document's lines (overall, no site key)
-            from cleaners.model import using
-
-            active = using(context=stats.doc_context)
+    stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
-    with active:
-        result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), **extra)
+    result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
     counts = store.write_part(Path(stage_dir), index, result)
     counts["seconds"] = time.perf_counter() - t0
     _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
@@ -188,6 +173,19 @@ def publish_artifacts(out_dir: str, summary: dict) -> list[str]:
     except Exception as exc:  # noqa: BLE001 - artifacts are a view: never fail a finished run for them
         _log().warning("could not publish artifacts: %s", exc)
     return keys
+
+
+@task(name="write-report", cache_policy=NO_CACHE)
+def write_report(out_dir: str, raw_dir: str) -> list[str]:
+    """OUT/report.html for people to look at, and a link artifact to it. A view: never fails a run."""
+    from flows.report import build_report, publish_report
+
+    try:
+        path = build_report(Path(out_dir), Path(raw_dir))
+    except Exception as exc:  # noqa: BLE001
+        _log().warning("could not write report.html: %s", exc)
+        return []
+    return [str(path), *publish_report(path)]
 
 
 def table_breakdowns(out_dir: Path, max_reasons: int = 50) -> tuple[list[dict], list[dict]]:
@@ -423,6 +421,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     summary["artifacts"] = publish_artifacts(str(out), summary | {"durations_s": durations | {"total": time.perf_counter() - started}})
     durations["total"] = round(time.perf_counter() - started, 3)
     store.write_summary(summary, out)
+    report = write_report(str(out), str(raw_dir))  # reads run.json, so it comes after it
+    if report:
+        summary["outputs"]["report"] = report[0]
+        summary["artifacts"] += report[1:]
+        store.write_summary(summary, out)
     return summary
 
 

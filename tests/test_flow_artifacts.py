@@ -34,7 +34,7 @@ def test_run_publishes_summary_and_breakdown_artifacts(tmp_path):
     assert state.is_completed()
     summary = state.result()
     arts = read_artifacts(state.state_details.flow_run_id)
-    assert set(summary["artifacts"]) == {"newsclean-summary", "newsclean-removals", "newsclean-quarantine"} <= set(arts)
+    assert set(summary["artifacts"]) == {"newsclean-summary", "newsclean-removals", "newsclean-quarantine", "newsclean-report"} <= set(arts)
 
     md = arts["newsclean-summary"]
     assert md.type == "markdown"
