@@ -29,7 +29,6 @@ class Settings:
     use_model: bool = True
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = 3
-    template_max_words: int = 12
     # Orchestration
     batch_size: int = 500
 
