@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import sys
-from itertools import chain, count
+from collections import Counter
+from itertools import chain, count, repeat
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -66,6 +67,15 @@ def _lut() -> np.ndarray:
 def stopwords() -> frozenset[str]:
     path = Path(__file__).with_name("stopwords.txt")
     return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
+
+
+@lru_cache(maxsize=1)
+def _word_flags() -> dict[str, int]:
+    """1 = stop word, 2 = month name (looked up once per distinct word of a document)."""
+    flags = dict.fromkeys(stopwords(), 1)
+    for m in MONTHS:
+        flags[m] = flags.get(m, 0) | 2
+    return flags
 
 
 # ---------------------------------------------------------------- patterns
@@ -244,13 +254,13 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
     vocab = dict(zip(dict.fromkeys(flat), count()))
     ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
     V = len(vocab)
-    sw = stopwords()
-    is_sw_v = np.fromiter((w in sw for w in vocab), dtype=bool, count=V)
+    flags = np.fromiter(map(_word_flags().get, vocab, repeat(0, V)), dtype=np.int8, count=V)
+    is_sw_v = (flags & 1) > 0
     tok_line = np.repeat(np.arange(n), tcount)
     is_sw = is_sw_v[ids] if V else np.zeros(0, dtype=bool)
     n_stop = np.bincount(tok_line, weights=is_sw, minlength=n) if V else np.zeros(n)
     if V:  # a month name next to a number is a date too
-        is_month_v = np.fromiter((w in MONTHS for w in vocab), dtype=bool, count=V)
+        is_month_v = (flags & 2) > 0
         n_month = np.bincount(tok_line, weights=is_month_v[ids], minlength=n)
         has_digit = col[_IDX["digit_ratio"]] > 0
         col[_IDX["date"]] += n_month * has_digit
@@ -258,10 +268,8 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
     put("stop_ratio", n_stop / np.maximum(tcount, 1))
 
     # duplicates of the whole line inside the document
-    seen: dict[str, int] = {}
-    for s in lines:
-        seen[s] = seen.get(s, 0) + 1
-    put("dup_in_doc", np.fromiter((seen[s] for s in lines), dtype=np.float64, count=n))
+    seen = Counter(lines)
+    put("dup_in_doc", np.fromiter(map(seen.__getitem__, lines), dtype=np.float64, count=n))
 
     # "textual" lines: long, sentence-like
     textual = (((words >= 10) | (lens >= 80)) & (n_sent_end >= 1)).astype(np.float64)
@@ -269,7 +277,7 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
 
     # topic fit: share of the line's content words found in the OTHER textual lines
     if V:
-        content = ~is_sw & (np.fromiter((len(w) > 2 for w in vocab), dtype=bool, count=V)[ids])
+        content = ~is_sw & ((np.fromiter(map(len, vocab), dtype=np.int64, count=V) > 2)[ids])
         body_tok = textual[tok_line] > 0
         B = np.bincount(ids[body_tok & content], minlength=V).astype(np.float64)
         # subtract the line's own occurrences when the line itself is textual
