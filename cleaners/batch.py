@@ -33,6 +33,8 @@ class BatchResult:
     docs_read: int = 0
     lines_removed: Counter = field(default_factory=Counter)
     spans_removed: Counter = field(default_factory=Counter)
+    # doc_id -> raw line numbers kept in its text (for the positional removed-line check; not written)
+    kept_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def extend(self, other: "BatchResult") -> None:
         self.articles += other.articles
@@ -41,6 +43,7 @@ class BatchResult:
         self.docs_read += other.docs_read
         self.lines_removed += other.lines_removed
         self.spans_removed += other.spans_removed
+        self.kept_lines.update(other.kept_lines)
 
 
 def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime) -> dict:
@@ -103,6 +106,7 @@ def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, ou
         out.quarantine.append(quarantine_row(raw.source, err, doc_id))
         return
     out.articles.append(article_row(doc, settings, cleaned_at))
+    out.kept_lines[doc.doc_id] = doc.kept_lines
     out.removed.extend(removed_rows(doc))
     for s in doc.removed:
         (out.lines_removed if s.whole_line else out.spans_removed)[s.kind] += 1

@@ -104,4 +104,5 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
             break  # decide's residual differs from ours: stop rather than mis-map offsets
     assert decision is not None
     all_spans = sorted((s for ss in spans.values() for s in ss), key=lambda s: (s.line, s.start))
-    return Decision(decision.title, decision.kept, all_spans)
+    # A line whose every character was cut in the last pass carries no text: it is not kept.
+    return Decision(decision.title, [(ln, t) for ln, t in decision.kept if t], all_spans)

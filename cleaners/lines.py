@@ -152,9 +152,25 @@ def _repair_full(line: str, keep_curly_quotes: bool) -> str:
     return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
 
 
+# Separators that are not line ends here become spaces before repair, so that ftfy sees the same
+# characters in a line as it will when the clean text is cleaned again (idempotence). NEL (U+0085)
+# stays: as a C1 control it may be part of mojibake that ftfy repairs.
+_SEPARATORS = str.maketrans({c: " " for c in "\x0b\x0c\x1c\x1d\x1e\x1f\u2028\u2029"})
+
+
+def _normalise_once(line: str, keep_curly_quotes: bool) -> str:
+    return _SPACES_TO_FOLD.sub(" ", _repair(line.translate(_SEPARATORS), keep_curly_quotes)).strip()
+
+
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
-    line = _repair(line, keep_curly_quotes)
-    return _SPACES_TO_FOLD.sub(" ", line).strip()
+    """Normalise until nothing changes: ftfy undoes one layer of mojibake at a time, and folding
+    spaces can expose another ("Â" + space), so a normalised line normalises to itself."""
+    for _ in range(4):
+        fixed = _normalise_once(line, keep_curly_quotes)
+        if fixed == line:
+            break
+        line = fixed
+    return line
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:

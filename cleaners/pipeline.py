@@ -49,6 +49,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
         source=source,
         title=decision.title.text if decision.title else None,
         text="\n\n".join(t for _, t in decision.kept),
+        kept_lines=tuple(ln.number for ln, _ in decision.kept),
         removed=tuple(spans),
         outlet=outlet,
         outlet_domain=outlet_domain,
@@ -131,7 +132,8 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
         kept = [(n, line) for n, line in kept[:top] if n not in furniture] + kept[top + 1:]
     if not kept:
         raise DocumentError("extract", "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article")
-    return replace(doc, title=None, text="\n\n".join(t for _, t in kept), removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes
+    return replace(doc, title=None, text="\n\n".join(t for _, t in kept), kept_lines=tuple(n for n, _ in kept),
+                   removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes
 
 
 def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:

@@ -81,7 +81,8 @@ class CleanDocument:
     published: Found | None = None
     url: str | None = None
     author: str | None = None
-    notes: tuple[str, ...] = ()  # e.g. "html fallback to text path"
+    notes: tuple[str, ...] = ()
+    kept_lines: tuple[int, ...] = ()  # raw line numbers whose (remaining) text is in `text`  # e.g. "html fallback to text path"
 
     @property
     def n_words(self) -> int:

@@ -130,7 +130,7 @@ MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine}
 
 # Checks over more than one table (implemented in schemas.validate): name -> (tables, meaning).
 CROSS_TABLE_CHECKS = {
-    "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is still a paragraph of its text (except a removed repeated copy of a paragraph, rule repeated_paragraph)"),
+    "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is one of the lines its text was made from (positional; the same words may rightly stay elsewhere, e.g. a subheading repeated in a table of contents)"),
     "removed_doc_id_known": (("removed", "articles", "quarantine"), "every removed.doc_id is an articles.doc_id or a quarantine.doc_id"),
     "source_in_one_place": (("articles", "quarantine"), "no source is both an article and quarantined"),
 }

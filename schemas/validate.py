@@ -85,13 +85,30 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
 COPY_RULES = frozenset({"repeated_paragraph"})
 
 
-def removed_lines_left(articles: list[dict], removed: list[dict]) -> set[str]:
-    """doc_ids whose text still holds, as a paragraph, a whole line the removed table lists
-    (other than a removed repeated copy, see COPY_RULES)."""
-    paragraphs = {a["doc_id"]: set(a["text"].split("\n\n")) for a in articles if isinstance(a.get("text"), str)}
-    return {r["doc_id"] for r in removed
-            if r.get("whole_line") and r.get("rule") not in COPY_RULES
-            and r["doc_id"] in paragraphs and r["text"] in paragraphs[r["doc_id"]]}
+def removed_lines_left(articles: list[dict], removed: list[dict],
+                       kept_lines: dict[str, tuple[int, ...]] | None = None) -> set[str]:
+    """doc_ids whose text still holds a whole line the removed table lists.
+
+    Where the pipeline reported which raw lines it kept (`kept_lines`), the check is positional:
+    a removed line must not be a kept one. The same words may rightly stay elsewhere (a table of
+    contents above the article repeats its subheadings; the copy in the contents is debris, the
+    subheading is not). Without positions, a removed line's text must not be a paragraph of the
+    text (other than a removed repeated copy, see COPY_RULES)."""
+    kept_lines = kept_lines or {}
+    kept = {doc_id: set(lines) for doc_id, lines in kept_lines.items()}
+    paragraphs = {a["doc_id"]: set(a["text"].split("\n\n")) for a in articles
+                  if isinstance(a.get("text"), str) and a["doc_id"] not in kept}
+    left = set()
+    for r in removed:
+        if not r.get("whole_line"):
+            continue
+        doc_id = r["doc_id"]
+        if doc_id in kept:
+            if r["line"] in kept[doc_id]:
+                left.add(doc_id)
+        elif r.get("rule") not in COPY_RULES and doc_id in paragraphs and r["text"] in paragraphs[doc_id]:
+            left.add(doc_id)
+    return left
 
 
 def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> None:
@@ -131,7 +148,7 @@ def validate_batch(result: BatchResult) -> BatchResult:
     for i, checks in failing_rows("removed", result.removed).items():
         listed = bad.setdefault(result.removed[i]["doc_id"], [])
         listed.extend(f"removed.{c}" for c in checks if f"removed.{c}" not in listed)
-    for doc_id in removed_lines_left(result.articles, result.removed):
+    for doc_id in removed_lines_left(result.articles, result.removed, result.kept_lines):
         bad.setdefault(doc_id, []).append("text:removed_line_not_in_text")
     known = {r["doc_id"] for r in result.articles}
     for r in result.removed:

@@ -223,3 +223,31 @@ def test_a_removed_repeated_copy_may_leave_its_first_copy():
     other = dict(dup, rule="model")
     out = validate_batch(BatchResult(articles=[article(0, text=text)], removed=[other]))
     assert not out.articles and "removed_line_not_in_text" in out.quarantine[0]["error"]
+
+
+def test_removed_line_check_is_positional_when_kept_lines_are_known():
+    """A table of contents repeats a subheading: its copy at line 3 is removed, the subheading at
+    line 9 stays. That is right, and must not quarantine the article; keeping line 3 itself is not."""
+    text = "Key findings\n\nThe council approved the budget."
+    toc = removed(0, line=3, end=12, text="Key findings", kind="navigation", rule="short_fragment")
+    ok = validate_batch(BatchResult(articles=[article(0, text=text)], removed=[toc], kept_lines={f"{0:016x}": (9, 11)}))
+    assert len(ok.articles) == 1 and not ok.quarantine
+    bad = validate_batch(BatchResult(articles=[article(0, text=text)], removed=[toc], kept_lines={f"{0:016x}": (3, 11)}))
+    assert not bad.articles and "removed_line_not_in_text" in bad.quarantine[0]["error"]
+
+
+def test_full_page_text_with_a_table_of_contents_is_not_quarantined(tmp_path):
+    from cleaners.batch import clean_sources
+    from cleaners.settings import Settings
+
+    body = ["The council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
+            "Council members said the new routes would serve neighbourhoods that have gone without reliable service.",
+            "Budget", "The plan still needs approval from the regional transit authority, which meets again next month.",
+            "Officials said the first new routes could open as early as next spring if the authority agrees."]
+    page = ["Home", "News", "Contents", "Budget", "Routes", "Council backs bigger bus network", *body, "Share this article"]
+    (tmp_path / "page.txt").write_text("\n\n".join(page))
+    out = validate_batch(clean_sources(tmp_path, ["page.txt"], Settings()))
+    assert len(out.articles) == 1, out.quarantine
+    (art,) = out.articles
+    assert "Budget" in art["text"].split("\n\n")
+    assert any(r["text"] == "Budget" and r["line"] == 7 for r in out.removed)
