@@ -289,6 +289,11 @@ def save(models: dict, out: Path, meta: dict) -> None:
     (out / "model.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+def _describe(devset: Path, snippets: bool) -> str:
+    where = "shared/devset" if devset.resolve() == DEVSET.resolve() else str(devset)
+    return f"{where} (pages.jsonl.gz{' + trafilatura-pages.jsonl.gz' if snippets else ''})"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="newsclean train", description=__doc__.split("\n")[0])
     ap.add_argument("--devset", type=Path, default=DEVSET, help="folder with pages.jsonl.gz and trafilatura-pages.jsonl.gz")
@@ -302,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     from cleaners.model import MODEL_VERSION, DEFAULTS
     save(models, a.out, dict(DEFAULTS, version=MODEL_VERSION, features=fx.FEATURE_NAMES,
                              stage2_features=fx.STAGE2_NAMES, title_features=fx.TITLE_NAMES,
-                             seed=SEED, rounds=ROUNDS, trained_on=str(a.devset)))
+                             seed=SEED, rounds=ROUNDS, weighting=WEIGHTING,
+                             trained_on=_describe(a.devset, not a.no_snippets)))
     print(f"saved to {a.out} in {time.time() - t0:.0f}s")
     return 0
 
