@@ -71,7 +71,7 @@ def fold_of(page: dict, k: int) -> int:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="newsclean eval", description=__doc__.split("\n")[0])
     ap.add_argument("--devset", type=Path, default=tr.DEVSET)
     ap.add_argument("--pred", type=Path, default=Path("PRED.jsonl"))
     ap.add_argument("--cv", type=int, default=0, help="k-fold cross-validation (2 = halves)")
