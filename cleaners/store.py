@@ -1,8 +1,13 @@
 """Output tables on disk: validated batch parts in a staging folder, merged and renamed into place.
 
 A run writes OUT/.staging/<run_id>/<table>/part-NNNNN.parquet per batch, then streams the parts
-into one file per table (one row group per part, never the whole corpus in memory) and renames
-each finished file over the old one. A crash at any point leaves the previous files intact.
+into one file per table (one row group per part, never the whole corpus in memory). commit()
+publishes the finished tables (and the manifest) as ONE generation: they are moved into one
+folder, that folder is renamed to OUT/.tables/<generation>, and the symlink OUT/.tables/current is
+switched to it with a single os.replace. OUT/articles.parquet, removed.parquet, quarantine.parquet
+and manifest.json are relative symlinks `.tables/current/<name>`, so readers see either the whole
+previous run or the whole new one, never a mix. A crash at any point leaves a readable, consistent
+OUT_DIR; leftovers (unpublished or old generations) are removed by the next commit.
 """
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -19,10 +25,14 @@ import pyarrow.parquet as pq
 from schemas import ARROW_SCHEMAS
 from schemas.validate import resolve_duplicates, validate_batch
 from cleaners.batch import BatchResult
+from cleaners.manifest import MANIFEST
 
 TABLES = ("articles", "removed", "quarantine")
 STAGING = ".staging"
 CARRY_PART = "part-carry.parquet"
+GENERATIONS = ".tables"  # OUT/.tables/<generation>/ + OUT/.tables/current -> <generation>
+CURRENT = "current"
+MANIFEST_NAME = MANIFEST  # saved into the staging folder by the flow, published with the tables
 
 
 def to_arrow(name: str, rows: list[dict]) -> pa.Table:
@@ -97,14 +107,146 @@ def duplicate_keys(stage_dir: Path) -> list[str]:
 
 
 def commit(stage_dir: Path, out_dir: Path) -> dict[str, Path]:
-    """Rename the merged tables into out_dir and remove the staging folder."""
-    paths = {}
-    for name in TABLES:
-        dest = out_dir / f"{name}.parquet"
-        os.replace(stage_dir / f"{name}.parquet", dest)
-        paths[name] = dest
+    """Publish the merged tables of stage_dir (and stage_dir/manifest.json, when the flow saved it
+    there) as one generation of out_dir, atomically as a set, then remove the staging folder and
+    older generations. Returns the public paths of the tables (symlinks into the generation)."""
+    stage_dir, out_dir = Path(stage_dir), Path(out_dir)
+    tables = out_dir / GENERATIONS
+    tables.mkdir(exist_ok=True)
+    names = [f"{name}.parquet" for name in TABLES]
+    if (stage_dir / MANIFEST_NAME).exists():
+        names.append(MANIFEST_NAME)
+    _migrate_legacy(out_dir, tables)
+    generation = _publish_generation(stage_dir, tables, names)
+    _switch_current(tables, generation)
+    _ensure_links(out_dir, names)
+    _remove_old_generations(tables)
     shutil.rmtree(stage_dir, ignore_errors=True)
-    return paths
+    return {name: out_dir / f"{name}.parquet" for name in TABLES}
+
+
+def _link_target(name: str) -> str:
+    return f"{GENERATIONS}/{CURRENT}/{name}"
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _new_generation_name(tag: str) -> str:
+    return f"gen-{time.time_ns():020d}-{tag}"
+
+
+def _publish_generation(stage_dir: Path, tables: Path, names: list[str]) -> str:
+    """Move the finished files into stage_dir/generation/ (invisible to readers), then rename that
+    folder into OUT/.tables/ in one step. Not live until _switch_current."""
+    folder = stage_dir / "generation"
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        os.replace(stage_dir / name, folder / name)
+    _fsync_dir(folder)
+    generation = _new_generation_name(stage_dir.name)
+    os.rename(folder, tables / generation)
+    _fsync_dir(tables)
+    return generation
+
+
+def _switch_current(tables: Path, generation: str) -> None:
+    """Point OUT/.tables/current at `generation`: a temp symlink renamed over it (atomic)."""
+    tmp = tables / f".{CURRENT}.{generation}.tmp"
+    if tmp.is_symlink() or tmp.exists():
+        tmp.unlink()
+    os.symlink(generation, tmp)
+    try:
+        os.replace(tmp, tables / CURRENT)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(tables)
+
+
+def _ensure_links(out_dir: Path, names: list[str]) -> None:
+    """OUT/<name> -> .tables/current/<name> for each name. A missing entry or another symlink is
+    (re)created; a regular file of the older layout is replaced, only now that a generation that
+    holds <name> is live (each replacement is one atomic rename)."""
+    for name in names:
+        path = out_dir / name
+        target = _link_target(name)
+        if path.is_symlink() and os.readlink(path) == target:
+            continue
+        if path.exists() and not path.is_symlink() and not path.is_file():
+            raise RuntimeError(f"{path} is in the way of the output table link (not a file); move it away")
+        tmp = out_dir / f".{name}.link.tmp"
+        if tmp.is_symlink() or tmp.exists():
+            tmp.unlink()
+        os.symlink(target, tmp)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    _fsync_dir(out_dir)
+
+
+def _migrate_legacy(out_dir: Path, tables: Path) -> None:
+    """OUT_DIR of the older layout (regular table files, no live generation): hard-link those files
+    into a generation of their own, make it current, then swap each regular file for its symlink.
+    Every name reads the same bytes before and after each step, so even a crash mid-migration leaves
+    one consistent set. Nothing is copied. Where hard links are not possible, the regular files are
+    left alone here and replaced by _ensure_links after the new generation is live."""
+    names = [f"{name}.parquet" for name in TABLES] + [MANIFEST_NAME]
+    legacy = [n for n in names if (out_dir / n).is_file() and not (out_dir / n).is_symlink()]
+    if not legacy:
+        return
+    current = tables / CURRENT
+    if current.is_symlink() and current.resolve().is_dir():
+        # A live generation already exists. A regular file that is a hard link into it (a crash
+        # mid-migration) is swapped for its symlink now, before the switch; any other regular
+        # file (copied in by hand) is replaced by _ensure_links after this run's switch.
+        same = []
+        for name in legacy:
+            try:
+                if os.path.samefile(out_dir / name, current / name):
+                    same.append(name)
+            except OSError:
+                pass
+        _ensure_links(out_dir, same)
+        return
+    folder = tables / f".legacy.{os.getpid()}.tmp"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    try:
+        for name in legacy:
+            os.link(out_dir / name, folder / name)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    generation = _new_generation_name("legacy")
+    os.rename(folder, tables / generation)
+    _switch_current(tables, generation)
+    _ensure_links(out_dir, legacy)
+
+
+def _remove_old_generations(tables: Path) -> None:
+    """Everything in OUT/.tables except `current` and its target: older generations, folders of
+    commits that died before their switch, temp links. Only one run writes an OUT_DIR (run lock)."""
+    live = os.readlink(tables / CURRENT)
+    for entry in tables.iterdir():
+        if entry.name in (CURRENT, live):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def write_summary(summary: dict, out_dir: Path) -> Path:

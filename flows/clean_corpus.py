@@ -146,9 +146,10 @@ def validate_tables(stage_dir: str) -> dict:
 
 @task(name="write-tables", cache_policy=NO_CACHE)
 def write_tables(stage_dir: str, out_dir: str, new_manifest: dict) -> dict:
-    """Rename the staged tables into OUT_DIR, then write the manifest (last: see cleaners.manifest)."""
+    """Publish the staged tables and the new manifest into OUT_DIR as one generation (one atomic
+    switch: cleaners.store.commit), so the manifest always describes exactly the live tables."""
+    manifest.save(manifest.Manifest(new_manifest["pipeline_version"], new_manifest["sources"]), Path(stage_dir))
     paths = store.commit(Path(stage_dir), Path(out_dir))
-    manifest.save(manifest.Manifest(new_manifest["pipeline_version"], new_manifest["sources"]), Path(out_dir))
     return {k: str(v) for k, v in paths.items()}
 
 

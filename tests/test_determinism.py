@@ -113,4 +113,5 @@ def test_two_cli_runs_give_identical_tables_and_write_only_out_dir(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["work"]
     for out in outs:
         assert {p.name for p in out.iterdir()} <= {"articles.parquet", "removed.parquet", "quarantine.parquet", "run.json",
-                                                   "manifest.json", "report.html", ".staging", ".newsclean.lock", "corpus"}
+                                                   "manifest.json", "report.html", ".staging", ".newsclean.lock", "corpus",
+                                                   ".tables"}
