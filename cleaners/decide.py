@@ -100,6 +100,21 @@ def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whol
     return proba is None or proba[i] < settings.model_threshold_prose
 
 
+def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
+                    settings: Settings) -> list[int]:
+    """The lines right below the body that still belong to it: a sentence ("He did not respond."),
+    or a subheading with a prose paragraph under it, each trusted as body (see _trusted_as_body)."""
+    n = len(residual)
+    j = last + 1
+    if j < n and shape.is_sentence_like(residual[j], min_words=3) and _trusted_as_body(j, proba, residual, whole, settings):
+        return [j]
+    if j + 1 < n and len(residual[j].split()) <= 12 and not shape.ends_sentence(residual[j]) \
+            and _trusted_as_body(j, proba, residual, whole, settings) \
+            and shape.is_sentence_like(residual[j + 1]) and _trusted_as_body(j + 1, proba, residual, whole, settings):
+        return [j, j + 1]
+    return []
+
+
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
            corpus_doc_freq: list[int] | None = None, model_context=None) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
@@ -141,10 +156,13 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
         first -= 1
         model_says_debris[first] = False
-    while last + 1 < n and shape.is_sentence_like(residual[last + 1], min_words=3) \
-            and _trusted_as_body(last + 1, debris_proba, residual, whole, settings):
-        last += 1
-        model_says_debris[last] = False
+    while True:
+        below = _continues_body(last, debris_proba, residual, whole, settings)
+        if not below:
+            break
+        for j in below:
+            model_says_debris[j] = False
+        last = below[-1]
     # A line between two body lines is a subheading unless the model is sure.
     for i in range(first + 1, last):
         if model_says_debris[i] and not model_says_debris[i - 1] and not model_says_debris[i + 1] \

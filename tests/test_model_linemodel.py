@@ -92,8 +92,6 @@ def test_mostly_clean_text_keeps_its_body(model):
         assert s in kept, s
 
 
-@pytest.mark.xfail(reason="known weakness: in a very short clean text, a single last paragraph after a "
-                          "subheading can score just over the threshold and fall outside the body", strict=False)
 def test_short_clean_text_keeps_subheading_and_last_paragraph(model):
     from cleaners.pipeline import clean_text
     from cleaners.settings import Settings
