@@ -11,8 +11,8 @@ it to decide what to clean:
 - sources gone from RAW_DIR have their rows dropped;
 - a different pipeline_version (code or settings) re-cleans everything.
 
-The manifest is written last, after the tables were renamed into place, so a crash can only leave a
-manifest that is older than the tables; the next run then re-cleans a little more, never less.
+The manifest goes live in the same atomic generation switch as the tables (cleaners.store.commit),
+so it always describes exactly the tables beside it.
 """
 from __future__ import annotations
 
