@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from cleaners.atomic import atomic_write_text
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -64,16 +64,7 @@ def load(out_dir: Path) -> Manifest:
 
 def save(manifest: Manifest, out_dir: Path) -> Path:
     path = Path(out_dir) / MANIFEST
-    fd, tmp = tempfile.mkstemp(prefix=f".{MANIFEST}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(manifest.to_json())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_text(manifest.to_json(), path)
     return path
 
 

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 from schemas import ARROW_SCHEMAS
 from schemas.validate import resolve_duplicates, validate_batch
+from cleaners.atomic import atomic_write_text  # noqa: F401  (part of this module's API)
 from cleaners.batch import BatchResult
 from cleaners.manifest import MANIFEST
 
@@ -61,19 +62,6 @@ def atomic_write_parquet(table: pa.Table, path: Path) -> None:
     os.close(fd)
     try:
         pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_text(text: str, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
