@@ -94,6 +94,18 @@ def _deployment(api: str, name: str) -> dict | None:
     return r.json() if r.status_code == 200 else None
 
 
+def _create_flow_run(api: str, deployment_id: str, attempts: int = 5) -> dict:
+    """Trigger a run through the API. The SQLite-backed server can answer a 5xx under load
+    (database locked); retry those, and fail with the server's answer otherwise."""
+    for attempt in range(attempts):
+        resp = httpx.post(f"{api}/deployments/{deployment_id}/create_flow_run", json={}, timeout=30)
+        if resp.status_code < 500:
+            break
+        time.sleep(1 + attempt)
+    assert resp.status_code in (200, 201), (resp.status_code, resp.text[:500])
+    return resp.json()
+
+
 def test_serve_trigger_run_through_api(prefect_server, tmp_path):
     api, env = prefect_server
     raw, out = tmp_path / "raw", tmp_path / "out"
@@ -106,7 +118,7 @@ def test_serve_trigger_run_through_api(prefect_server, tmp_path):
         assert [s["schedule"].get("interval") for s in dep["schedules"]] == [3600.0]
         assert dep["parameters"]["out_dir"] == str(out.resolve())
 
-        run = httpx.post(f"{api}/deployments/{dep['id']}/create_flow_run", json={}, timeout=10).json()
+        run = _create_flow_run(api, dep["id"])
 
         def finished():
             state = httpx.get(f"{api}/flow_runs/{run['id']}", timeout=10).json()["state"]
