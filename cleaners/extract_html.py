@@ -18,7 +18,6 @@ import codecs
 import datetime as dt
 import logging
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +25,7 @@ import lxml.html
 from lxml import etree
 
 from cleaners.encoding import decode
+from cleaners.shape import fold
 from cleaners.types import DocumentError
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -108,13 +108,8 @@ def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
     return decode(data), "detected"
 
 
-def _fold(text: str | None) -> str:
-    text = unicodedata.normalize("NFKC", text or "").lower()
-    return " ".join("".join(c if unicodedata.category(c)[0] not in "PS" else " " for c in text).split())
-
-
 def _words(text: str | None) -> set[str]:
-    return set(_fold(text).split())
+    return set(fold(text).split())
 
 
 def _similarity(a: str, b: str) -> float:
@@ -136,7 +131,7 @@ def strip_site_suffix(title: str, sitename: str | None, host: str | None) -> str
         return title
     site_words = _words(sitename) | {w for w in re.split(r"[.-]", (host or "").lower()) if len(w) > 2}
     last = _words(parts[-1])
-    if last and site_words and (last <= site_words or _fold(parts[-1]).replace(" ", "") in (host or "").lower().replace("-", "")):
+    if last and site_words and (last <= site_words or fold(parts[-1]).replace(" ", "") in (host or "").lower().replace("-", "")):
         head = title[: title.rfind(parts[-1])]
         return _SUFFIX_SEP.sub("", head[::-1], count=1)[::-1].strip() or title
     return title

@@ -17,7 +17,7 @@ from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, resolve
 from cleaners.settings import Settings
-from cleaners.shape import stop_share, words
+from cleaners.shape import fold, stop_share, words
 from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
 
 
@@ -55,10 +55,6 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
         outlet_domain=outlet_domain,
         published=published,
     )
-
-
-def _fold(text: str | None) -> str:
-    return " ".join("".join(c if c.isalnum() else " " for c in (text or "").lower()).split())
 
 
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
@@ -115,7 +111,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
             line = " ".join(" ".join(pieces).split())
             if not any(ch.isalnum() for ch in line):
                 continue
-        key = _fold(line)
+        key = fold(line)
         if len(key.split()) >= REPEAT_MIN_WORDS and number not in cuts and key in seen:
             # the same long paragraph twice: a page template's second copy (mobile/desktop, sticky box)
             spans.append(Span(number, 0, len(line), "boilerplate", line, "repeated_paragraph", whole_line=True))
@@ -124,8 +120,8 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
         kept.append((number, line))
     # The page's headline near the top of the body is the title, and the short lines above it are
     # page furniture (kicker, section name, reading time): drop them. Longer text above it stays.
-    headlines = {_fold(h) for h in ext.headlines} - {""}
-    top = next((i for i, (_, line) in enumerate(kept[:HEADLINE_WITHIN]) if _fold(line) in headlines), None)
+    headlines = {fold(h) for h in ext.headlines} - {""}
+    top = next((i for i, (_, line) in enumerate(kept[:HEADLINE_WITHIN]) if fold(line) in headlines), None)
     if top is not None and top + 1 < len(kept):
         furniture = {n for n, line in kept[:top] if n not in cuts and len(line.split()) <= FURNITURE_MAX_WORDS}
         spans += [Span(n, 0, len(lines[n - 1]), "navigation", lines[n - 1], "above_headline", whole_line=True) for n in sorted(furniture)]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # A compact English function-word list: headlines and sentences have them, tag lists and menus don't.
 STOP_WORDS = frozenset(
@@ -76,3 +77,10 @@ def is_headline_shaped(text: str) -> bool:
     if not (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") or text.rstrip("'\"”’").endswith("."):
         return False  # cheap tests first; the result is the same
     return 4 <= len(words(text)) <= 30
+
+
+def fold(text: str | None) -> str:
+    """Lower case, NFKC, punctuation and symbols as spaces, spaces folded: the form in which
+    headlines and titles are compared."""
+    text = unicodedata.normalize("NFKC", text or "").lower()
+    return " ".join("".join(c if unicodedata.category(c)[0] not in "PS" else " " for c in text).split())

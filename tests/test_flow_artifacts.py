@@ -40,6 +40,8 @@ def test_run_publishes_summary_and_breakdown_artifacts(tmp_path):
     assert md.type == "markdown"
     assert "## Removed by kind" in md.data and "## Quarantined by reason" in md.data
     assert f"{summary['tables']['articles']} articles" in md.data
+    assert f"{summary['docs_cleaned']} documents ({summary['docs_quarantined']} quarantined)" in md.data
+    assert all(f"| {kind} |" in md.data for kind in summary["removed_by_kind"])
 
     removed = store.read_table(out, "removed")
     table = arts["newsclean-removals"]

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from flows.report import build_report, summary_markdown
+from flows.report import build_report
 from flows.report.build import segment_line
 
 XSS = "<script>alert(1)</script>"
@@ -298,13 +298,6 @@ def test_segment_line_overlaps_and_whole_line():
     assert segs[0].note == "tag_list (by rule_x)"
     segs, _ = segment_line("whole", [{"start": 0, "end": 5, "kind": "weird kind", "text": "whole"}])
     assert [(s.text, s.kind, s.css) for s in segs] == [("whole", "weird kind", "k-other")]
-
-
-def test_summary_markdown(small_report):
-    _, _, out, _ = small_report
-    md = summary_markdown(out)
-    assert "| read | 4 |" in md and "| quarantined | 1 |" in md and "| caption | 1 |" in md
-    assert "report.html" in md
 
 
 # --------------------------------------------------------------------------------------------------

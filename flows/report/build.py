@@ -646,31 +646,3 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         if tmp.exists():
             tmp.unlink()
     return final
-
-
-def summary_markdown(out_dir: Path) -> str:
-    """A short Markdown summary of a run (for a Prefect markdown artifact next to report.html)."""
-    out_dir = Path(out_dir)
-    run = _read_run_json(out_dir)
-    arts = _read_parquet(out_dir / "articles.parquet", ["doc_id"])
-    quar = _read_parquet(out_dir / "quarantine.parquet", ["source"])
-    rem = _read_parquet(out_dir / "removed.parquet", ["kind"])
-    read = _as_int(_lookup(run, "docs_read"))
-    cleaned = _as_int(_lookup(run, "docs_cleaned"))
-    quarantined = _as_int(_lookup(run, "docs_quarantined"))
-    cleaned = cleaned if cleaned is not None else (arts.num_rows if arts is not None else 0)
-    quarantined = quarantined if quarantined is not None else (quar.num_rows if quar is not None else 0)
-    read = read if read is not None else cleaned + quarantined
-    kinds = Counter(rem["kind"].to_pylist()) if rem is not None and rem.num_rows else Counter()
-
-    def md(s: Any) -> str:  # keep table cells from breaking the table or injecting markup
-        return re.sub(r"([\\`*_{}\[\]<>()#+!|])", r"\\\1", str(s))
-
-    lines = ["# newsclean run", "", "| documents | n |", "|---|---:|",
-             f"| read | {read} |", f"| cleaned | {cleaned} |", f"| quarantined | {quarantined} |", "",
-             "| removed kind | n |", "|---|---:|"]
-    lines += [f"| {md(k)} | {n} |" for k, n in kinds.most_common()] or ["| (none) | 0 |"]
-    report = out_dir / "report.html"
-    if report.exists():
-        lines += ["", f"Full report: `{report.resolve()}`"]
-    return "\n".join(lines) + "\n"
