@@ -62,7 +62,9 @@ def iter_documents(raw_dir: Path, sources: list[str], settings: Settings) -> Ite
     for source in sources:
         try:
             for item in read_source(raw_dir, source, settings):
-                if isinstance(item, DocumentError):
+                # HTML pages are cleaned by cue rules on trafilatura's body with the line model off,
+                # so their lines would cost a second trafilatura run per page and be read by nobody.
+                if isinstance(item, DocumentError) or item.format == "html":
                     continue
                 try:
                     yield source, document_lines(item, settings), site_key(item)
