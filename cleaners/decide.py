@@ -169,30 +169,41 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
                 and _trusted_as_body(i, debris_proba, residual, whole, settings):
             model_says_debris[i] = False
 
-    title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
-                  and shape.is_headline_shaped(ln.text)), None)
-    # the model's headline (cleaners.model title pass) wins over the shape rule when it lies above
-    # the body or is not prose itself, and no rule calls the line a caption or proposes it strongly
-    if model_title is not None and (model_title < first or not body_like[model_title]) \
+    shape_title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
+                        and shape.is_headline_shaped(ln.text)), None)
+
+    def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:
+        spans: list[Span] = []
+        kept: list[tuple[Line, str]] = []
+        for i, line in enumerate(doc.lines):
+            if line is title:
+                continue
+            kind, rule = (whole[i].kind, whole[i].rule) if whole[i] else (None, None)
+            if kind is None and (i < first or i > last):
+                props = [p for p in proposals[i] if not p.strong] if not cuts[i] else [c[2] for c in cuts[i]]
+                # only a line between the headline and the body may be a standfirst; above the
+                # headline lies page furniture
+                kind = _outside_kind(props, line, leading=i < first and (title is None or i > title.index))
+                rule = next((p.rule for p in props if p.kind == kind), "position")
+            if kind is None and model_says_debris[i]:
+                kind, rule = "boilerplate", "model"
+            if kind is not None:
+                spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True))
+                continue
+            for s, e, p in cuts[i]:
+                spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
+            kept.append((line, residual[i]))
+        return spans, kept
+
+    # The model's headline (cleaners.model title pass) wins over the shape rule when it lies above
+    # the body or is not prose itself, and no rule cuts it, calls it a caption or proposes it
+    # strongly. It must also come before every kept line: the output puts the title first, and a
+    # title taken from the middle of the text would not be found again in it (idempotence).
+    if model_title is not None and (model_title < first or not body_like[model_title]) and not cuts[model_title] \
             and not any(p.strong or p.kind == "caption" for p in proposals[model_title]):
         title = doc.lines[model_title]
-
-    spans: list[Span] = []
-    kept: list[tuple[Line, str]] = []
-    for i, line in enumerate(doc.lines):
-        if line is title:
-            continue
-        kind, rule = (whole[i].kind, whole[i].rule) if whole[i] else (None, None)
-        if kind is None and (i < first or i > last):
-            props = [p for p in proposals[i] if not p.strong] if not cuts[i] else [c[2] for c in cuts[i]]
-            kind = _outside_kind(props, line, leading=i < first)
-            rule = next((p.rule for p in props if p.kind == kind), "position")
-        if kind is None and model_says_debris[i]:
-            kind, rule = "boilerplate", "model"
-        if kind is not None:
-            spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True))
-            continue
-        for s, e, p in cuts[i]:
-            spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
-        kept.append((line, residual[i]))
-    return Decision(title, kept, spans)
+        spans, kept = assemble(title)
+        if not kept or kept[0][0].index > model_title:
+            return Decision(title, kept, spans)
+    spans, kept = assemble(shape_title)
+    return Decision(shape_title, kept, spans)

@@ -1,6 +1,6 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import call_to_action, caption, consent, dateline, navigation, related, signature, tag_list
+from cleaners.rules import call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
 from cleaners.rules.base import Doc, Line, Proposal, Rule
 
 RULES: tuple[Rule, ...] = (
@@ -14,6 +14,9 @@ RULES: tuple[Rule, ...] = (
     call_to_action.reader_engagement,
     consent.cookie_consent,
     caption.end_credit,
+    caption.lead_credit,
+    caption.glued_credit,
+    glued.glued_debris,
     caption.credit_line,
     caption.alt_text,
     caption.caption_sentence,

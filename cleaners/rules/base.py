@@ -11,6 +11,7 @@ headline-shaped line below the story is a related headline, but a subheading ins
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Optional
@@ -96,3 +97,18 @@ class Doc:
 
 
 Rule = Callable[[Line, Doc], Optional[Proposal]]
+
+# A sentence end with the next text glued on after it.
+_SENTENCE_END_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+(?=\S)")
+
+
+def glued_tail(line: Line, max_words: int = 8) -> int | None:
+    """Where a short run of words starts after a line's last sentence end: a scraper that joins
+    blocks glues the next one ("Share this article", "Photo: Getty Images") onto a paragraph.
+    None when there is no such tail or the text before it is not a sentence."""
+    last = None
+    for last in _SENTENCE_END_THEN_MORE.finditer(line.text):
+        pass
+    if last is None or len(line.text[last.end():].split()) > max_words:
+        return None
+    return last.end() if shape.is_sentence_like(line.text[:last.end()].rstrip(), min_words=4) else None

@@ -4,17 +4,26 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, glued_tail
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
 _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s*$", re.I | re.X)
+# The same bracket at the start of a paragraph, where an image's credit sat above its first line.
+_LEAD_CREDIT = re.compile(r"^\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s+(?=\S)", re.I | re.X)
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
     r"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption)s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
     r"|(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of|credit)\b"
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b[^.!?]{0,40}$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
+    re.I | re.X,
+)
+# A labelled credit ("Photo: Getty Images", "Image by Jane Doe"); a bare agency name is not enough
+# after a sentence, where it may start a truncated one ("Reuters reported the figures").
+_LABELLED_CREDIT = re.compile(
+    r"^(?:photo|image|picture|video|photograph)s?(?:\s+(?:credit|source))?\s*[:|/]\s*\S"
+    r"|^(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of)\s+[A-Z]",
     re.I | re.X,
 )
 # Photo captions are written in the present tense: "X speaks to media", "X appears in court on …".
@@ -37,6 +46,22 @@ def end_credit(line: Line, doc: Doc) -> Proposal | None:
     if m is None:
         return None
     return Proposal("caption", "end_credit", start=m.start(), end=m.end())
+
+
+def lead_credit(line: Line, doc: Doc) -> Proposal | None:
+    """A photo credit in brackets glued before a paragraph: remove just the bracket."""
+    m = _LEAD_CREDIT.search(line.text)
+    if m is None or not shape.is_sentence_like(line.text[m.end():], min_words=4):
+        return None
+    return Proposal("caption", "lead_credit", end=len(m.group(0).rstrip()))
+
+
+def glued_credit(line: Line, doc: Doc) -> Proposal | None:
+    """A photo credit glued after a paragraph's last sentence ("… in March. Photo: Getty Images")."""
+    at = glued_tail(line)
+    if at is not None and _LABELLED_CREDIT.search(line.text[at:]):
+        return Proposal("caption", "glued_credit", start=at)
+    return None
 
 
 def credit_line(line: Line, doc: Doc) -> Proposal | None:

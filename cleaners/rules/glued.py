@@ -1,0 +1,30 @@
+"""Debris glued onto a paragraph: a scraper that joins blocks leaves "… in March. Share this
+article", "… in the area. Watch LIVE", "… he said. Read more: Mayor resigns". The short run of
+words after the paragraph's last sentence end is judged as a line of its own by the whole-line
+rules that need no context; what one of them would remove is cut, with that rule's kind."""
+from __future__ import annotations
+
+from cleaners.rules import call_to_action, navigation, related, signature, tag_list
+from cleaners.rules.base import Doc, Line, Proposal, glued_tail
+
+TAIL_RULES = (
+    call_to_action.reader_engagement,
+    navigation.ui_words,
+    related.link_prefix,
+    tag_list.tag_prefix,
+    signature.signed_by_outlet,
+    signature.copyright_line,
+    signature.bare_domain,
+)
+
+
+def glued_debris(line: Line, doc: Doc) -> Proposal | None:
+    at = glued_tail(line)
+    if at is None:
+        return None
+    tail = Line(line.index, line.number, line.text[at:])
+    for rule in TAIL_RULES:
+        p = rule(tail, doc)
+        if p is not None and p.strong and (p.start, p.end) == (0, None):
+            return Proposal(p.kind, "glued_" + p.rule, start=at)
+    return None
