@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from cleaners import shape
-from cleaners.rules import RULES, Doc, Line, Proposal
+from cleaners.rules import Doc, Line, Proposal, propose
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, Span
 
@@ -124,7 +124,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
-    proposals = [[p for rule in RULES if (p := rule(line, doc)) is not None] for line in doc.lines]
+    proposals = [propose(line, doc) for line in doc.lines]
 
     whole: list[Proposal | None] = [None] * n
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]

@@ -1,7 +1,7 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
 from cleaners.rules import call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
-from cleaners.rules.base import Doc, Line, Proposal, Rule
+from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context
 
 RULES: tuple[Rule, ...] = (
     dateline.leading_dateline,
@@ -31,4 +31,27 @@ RULES: tuple[Rule, ...] = (
     related.headline_shape,
 )
 
-__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule"]
+
+# Rules whose proposals depend on the line's text alone are run once per distinct text: the
+# decision step's later passes see the same lines again, and a corpus repeats its menus and
+# footers in every document. Keyed by text; each entry holds (position in RULES, proposal).
+_TEXT_ONLY = tuple((i, r) for i, r in enumerate(RULES) if not getattr(r, "needs_context", False))
+_IN_CONTEXT = tuple((i, r) for i, r in enumerate(RULES) if getattr(r, "needs_context", False))
+_BY_TEXT: dict[str, tuple[tuple[int, Proposal], ...]] = {}
+_BY_TEXT_MAX = 200_000
+
+
+def propose(line: Line, doc: Doc) -> list[Proposal]:
+    """Every rule's proposal for one line, in RULES order (the first strong one names the kind)."""
+    found = _BY_TEXT.get(line.text)
+    if found is None:
+        if len(_BY_TEXT) >= _BY_TEXT_MAX:
+            _BY_TEXT.clear()
+        found = _BY_TEXT[line.text] = tuple((i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None)
+    in_context = [(i, p) for i, rule in _IN_CONTEXT if (p := rule(line, doc)) is not None]
+    if not in_context:
+        return [p for _, p in found]
+    return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
+
+
+__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "in_context", "propose"]

@@ -98,6 +98,13 @@ class Doc:
 
 Rule = Callable[[Line, Doc], Optional[Proposal]]
 
+
+def in_context(rule: Rule) -> Rule:
+    """Marks a rule that reads more than its line's text (its position, its neighbours). The other
+    rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text."""
+    rule.needs_context = True
+    return rule
+
 # A sentence end with the next text glued on after it.
 _SENTENCE_END_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+(?=\S)")
 

@@ -23,7 +23,7 @@ _OPENINGS = re.compile(
 
 
 def reader_engagement(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 25 and _OPENINGS.search(line.text):
+    if _OPENINGS.search(line.text) and line.n_words <= 25:
         return Proposal("call_to_action", "reader_engagement")
     return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, glued_tail
+from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
@@ -65,7 +65,7 @@ def glued_credit(line: Line, doc: Doc) -> Proposal | None:
 
 
 def credit_line(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 14 and _LINE_CREDIT.search(line.text):
+    if _LINE_CREDIT.search(line.text) and line.n_words <= 14:
         return Proposal("caption", "credit_line")
     return None
 
@@ -73,7 +73,7 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A short line with no capital letter and no punctuation: an image's alt text or file label."""
     t = line.text
-    if 1 <= line.n_words <= 8 and len(t) <= 80 and t.lower() == t and any(c.isalpha() for c in t) \
+    if len(t) <= 80 and 1 <= line.n_words <= 8 and t.lower() == t and any(c.isalpha() for c in t) \
             and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
         if any(c.isupper() != c.islower() for c in t if c.isalpha()):
@@ -86,10 +86,11 @@ def _after_image(line: Line, doc: Doc) -> bool:
     return prev is not None and (alt_text(prev, doc) is not None or credit_line(prev, doc) is not None)
 
 
+@in_context
 def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     """A present-tense caption with a date or place ("X appears in court on Feb. 19, 2018, in …"),
     or any present-tense caption right below an image's alt text."""
-    if line.n_words > 35 or not _CAPTION_SUBJECT_VERB.search(line.text):
+    if not _CAPTION_SUBJECT_VERB.search(line.text) or line.n_words > 35:
         return None
     if _DATE_OR_PLACE.search(line.text) or _after_image(line, doc):
         return Proposal("caption", "caption_sentence")
@@ -98,6 +99,6 @@ def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
 
 def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
     """Weak: "<Name> speaks to media" with no full stop: a caption when it sits outside the body."""
-    if line.n_words <= 15 and not line.text.endswith(".") and _CAPTION_SUBJECT_VERB.search(line.text):
+    if not line.text.endswith(".") and _CAPTION_SUBJECT_VERB.search(line.text) and line.n_words <= 15:
         return Proposal("caption", "present_tense_caption", strong=False)
     return None

@@ -16,6 +16,6 @@ _CONSENT = re.compile(r"\b(?:accept|agree|consent|continu\w*|manage|preferences|
 
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
-    if line.n_words <= 60 and _COOKIE.search(t) and _ADDRESS.search(t) and _CONSENT.search(t):
+    if _COOKIE.search(t) and line.n_words <= 60 and _ADDRESS.search(t) and _CONSENT.search(t):
         return Proposal("boilerplate", "cookie_consent")
     return None

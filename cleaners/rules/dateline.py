@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, in_context
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TIME = r"(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)"
@@ -35,6 +35,7 @@ _STAMP = re.compile(
 )
 
 
+@in_context
 def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
     if line.index > 8:
@@ -55,6 +56,6 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
 
 def date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is a publication stamp: "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24"."""
-    if line.n_words <= 16 and _STAMP.search(line.text):
+    if _STAMP.search(line.text) and line.n_words <= 16:
         return Proposal("dateline", "date_stamp")
     return None

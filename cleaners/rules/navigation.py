@@ -26,8 +26,10 @@ _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 
 def ui_words(line: Line, doc: Doc) -> Proposal | None:
     """A short line made only of site-chrome words, e.g. "Watch LIVE", "Most recent"."""
+    if len(line.text) > 200 or line.text.endswith("."):
+        return None  # five menu words (13 letters at most) with separators fit in far less
     ws = line.words
-    if not 1 <= len(ws) <= 5 or line.text.endswith("."):
+    if not 1 <= len(ws) <= 5:
         return None
     lowered = [w.lower() for w in ws]
     if all(w in UI_WORDS or w in shape.STOP_WORDS for w in lowered) and any(w in UI_WORDS for w in lowered):
@@ -37,10 +39,10 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
 
 def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
     """Short items joined by menu separators: "Home > World > Europe", "News | Sport | Weather"."""
-    if line.n_words > 12 or shape.ends_sentence(line.text):
-        return None
-    if sum(map(line.text.count, ">»›|•·")) < 2:
+    if shape.ends_sentence(line.text) or sum(map(line.text.count, ">»›|•·")) < 2:
         return None  # three parts need two separators (a shortcut; same result)
+    if line.n_words > 12:
+        return None
     parts = [p for p in re.split(r"\s*(?:>|»|›|\||•|·)\s*", line.text) if p]
     if len(parts) >= 3 and all(len(p.split()) <= 3 for p in parts):
         return Proposal("navigation", "breadcrumb")
@@ -49,6 +51,6 @@ def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
 
 def short_fragment(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
-    if line.n_words <= 4 and not shape.ends_sentence(line.text):
+    if not shape.ends_sentence(line.text) and line.n_words <= 4:
         return Proposal("navigation", "short_fragment", strong=False)
     return None

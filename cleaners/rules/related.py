@@ -18,7 +18,7 @@ _PREFIX = re.compile(
 
 def link_prefix(line: Line, doc: Doc) -> Proposal | None:
     """ "RELATED: …", "Read more: …", "See also: …"."""
-    if line.n_words <= 40 and _PREFIX.search(line.text):
+    if _PREFIX.search(line.text) and line.n_words <= 40:
         return Proposal("related_headline", "link_prefix")
     return None
 

@@ -19,13 +19,13 @@ _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
 def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 12 and _SIGNED.search(line.text):
+    if _SIGNED.search(line.text) and line.n_words <= 12:
         return Proposal("outlet_signature", "signed_by_outlet")
     return None
 
 
 def copyright_line(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 30 and _COPYRIGHT.search(line.text):
+    if _COPYRIGHT.search(line.text) and line.n_words <= 30:
         return Proposal("outlet_signature", "copyright_line")
     return None
 
