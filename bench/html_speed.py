@@ -1,0 +1,150 @@
+"""HTML path against trafilatura alone: docs per CPU-second, round-robin in one process, same pages.
+
+    .venv/bin/python bench/html_speed.py [--rounds 3] [--pages 461] [--before OLD_extract_html.py]
+        [--out bench/out/html_speed.json]
+
+Methods (each round runs every method over all pages; the order of the methods rotates from round
+to round, so machine noise and warm-up hit all of them alike):
+- ours: cleaners.pipeline.clean_document on an html RawDocument (no URL, as bench_baselines.py);
+- trafilatura: trafilatura.extract(html) with its defaults (the issue's comparator);
+- before (with --before): clean_document with an older cleaners/extract_html.py patched in, to
+  show a change's effect in the same run.
+Before every method's pass the functools caches of trafilatura, htmldate, courlan, dateparser and
+justext, and cleaners.shape's word memo, are emptied: each round then sees the pages as new pages, as a corpus does
+(otherwise rounds 2+ of a method would find last round's per-string results cached).
+Reported per method: median over rounds of pages / CPU seconds (process_time), the per-round
+values, and the ratio to trafilatura; with --score, the F1 and leak of round 1's output
+(shared/tools/score-devset) and, for ours/before, title and date accuracy against the truth.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+CACHED_PACKAGES = ("trafilatura", "htmldate", "courlan", "dateparser", "justext")
+
+
+def clear_library_caches() -> int:
+    """Empty every functools.lru_cache/cache of the extraction libraries, and cleaners.shape's
+    per-line word memo (cleaners' other caches hold loaded resources: the model, the registry)."""
+    from cleaners import shape
+
+    getattr(shape, "_WORDS_CACHE", {}).clear()
+    n = 0
+    for name, mod in list(sys.modules.items()):
+        if mod is None or not name.startswith(CACHED_PACKAGES):
+            continue
+        for attr in list(vars(mod).values()):
+            clear = getattr(attr, "cache_clear", None)
+            if callable(clear) and isinstance(attr, functools._lru_cache_wrapper):
+                clear()
+                n += 1
+    return n
+
+
+def _title_key(sd, text) -> str:
+    return " ".join(sd.tokens(text or ""))
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pages", type=int, default=None)
+    ap.add_argument("--before", type=Path, help="an older cleaners/extract_html.py to time alongside")
+    ap.add_argument("--score", action="store_true", help="score round 1's outputs (F1, leak, title, date)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "html_speed.json")
+    a = ap.parse_args(argv)
+
+    import logging
+
+    logging.disable(logging.CRITICAL)
+    import trafilatura
+
+    import cleaners.pipeline as pipeline
+    from bench_baselines import load_pages, score
+    from cleaners.settings import Settings
+    from cleaners.types import DocumentError, RawDocument
+
+    pages = load_pages(a.pages)
+    settings = Settings()
+    current = pipeline.extract_html
+    methods: dict = {}
+
+    def ours_with(extract_fn):
+        def run(p):
+            pipeline.extract_html = extract_fn
+            try:
+                d = pipeline.clean_document(RawDocument(source=p["html"], data=p["html_bytes"], format="html"), settings)
+                return d.text, d.title, (d.published.value.isoformat() if d.published else None)
+            except DocumentError:
+                return "", None, None
+            finally:
+                pipeline.extract_html = current
+        return run
+
+    methods["ours"] = ours_with(current)
+    methods["trafilatura"] = lambda p: (trafilatura.extract(p["html_bytes"].decode("utf-8", errors="replace")) or "", None, None)
+    if a.before:
+        from html_identity import load_module
+        methods["before"] = ours_with(load_module(a.before).extract_html)
+
+    # warm-up outside the timed passes: imports, lazy tables, compiled patterns
+    for fn in methods.values():
+        for p in pages[:3]:
+            fn(p)
+
+    names = list(methods)
+    cpu = {n: [] for n in names}
+    outputs: dict[str, dict] = {n: {} for n in names}
+    for r in range(a.rounds):
+        order = names[r % len(names):] + names[: r % len(names)]
+        for name in order:
+            clear_library_caches()
+            fn = methods[name]
+            c0 = time.process_time()
+            for p in pages:
+                out = fn(p)
+                if r == 0:
+                    outputs[name][p["id"]] = out
+            cpu[name].append(time.process_time() - c0)
+            print(f"  round {r + 1} {name:12s} {len(pages) / cpu[name][-1]:7.1f} docs/CPU-s", file=sys.stderr)
+    n = len(pages)
+    res: dict = {"pages": n, "rounds": a.rounds, "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime())}
+    for name in names:
+        res[name] = {"docs_per_cpu_s": round(n / statistics.median(cpu[name]), 1),
+                     "rounds_docs_per_cpu_s": [round(n / c, 1) for c in cpu[name]]}
+    for name in names:
+        if name != "trafilatura":
+            res[name]["vs_trafilatura"] = round(res[name]["docs_per_cpu_s"] / res["trafilatura"]["docs_per_cpu_s"], 3)
+    if a.score:
+        from html_vs_trafilatura import load_scorer
+
+        sd = load_scorer()
+        truth = {p["id"]: p for p in pages}
+        for name in names:
+            res[name].update(score({pid: o[0] for pid, o in outputs[name].items()}))
+            if name == "trafilatura":
+                continue
+            dated = [pid for pid in outputs[name] if truth[pid].get("published")]
+            res[name]["title_exact"] = round(sum(bool(truth[pid]["title"]) and _title_key(sd, o[1]) == _title_key(sd, truth[pid]["title"])
+                                                 for pid, o in outputs[name].items()) / n, 3)
+            res[name]["date_exact"] = round(sum((outputs[name][pid][2] or "")[:10] == truth[pid]["published"][:10]
+                                                for pid in dated) / max(len(dated), 1), 3)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(res, indent=2) + "\n")
+    print(json.dumps(res, indent=2))
+    return res
+
+
+if __name__ == "__main__":
+    main()
