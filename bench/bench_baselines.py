@@ -224,22 +224,17 @@ def plain_run(raw_dir: Path, out_dir: Path) -> dict:
     stage.mkdir(parents=True, exist_ok=True)
     sources, _skipped = discover(raw_dir)
     t_discover = time.perf_counter()
-    stats_path = None
-    try:
-        from cleaners import corpus_context
-        stats = corpus_context.build(raw_dir, sources, cfg)
-        stats_path = str(corpus_context.save(stats, stage))
-        corpus_context.fingerprints(stats, raw_dir, sources, cfg)
-        del stats
-    except ImportError:
-        pass
-    t_corpus = time.perf_counter()
     workers = os.cpu_count() or 1
-    try:
-        from flows.clean_corpus import plan_batches  # the flow's own batching (no Prefect call)
-        batches = plan_batches(sources, cfg.batch_size, workers)
-    except Exception:
-        batches = [sources[i:i + cfg.batch_size] for i in range(0, len(sources), cfg.batch_size)]
+    from cleaners import corpus_context
+    from flows.clean_corpus import plan_batches  # the flow's own batching (no Prefect call)
+    batches = plan_batches(sources, cfg.batch_size, workers)
+    # the corpus pass as the flow runs it: slices hashed in parallel, statistics from the parts
+    with mp.get_context("fork").Pool(workers) as pool:
+        parts = pool.starmap(corpus_context.write_slice, [(raw_dir, b, cfg, stage, i) for i, b in enumerate(batches)], chunksize=1)
+    stats, _prints = corpus_context.from_parts(parts, sources, cfg)
+    stats_path = str(corpus_context.save(stats, stage))
+    del stats
+    t_corpus = time.perf_counter()
     cleaned_at = dt.datetime.now(dt.timezone.utc).isoformat()
     jobs = [(str(raw_dir), b, cfg.__dict__, str(stage), i, cleaned_at, stats_path) for i, b in enumerate(batches)]
     # fork: the workers start warm (this process has imported cleaners/) - the cheapest way to run

@@ -46,6 +46,11 @@ def _batch(args):
     return clean_batch.fn(*args)
 
 
+def _hash(args):
+    from flows.clean_corpus import hash_lines
+    return hash_lines.fn(*args)
+
+
 def without_prefect(raw: str, out: Path, settings: dict, workers: int) -> dict:
     from cleaners import manifest, store
     from cleaners.settings import Settings
@@ -58,8 +63,14 @@ def without_prefect(raw: str, out: Path, settings: dict, workers: int) -> dict:
     stage.mkdir(parents=True)
     sources, skipped = cc.discover_sources.fn(raw)
     entries, _ = cc.fingerprint_sources.fn(raw, sources, str(out))
-    corpus = cc.corpus_statistics.fn(raw, sources, settings, str(stage))
     batches = cc.plan_batches(sources, cfg.batch_size, workers)
+    hash_args = [(raw, b, settings, str(stage), i) for i, b in enumerate(batches)]
+    if len(batches) == 1:
+        parts = [_hash(hash_args[0])]
+    else:
+        with mp.get_context("spawn").Pool(workers) as pool:
+            parts = pool.map(_hash, hash_args, chunksize=1)
+    corpus = cc.corpus_statistics.fn(parts, sources, settings, str(stage))
     t_clean = time.perf_counter()
     now = dt.datetime.now(dt.timezone.utc).isoformat()
     args = [(raw, b, settings, str(stage), i, now, corpus["path"]) for i, b in enumerate(batches)]

@@ -44,7 +44,7 @@ def line_hashes(lines: list[str]) -> np.ndarray:
     return np.fromiter((h(s.encode()) for s in normalise_for_hash(lines)), dtype=np.uint64, count=len(lines))
 
 
-def _key_hash(key: str | None) -> np.uint64 | None:
+def key_hash(key: str | None) -> np.uint64 | None:
     if not key:
         return None
     return np.uint64(xxhash.xxh3_64_intdigest(("site:" + key.lower()).encode()))
@@ -130,17 +130,37 @@ class CorpusStats:
     @classmethod
     def build(cls, docs: Iterable[tuple[list[str], str | None]]) -> "CorpusStats":
         """One pass over (lines, site_key) pairs; site_key may be None."""
+        return cls.from_hashes((line_hashes(lines), key_hash(key)) for lines, key in docs)
+
+    @classmethod
+    def from_hashes(cls, docs: Iterable[tuple[np.ndarray, np.uint64 | None]]) -> "CorpusStats":
+        """The same from each document's line hashes (line_hashes) and site key hash (or None)."""
         overall, site, site_docs = _Counter(), _Counter(), _Counter()
         n = 0
-        for lines, key in docs:
+        for hashes, kh in docs:
             n += 1
-            h = np.unique(line_hashes(lines))
+            h = np.unique(hashes)
             overall.add(h)
-            kh = _key_hash(key)
             if kh is not None:
                 site.add(_site_mix(h, kh))
                 site_docs.add(np.array([kh], dtype=np.uint64))
         return cls(overall.finish(), site.finish(), site_docs.finish(), n)
+
+    def save(self, path) -> None:
+        """Plain arrays (numpy .npz, no pickle), written to `path` (a file name or an open file)."""
+        arrays = {f"{name}_{part}": getattr(getattr(self, "_" + name), part)
+                  for name in ("overall", "site", "site_docs") for part in ("keys", "counts")}
+        np.savez(path, n_docs=np.array([self.n_docs], dtype=np.int64), **arrays)
+
+    @classmethod
+    def load(cls, path) -> "CorpusStats":
+        with np.load(path, allow_pickle=False) as z:
+            counters = []
+            for name in ("overall", "site", "site_docs"):
+                c = _Counter()
+                c.keys, c.counts = z[f"{name}_keys"], z[f"{name}_counts"]
+                counters.append(c)
+            return cls(*counters, int(z["n_docs"][0]))
 
     @property
     def n_distinct_lines(self) -> int:
@@ -148,11 +168,13 @@ class CorpusStats:
 
     def doc_context(self, lines: list[str], key: str | None = None, url: str | None = None) -> DocContext:
         """Per-line document frequencies for one document (normally one that was in the pass)."""
-        h = line_hashes(lines)
+        return self.context_of(line_hashes(lines), key_hash(key), url)
+
+    def context_of(self, h: np.ndarray, kh: np.uint64 | None, url: str | None = None) -> DocContext:
+        """doc_context from the document's line hashes and site key hash."""
         df = np.maximum(self._overall.lookup(h), 1)
-        kh = _key_hash(key)
         if kh is None:
-            return DocContext(df=df, df_site=np.ones(len(lines), dtype=np.int32),
+            return DocContext(df=df, df_site=np.ones(len(h), dtype=np.int32),
                               n_docs=max(self.n_docs, 1), n_site_docs=1, url=url)
         df_site = np.maximum(self._site.lookup(_site_mix(h, kh)), 1)
         n_site = int(self._site_docs.lookup(np.array([kh], dtype=np.uint64))[0])

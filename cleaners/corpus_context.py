@@ -11,19 +11,25 @@ threshold (Settings.template_min_docs), and the corpus and site sizes in powers 
 going from 40 to 41 documents re-cleans nobody; a line becoming a template (2 -> 3 documents)
 re-cleans the documents that contain it; doubling the corpus re-cleans everything.
 
-No Prefect here; flows/clean_corpus.py calls these from its `corpus-statistics` task.
+The pass is split so that its costly part runs in parallel and each file is read once: every
+worker hashes the lines of a slice of the sources (decode, normalise, hash) into a part file of
+plain arrays (hash_slice); the flow then builds the statistics and the fingerprints from the
+parts alone (from_parts), never from the text again. Memory stays bounded by one part's arrays
+plus the distinct-line tables.
+
+No Prefect here; flows/clean_corpus.py calls these from its `hash-lines` and `corpus-statistics` tasks.
 """
 from __future__ import annotations
 
-import pickle
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import numpy as np
 import xxhash
 
-from cleaners.corpus import CorpusStats, DocContext
+from cleaners.corpus import CorpusStats, DocContext, key_hash, line_hashes
 from cleaners.lines import normalise_lines
 from cleaners.metadata.resolve import record_evidence
 from cleaners.metadata.urls import domain_from_url
@@ -31,7 +37,8 @@ from cleaners.readers import read_source
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
-STATS_FILE = "corpus-stats.pkl"
+STATS_FILE = "corpus-stats.npz"
+HASHES_FILE = "line-hashes-{:05d}.npz"
 
 
 def document_lines(raw: RawDocument, settings: Settings) -> list[str]:
@@ -74,8 +81,70 @@ def iter_documents(raw_dir: Path, sources: list[str], settings: Settings) -> Ite
             continue
 
 
+@dataclass
+class LineHashes:
+    """The line hashes of a slice of the corpus: document i came from sources[i], has the site key
+    hash keys[i] (when has_key[i]) and the lines hashes[offsets[i]:offsets[i + 1]]."""
+
+    sources: np.ndarray  # str
+    has_key: np.ndarray  # bool
+    keys: np.ndarray  # uint64
+    offsets: np.ndarray  # int64, one more than documents
+    hashes: np.ndarray  # uint64
+
+    def documents(self) -> Iterator[tuple[str, np.ndarray, np.uint64 | None]]:
+        for i, source in enumerate(self.sources.tolist()):
+            yield source, self.hashes[self.offsets[i]:self.offsets[i + 1]], self.keys[i] if self.has_key[i] else None
+
+
+def hash_slice(raw_dir: Path, sources: list[str], settings: Settings) -> LineHashes:
+    """Read, normalise and hash the lines of every readable document of `sources`."""
+    names, has_key, keys, offsets, chunks = [], [], [], [0], []
+    for source, lines, key in iter_documents(raw_dir, sources, settings):
+        h = line_hashes(lines)
+        kh = key_hash(key)
+        names.append(source)
+        has_key.append(kh is not None)
+        keys.append(kh if kh is not None else 0)
+        chunks.append(h)
+        offsets.append(offsets[-1] + len(h))
+    return LineHashes(np.array(names, dtype=str), np.array(has_key, dtype=bool), np.array(keys, dtype=np.uint64),
+                      np.array(offsets, dtype=np.int64),
+                      np.concatenate(chunks) if chunks else np.empty(0, dtype=np.uint64))
+
+
+def write_slice(raw_dir: Path, sources: list[str], settings: Settings, folder: Path, index: int) -> Path:
+    """hash_slice saved as part `index` in `folder` (numpy .npz: plain arrays, no pickle)."""
+    part = hash_slice(raw_dir, sources, settings)
+    path = Path(folder) / HASHES_FILE.format(index)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        np.savez(fh, **part.__dict__)
+    tmp.replace(path)
+    return path
+
+
+def read_slice(path: Path) -> LineHashes:
+    with np.load(path, allow_pickle=False) as z:
+        return LineHashes(**{name: z[name] for name in z.files})
+
+
+def from_parts(parts: Iterable[LineHashes] | list[Path], sources: list[str], settings: Settings) -> tuple[CorpusStats, dict[str, str]]:
+    """The statistics over every part, then each source's context fingerprint (parts are read
+    twice, one at a time, when given as paths)."""
+    parts = list(parts)
+
+    def each() -> Iterator[LineHashes]:
+        for part in parts:
+            yield read_slice(part) if isinstance(part, (str, Path)) else part
+
+    stats = CorpusStats.from_hashes((h, kh) for part in each() for _, h, kh in part.documents())
+    return stats, fingerprints_of(stats, each(), sources, settings)
+
+
 def build(raw_dir: Path, sources: list[str], settings: Settings) -> CorpusStats:
-    return CorpusStats.build((lines, key) for _, lines, key in iter_documents(raw_dir, sources, settings))
+    """The statistics of one slice, in memory (tests, benchmarks)."""
+    return from_parts([hash_slice(raw_dir, sources, settings)], sources, settings)[0]
 
 
 def _pow2_bucket(x: np.ndarray) -> np.ndarray:
@@ -92,50 +161,29 @@ def context_fingerprint(ctx: DocContext, settings: Settings) -> bytes:
     return b"".join(p.tobytes() for p in parts)
 
 
-def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings,
-                 documents: list[tuple[str, list[str], str | None]] | None = None) -> dict[str, str]:
-    """Per source, a 16-hex fingerprint of its documents' quantised corpus context. `documents`:
-    the (source, lines, site_key) of the counting pass when they were kept; else files are read again."""
+def fingerprints_of(stats: CorpusStats, parts: Iterable[LineHashes], sources: list[str], settings: Settings) -> dict[str, str]:
+    """Per source, a 16-hex fingerprint of its documents' quantised corpus context (a source with
+    no readable document gets the fingerprint of none)."""
     acc: dict[str, xxhash.xxh3_64] = {s: xxhash.xxh3_64() for s in sources}
-    docs = documents if documents is not None else iter_documents(raw_dir, sources, settings)
-    for source, lines, key in docs:
-        h = acc[source]
-        h.update(context_fingerprint(stats.doc_context(lines, key), settings))
-        h.update(b"\x00|doc|\x00")
-    return {s: h.hexdigest() for s, h in acc.items()}
+    for part in parts:
+        for source, h, kh in part.documents():
+            d = acc[source]
+            d.update(context_fingerprint(stats.context_of(h, kh), settings))
+            d.update(b"\x00|doc|\x00")
+    return {s: d.hexdigest() for s, d in acc.items()}
 
 
-def build_and_fingerprint(raw_dir: Path, sources: list[str], settings: Settings,
-                          memory_budget: int = 256 << 20) -> tuple[CorpusStats, dict[str, str], bool]:
-    """build() and fingerprints() reading each file once when the corpus's lines fit in
-    `memory_budget` bytes (roughly: text plus Python's per-string overhead); otherwise the
-    fingerprints read the files a second time. Returns (stats, fingerprints, read_twice)."""
-    kept: list[tuple[str, list[str], str | None]] = []
-    used, over = 0, False
-
-    def feed():
-        nonlocal used, over
-        for source, lines, key in iter_documents(raw_dir, sources, settings):
-            if not over:
-                used += sum(len(ln) + 64 for ln in lines) + 128
-                if used > memory_budget:
-                    over = True
-                    kept.clear()
-                else:
-                    kept.append((source, lines, key))
-            yield lines, key
-
-    stats = CorpusStats.build(feed())
-    prints = fingerprints(stats, raw_dir, sources, settings, documents=None if over else kept)
-    return stats, prints, over
+def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings) -> dict[str, str]:
+    """fingerprints_of for sources read now (tests, benchmarks)."""
+    return fingerprints_of(stats, [hash_slice(raw_dir, sources, settings)], sources, settings)
 
 
 def save(stats: CorpusStats, folder: Path) -> Path:
-    """Internal, per-run file in the staging folder (written and read by this code only)."""
+    """Internal, per-run file in the staging folder: numpy arrays, no pickle."""
     path = Path(folder) / STATS_FILE
     tmp = path.with_suffix(".tmp")
     with open(tmp, "wb") as fh:
-        pickle.dump(stats, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        stats.save(fh)
     tmp.replace(path)
     return path
 
@@ -143,5 +191,4 @@ def save(stats: CorpusStats, folder: Path) -> Path:
 @lru_cache(maxsize=2)
 def load(path: str) -> CorpusStats:
     """Cached per process: the batches a worker process runs share one copy."""
-    with open(path, "rb") as fh:
-        return pickle.load(fh)
+    return CorpusStats.load(path)

@@ -97,19 +97,41 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
     return entries, hashed
 
 
+@task(name="hash-lines", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def hash_lines(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int) -> str:
+    """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
+    hash every line (cleaners.corpus_context.write_slice). Returns the part file's path."""
+    return str(corpus_context.write_slice(Path(raw_dir), sources, Settings(**settings), Path(stage_dir), index))
+
+
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def corpus_statistics(raw_dir: str, sources: list[str], settings: dict, stage_dir: str) -> dict:
-    """Line repetition over the whole corpus (cleaners.corpus), saved in the staging folder as the
-    cleaning batches' read-only context, and each source's context fingerprint."""
+def corpus_statistics(parts: list[str], sources: list[str], settings: dict, stage_dir: str) -> dict:
+    """Line repetition over the whole corpus (cleaners.corpus) from the hashed parts, saved in the
+    staging folder as the cleaning batches' read-only context, and each source's context fingerprint."""
     cfg = Settings(**settings)
-    t0 = time.perf_counter()
-    stats, prints, read_twice = corpus_context.build_and_fingerprint(Path(raw_dir), sources, cfg)
+    stats, prints = corpus_context.from_parts([Path(p) for p in parts], sources, cfg)
     path = corpus_context.save(stats, Path(stage_dir))
-    seconds = time.perf_counter() - t0
-    _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s%s", stats.n_docs,
-                stats.n_distinct_lines, seconds, " (files read twice: over the memory budget)" if read_twice else "")
+    for part in parts:
+        Path(part).unlink(missing_ok=True)
     return {"path": str(path), "n_docs": stats.n_docs, "n_distinct_lines": stats.n_distinct_lines,
-            "fingerprints": prints, "seconds": round(seconds, 3), "read_twice": read_twice}
+            "fingerprints": prints}
+
+
+def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path) -> dict:
+    """hash-lines over slices of the sources (in parallel on the flow's task runner when there is
+    more than one slice), then corpus-statistics over their parts."""
+    t0 = time.perf_counter()
+    slices = plan_batches(sources, cfg.batch_size, _workers())
+    if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
+        parts = [hash_lines(raw_dir, slices[0] if slices else [], cfg.__dict__, str(stage), 0)]
+    else:
+        futures = [hash_lines.submit(raw_dir, part, cfg.__dict__, str(stage), i) for i, part in enumerate(slices)]
+        parts = [f.result() for f in futures]
+    corpus = corpus_statistics(parts, sources, cfg.__dict__, str(stage))
+    corpus["seconds"] = round(time.perf_counter() - t0, 3)
+    _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s (%d slices)", corpus["n_docs"],
+                corpus["n_distinct_lines"], corpus["seconds"], len(slices))
+    return corpus
 
 
 @task(name="clean-batch", cache_policy=NO_CACHE)
@@ -340,7 +362,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         log.info("corpus unchanged since the last run: statistics not recomputed")
     else:
         progress.report("corpus statistics", 0, len(sources))
-        corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
+        corpus = corpus_pass(raw_dir, sources, cfg, stage)
     t = lap("corpus_statistics", t)
     entries = {s: manifest.Entry(e.size, e.mtime_ns, e.sha256, corpus["fingerprints"].get(s)) for s, e in entries.items()}
 
@@ -357,7 +379,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
              f" (full re-clean: {plan.full_reason})" if plan.full_reason else "")
     carried = store.carry_over(stage, out, plan.keep) if plan.keep else {name: 0 for name in store.TABLES}
     if plan.clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
-        corpus = corpus_statistics(raw_dir, sources, cfg.__dict__, str(stage))
+        corpus = corpus_pass(raw_dir, sources, cfg, stage)
 
     batches = plan_batches(plan.clean, cfg.batch_size, _workers())
     totals = Counter()

@@ -49,6 +49,7 @@ def test_dask_local_cluster_gives_identical_output(tmp_path, monkeypatch):
 
     assert workers == 2
     assert any(p.startswith("clean-batch") or p.startswith("clean_batch") for p in ran), ran
+    assert any(p.startswith("hash-lines") or p.startswith("hash_lines") for p in ran), ran  # the corpus pass too
     assert on_dask["batches"] == 2
     assert (on_dask["docs_read"], on_dask["docs_cleaned"], on_dask["docs_quarantined"]) == \
         (default["docs_read"], default["docs_cleaned"], default["docs_quarantined"])

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from cleaners import corpus_context, manifest, store
+from cleaners.types import RawDocument
 from cleaners.settings import Settings
 from tests.conftest import SEEDS_RAW
 
@@ -90,11 +91,16 @@ def test_context_fingerprint_changes_only_where_a_line_becomes_a_template(tmp_pa
     after = corpus_context.fingerprints(corpus_context.build(tmp_path, srcs4, cfg), tmp_path, srcs4, cfg)
     assert after["a.txt"] != before["a.txt"] and after["b.txt"] != before["b.txt"]
     assert after["c.txt"] == before["c.txt"]  # its lines' counts did not cross a bucket
-    # one pass (lines kept in memory) and two passes (over the memory budget) agree
-    stats, once, twice = corpus_context.build_and_fingerprint(tmp_path, srcs4, cfg)
-    assert once == after and not twice and stats.n_docs == 6
-    stats, again, twice = corpus_context.build_and_fingerprint(tmp_path, srcs4, cfg, memory_budget=1000)
-    assert again == after and twice and stats.n_docs == 6
+    # the flow's way: slices hashed into part files (by workers), statistics and fingerprints from
+    # the parts alone, statistics saved and loaded again: the same numbers as one pass in memory
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    parts = [corpus_context.write_slice(tmp_path, part, cfg, stage, i) for i, part in enumerate((srcs4[:2], srcs4[2:]))]
+    stats, from_files = corpus_context.from_parts(parts, srcs4, cfg)
+    assert from_files == after and stats.n_docs == 6
+    loaded = corpus_context.load(str(corpus_context.save(stats, stage)))
+    lines = corpus_context.document_lines(RawDocument("a.txt", data=(tmp_path / "a.txt").read_bytes()), cfg)
+    assert (loaded.doc_context(lines).df == stats.doc_context(lines).df).all() and loaded.doc_context(lines).df.max() == 3
 
 
 # ---------------------------------------------------------------- the real flow, incremental
@@ -190,7 +196,7 @@ def test_clean_batch_gives_the_corpus_statistics_to_the_line_model(tmp_path, mon
     """The corpus pass's statistics reach the cleaning of each document (read-only, loaded from
     the staging folder by the batch task), through the task's plain function."""
     from cleaners.corpus import CorpusStats
-    from flows.clean_corpus import clean_batch, corpus_statistics
+    from flows.clean_corpus import clean_batch, corpus_statistics, hash_lines
 
     cfg = Settings()
     raw, stage = tmp_path / "raw", tmp_path / "stage"
@@ -199,7 +205,8 @@ def test_clean_batch_gives_the_corpus_statistics_to_the_line_model(tmp_path, mon
     for topic in ("harbour", "library", "railway"):
         (raw / f"{topic}.txt").write_text(_article(topic, 3, SHARED))
     srcs = sorted(p.name for p in raw.iterdir())
-    info = corpus_statistics.fn(str(raw), srcs, cfg.__dict__, str(stage))
+    parts = [hash_lines.fn(str(raw), srcs[:1], cfg.__dict__, str(stage), 0), hash_lines.fn(str(raw), srcs[1:], cfg.__dict__, str(stage), 1)]
+    info = corpus_statistics.fn(parts, srcs, cfg.__dict__, str(stage))
     assert info["n_docs"] == 3 and Path(info["path"]).exists() and set(info["fingerprints"]) == set(srcs)
 
     seen: list[int] = []
