@@ -127,9 +127,14 @@ def main(argv: list[str] | None = None) -> dict:
         if name != "trafilatura":
             res[name]["vs_trafilatura"] = round(res[name]["docs_per_cpu_s"] / res["trafilatura"]["docs_per_cpu_s"], 3)
     if a.score:
-        from html_vs_trafilatura import load_scorer
+        import importlib.machinery
+        import importlib.util
 
-        sd = load_scorer()
+        from bench_baselines import SCORER
+
+        loader = importlib.machinery.SourceFileLoader("score_devset", str(SCORER))
+        sd = importlib.util.module_from_spec(importlib.util.spec_from_loader("score_devset", loader))
+        loader.exec_module(sd)
         truth = {p["id"]: p for p in pages}
         for name in names:
             res[name].update(score({pid: o[0] for pid, o in outputs[name].items()}))
