@@ -22,7 +22,8 @@ _SPACES = re.compile(r"[ " + _SPACE_CHARS + r"]+")
 # result of .sub(" ", line) is identical and most lines have nothing to replace.
 _SPACES_TO_FOLD = re.compile(r" [ " + _SPACE_CHARS + r"]+|[" + _SPACE_CHARS + r"][ " + _SPACE_CHARS + r"]*")
 # Characters that ftfy.fix_text may change in an otherwise ASCII line: entities and control chars.
-_ASCII_SUSPECT = re.compile(r"[&\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# (ftfy's unescape_html changes only what its HTML_ENTITY_RE matches: "&amp;", not "Q&A".)
+_ASCII_SUSPECT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|" + chardata.HTML_ENTITY_RE.pattern)
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
 
@@ -56,13 +57,13 @@ def _class_chars(pattern: re.Pattern) -> set[int]:
 
 def _ftfy_tables() -> tuple[re.Pattern, re.Pattern]:
     """From ftfy's own tables, every character one of fix_text's per-character fixers may change,
-    other than curly quotes: HTML entities ('&'), C1 controls, Latin ligatures, half- and
+    other than curly quotes: HTML entities (as its HTML_ENTITY_RE finds them), C1 controls, Latin ligatures, half- and
     full-width forms, line and paragraph separators, surrogates, terminal escapes and the control
     characters it removes; and the curly quotes its uncurl_quotes step straightens."""
-    special = {ord("&"), 0x1B, ord("\r"), ord("\n"), 0x2028, 0x2029, *range(0x80, 0xA0), *range(0xD800, 0xE000)}
+    special = {0x1B, ord("\r"), ord("\n"), 0x2028, 0x2029, *range(0x80, 0xA0), *range(0xD800, 0xE000)}
     special |= set(chardata.LIGATURES) | set(chardata.WIDTH_MAP) | set(chardata.CONTROL_CHARS)
     quotes = _class_chars(chardata.SINGLE_QUOTE_RE) | _class_chars(chardata.DOUBLE_QUOTE_RE)
-    return re.compile(_char_class(special - quotes)), re.compile(_char_class(quotes))
+    return re.compile(_char_class(special - quotes) + "|" + chardata.HTML_ENTITY_RE.pattern), re.compile(_char_class(quotes))
 
 
 def _mojibake_required() -> re.Pattern:
@@ -156,10 +157,13 @@ def _repair_full(line: str, keep_curly_quotes: bool) -> str:
 # characters in a line as it will when the clean text is cleaned again (idempotence). NEL (U+0085)
 # stays: as a C1 control it may be part of mojibake that ftfy repairs.
 _SEPARATORS = str.maketrans({c: " " for c in "\x0b\x0c\x1c\x1d\x1e\x1f\u2028\u2029"})
+_HAS_SEPARATOR = re.compile("[\x0b\x0c\x1c-\x1f\u2028\u2029]")  # str.translate with a dict is slow on long lines
 
 
 def _normalise_once(line: str, keep_curly_quotes: bool) -> str:
-    return _SPACES_TO_FOLD.sub(" ", _repair(line.translate(_SEPARATORS), keep_curly_quotes)).strip()
+    if _HAS_SEPARATOR.search(line):
+        line = line.translate(_SEPARATORS)
+    return _SPACES_TO_FOLD.sub(" ", _repair(line, keep_curly_quotes)).strip()
 
 
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
@@ -174,6 +178,9 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
+    if text.isascii() and not _ASCII_SUSPECT.search(text):
+        # Nothing for ftfy or the separators: only spaces and tabs to fold (the same result).
+        return [" ".join(line.split()) for line in split_lines(text)]
     return [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
 
 

@@ -31,6 +31,8 @@ EDGE_CASES = [
     mojibake("na\u00efve \u20ac5 \u00bd price"),
     "entities &amp; &eacute; &#8217; &lt;b&gt; in a line",
     "non-ascii with entity caf\u00e9 &amp; bar",
+    "ampersands that are not entities: Q&A, AT&T; R & D, caf\u00e9 & bar, &#;",
+    "entity without a semicolon &amp and &#39 and caf\u00e9 &eacute",
     "ligatures \ufb01ne \ufb02ow \u0132sselmeer",
     "fullwidth \uff21\uff22\uff23 \uff11\uff12 ideographic\u3000space",
     "C1 controls \x85 \x91quoted\x92 \x96 dash",
@@ -81,7 +83,7 @@ def test_gate_equals_fix_text_on_dev_page_lines(keep_curly):
 
 # Characters the gate treats specially, mixed with plain letters and spaces.
 _ALPHABET = st.sampled_from(
-    list("aeA Z.,'\"&;") + ["\u2019", "\u2018", "\u201c", "\u201d", "\u02bc", "\u2014", "\u2026", "\u00a0", "\u00e9",
+    list("aeA Z.,'\"&;#") + ["amp", "39", "x2019", "eacute", "lt", "\u2019", "\u2018", "\u201c", "\u201d", "\u02bc", "\u2014", "\u2026", "\u00a0", "\u00e9",
                             "\u00c3", "\u00c2", "\u00e2", "\u20ac", "\u2122", "\u00a9", "\u0301", "\ufb01", "\uff21",
                             "\x85", "\x92", "\u2028", "\ufeff", "\u00d8", "\u00b0", "\u0432", "\u0402", "\u00bd"])
 
