@@ -44,3 +44,28 @@ def test_line_above_the_headline_is_furniture_but_a_standfirst_below_it_stays():
     doc = clean_text(text, Settings())
     assert doc.title == "Council backs bigger bus network"
     assert standfirst in doc.text.split("\n\n") and furniture not in doc.text
+
+
+def _reference_tail(text: str, max_words: int = 8):
+    """glued_tail by the plain definition: the last sentence end followed by more text, anywhere."""
+    import re
+
+    from cleaners import shape
+    ends = list(re.finditer(r"[.!?…][\"'’”)\]]*\s+(?=\S)", text))
+    if not ends or len(text[ends[-1].end():].split()) > max_words:
+        return None
+    at = ends[-1].end()
+    return at if shape.is_sentence_like(text[:at].rstrip(), min_words=4) else None
+
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+_TOKENS = st.sampled_from(["The", "vote", "was", "held", "on", "Monday.", "it", "said!", "(AP)", "Share", "this",
+                           "“quoted.”", "end?", "x", "..", "a.b", "\t", "  "])
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=30).map(" ".join))
+def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text):
+    from cleaners.rules.base import Line, glued_tail
+    assert glued_tail(Line(0, 1, text)) == _reference_tail(text)

@@ -112,10 +112,28 @@ _SENTENCE_END_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+(?=\S)")
 def glued_tail(line: Line, max_words: int = 8) -> int | None:
     """Where a short run of words starts after a line's last sentence end: a scraper that joins
     blocks glues the next one ("Share this article", "Photo: Getty Images") onto a paragraph.
-    None when there is no such tail or the text before it is not a sentence."""
+    None when there is no such tail or the text before it is not a sentence. Memoised per line
+    (several rules ask)."""
+    memo = line.__dict__.setdefault("_glued_tail", {})
+    if max_words not in memo:
+        memo[max_words] = _glued_tail(line.text, max_words)
+    return memo[max_words]
+
+
+def _glued_tail(text: str, max_words: int) -> int | None:
+    # The sentence end that starts a tail of at most max_words words lies in the last max_words + 1
+    # space-separated tokens: search only there (other white space only makes the stretch longer).
+    cut = len(text.rstrip(" "))
+    for _ in range(max_words + 1):
+        cut = text.rfind(" ", 0, cut)
+        if cut < 0:
+            cut = 0
+            break
+        while cut > 0 and text[cut - 1] == " ":
+            cut -= 1
     last = None
-    for last in _SENTENCE_END_THEN_MORE.finditer(line.text):
+    for last in _SENTENCE_END_THEN_MORE.finditer(text, cut):
         pass
-    if last is None or len(line.text[last.end():].split()) > max_words:
+    if last is None or len(text[last.end():].split()) > max_words:
         return None
-    return last.end() if shape.is_sentence_like(line.text[:last.end()].rstrip(), min_words=4) else None
+    return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4) else None

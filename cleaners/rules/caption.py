@@ -73,7 +73,7 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A short line with no capital letter and no punctuation: an image's alt text or file label."""
     t = line.text
-    if len(t) <= 80 and 1 <= line.n_words <= 8 and t.lower() == t and any(c.isalpha() for c in t) \
+    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and any(c.isalpha() for c in t) \
             and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
         if any(c.isupper() != c.islower() for c in t if c.isalpha()):
