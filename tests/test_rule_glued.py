@@ -61,11 +61,11 @@ def _reference_tail(text: str, max_words: int = 8):
 from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
 
 _TOKENS = st.sampled_from(["The", "vote", "was", "held", "on", "Monday.", "it", "said!", "(AP)", "Share", "this",
-                           "“quoted.”", "end?", "x", "..", "a.b", "\t", "  "])
+                           "“quoted.”", "end?", "x", "..", "a.b", "\t", "  ", " \t ", "\u3000"])
 
 
-@hsettings(max_examples=300, deadline=None)
-@given(st.lists(_TOKENS, max_size=30).map(" ".join))
+@hsettings(max_examples=1000, deadline=None)
+@given(st.lists(_TOKENS, max_size=40).map(" ".join))
 def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text):
     from cleaners.rules.base import Line, glued_tail
     assert glued_tail(Line(0, 1, text)) == _reference_tail(text)

@@ -122,15 +122,9 @@ def glued_tail(line: Line, max_words: int = 8) -> int | None:
 
 def _glued_tail(text: str, max_words: int) -> int | None:
     # The sentence end that starts a tail of at most max_words words lies in the last max_words + 1
-    # space-separated tokens: search only there (other white space only makes the stretch longer).
-    cut = len(text.rstrip(" "))
-    for _ in range(max_words + 1):
-        cut = text.rfind(" ", 0, cut)
-        if cut < 0:
-            cut = 0
-            break
-        while cut > 0 and text[cut - 1] == " ":
-            cut -= 1
+    # white-space-separated tokens: search only there.
+    parts = text.rsplit(None, max_words + 1)
+    cut = len(parts[0]) if len(parts) > max_words + 1 else 0
     last = None
     for last in _SENTENCE_END_THEN_MORE.finditer(text, cut):
         pass
