@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 import re
 import time
 from pathlib import Path
 
 import lxml.html
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -437,3 +439,29 @@ def test_incremental_run_counts(tmp_path):
     (out / "run.json").write_text(json.dumps(run), encoding="utf-8")
     t = _tree(build_report(out, raw))
     assert "articles.parquet holds 3 rows" in css(t, ".note.warn")[0].text_content()
+
+
+def test_removed_table_is_streamed_in_batches_with_the_same_counts(tmp_path, monkeypatch):
+    """The report reads removed.parquet batch by batch (it grows ~230 rows per document): counts
+    over small batches equal counts over the whole table."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from flows.report import build as report_build
+
+    rows = [{"doc_id": f"{i % 37:016x}", "line": i, "start": 0, "end": 3, "text": "a b c"[: 1 + i % 5],
+             "kind": ["navigation", "caption", "boilerplate"][i % 3], "rule": "r", "whole_line": i % 2 == 0}
+            for i in range(1000)]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "removed.parquet", row_group_size=100)
+    monkeypatch.setattr(report_build, "REMOVED_BATCH_ROWS", 64)
+    summary = report_build._removed_summary(tmp_path / "removed.parquet")
+    full = pd.DataFrame(rows)
+    assert summary.n_rows == 1000
+    assert summary.kinds == Counter(full["kind"])
+    assert summary.whole == Counter(full.loc[full["whole_line"], "kind"])
+    assert summary.per_doc["n_spans"].to_dict() == full.groupby("doc_id").size().to_dict()
+    assert summary.per_doc["removed_words"].to_dict() == full.assign(w=full["text"].str.split().str.len()).groupby("doc_id")["w"].sum().to_dict()
+    assert summary.kinds_per_doc.to_dict() == {d: sorted(set(g)) for d, g in full.groupby("doc_id")["kind"]}
+    some = {f"{3:016x}", f"{5:016x}"}
+    assert sorted((r["doc_id"], r["line"]) for r in report_build._removed_rows_of(tmp_path / "removed.parquet", some)) == \
+        sorted((r["doc_id"], r["line"]) for r in rows if r["doc_id"] in some)

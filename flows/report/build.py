@@ -254,8 +254,70 @@ def _cell(v: Any) -> Any:
 def _removed_words(table: pa.Table) -> np.ndarray:
     if table.num_rows == 0 or "text" not in table.column_names:
         return np.zeros(table.num_rows, dtype=np.int64)
-    text = pc.fill_null(table["text"], "")
-    return pc.list_value_length(pc.utf8_split_whitespace(text)).to_numpy(zero_copy_only=False)
+    # trimmed first: arrow splits "a " into ["a", ""] where str.split() gives ["a"]
+    text = pc.utf8_trim_whitespace(pc.fill_null(table["text"], ""))
+    n = pc.list_value_length(pc.utf8_split_whitespace(text)).to_numpy(zero_copy_only=False)
+    return np.where(pc.equal(text, "").to_numpy(zero_copy_only=False), 0, n)
+
+
+@dataclass
+class RemovedSummary:
+    n_rows: int
+    kinds: Counter  # rows per kind
+    whole: Counter | None  # whole-line rows per kind (None: the table has no whole_line column)
+    per_doc: pd.DataFrame  # index doc_id: n_spans, removed_words
+    kinds_per_doc: pd.Series  # doc_id -> sorted kinds
+
+
+REMOVED_BATCH_ROWS = 200_000
+
+
+def _removed_batches(path: Path, columns: list[str] | None):
+    """removed.parquet in record batches of the given columns (those it has): the table grows with
+    the corpus (about 230 rows per document), so the report never holds all of it."""
+    if not path.exists():
+        return
+    pf = pq.ParquetFile(path)
+    cols = None if columns is None else [c for c in columns if c in pf.schema_arrow.names]
+    yield from pf.iter_batches(batch_size=REMOVED_BATCH_ROWS, columns=cols)
+
+
+def _removed_summary(path: Path) -> RemovedSummary:
+    """Counts over removed.parquet, streamed batch by batch."""
+    n, kinds, whole, has_whole = 0, Counter(), Counter(), False
+    spans: Counter = Counter()
+    words: Counter = Counter()
+    kind_sets: dict[str, set] = {}
+    for batch in _removed_batches(path, ["doc_id", "kind", "whole_line", "text"]):
+        table = pa.Table.from_batches([batch])
+        n += table.num_rows
+        df = table.select([c for c in ("doc_id", "kind", "whole_line") if c in table.column_names]).to_pandas()
+        df["doc_id"] = df["doc_id"].astype(str)
+        df["kind"] = df["kind"].astype(str) if "kind" in df else "?"
+        df["words"] = _removed_words(table)
+        kinds.update(df["kind"].value_counts().to_dict())
+        if "whole_line" in df:
+            has_whole = True
+            whole.update(df.loc[df["whole_line"].fillna(False).astype(bool), "kind"].value_counts().to_dict())
+        grouped = df.groupby("doc_id", sort=False)
+        spans.update(grouped.size().to_dict())
+        words.update(grouped["words"].sum().to_dict())
+        for doc_id, ks in grouped["kind"].unique().items():
+            kind_sets.setdefault(doc_id, set()).update(ks)
+    per_doc = pd.DataFrame({"n_spans": pd.Series(spans, dtype=np.int64),
+                            "removed_words": pd.Series(words, dtype=np.int64)})
+    kinds_per_doc = pd.Series({d: sorted(ks) for d, ks in kind_sets.items()}, dtype=object)
+    return RemovedSummary(n, kinds, whole if has_whole else None, per_doc, kinds_per_doc)
+
+
+def _removed_rows_of(path: Path, doc_ids: set[str]) -> list[dict]:
+    """The removed rows of a few documents, streamed."""
+    value_set = pa.array(sorted(doc_ids), pa.string())
+    rows: list[dict] = []
+    for batch in _removed_batches(path, None):
+        table = pa.Table.from_batches([batch])
+        rows.extend(table.filter(pc.is_in(table["doc_id"].cast(pa.string()), value_set=value_set)).to_pylist())
+    return rows
 
 
 # --------------------------------------------------------------------------------------------------
@@ -433,15 +495,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
             articles[c] = pd.Series(dtype=object)
     articles = articles.reset_index(drop=True)
 
-    rem_tbl = _read_parquet(out_dir / "removed.parquet")
-    if rem_tbl is None:
-        rem_tbl = pa.table({"doc_id": pa.array([], pa.string()), "line": pa.array([], pa.int64()),
-                            "start": pa.array([], pa.int64()), "end": pa.array([], pa.int64()),
-                            "text": pa.array([], pa.string()), "kind": pa.array([], pa.string())})
-    rwords = _removed_words(rem_tbl)
-    rem_cols = [c for c in ("doc_id", "kind", "whole_line") if c in rem_tbl.column_names]
-    removed_small = rem_tbl.select(rem_cols).to_pandas()
-    removed_small["words"] = rwords
+    removed = _removed_summary(out_dir / "removed.parquet")
 
     q_tbl = _read_parquet(out_dir / "quarantine.parquet")
     quarantine = q_tbl.to_pandas() if q_tbl is not None else pd.DataFrame(columns=["source", "stage", "error"])
@@ -456,7 +510,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         "quarantined": docs_quar if docs_quar is not None else len(quarantine),
     }
     table_counts = {"articles": len(articles), "quarantine": len(quarantine),
-                    "removed": int(rem_tbl.num_rows)}
+                    "removed": removed.n_rows}
     # An incremental run cleans only new or changed sources and carries the other rows over: the run's
     # counts then cover this run, the tables the whole corpus.
     incremental = _lookup(run, "incremental")
@@ -471,7 +525,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         count_notes.append(f"run.json says {docs_quar} quarantined (+{carried['quarantine']} carried over); "
                            f"quarantine.parquet holds {len(quarantine)} rows.")
 
-    kind_counts = Counter(removed_small["kind"].astype(str).tolist()) if "kind" in removed_small else Counter()
+    kind_counts = removed.kinds
     run_by_kind = _lookup(run, "removed_by_kind")
     if not isinstance(run_by_kind, dict):
         lines_rm, spans_rm = _lookup(run, "lines_removed"), _lookup(run, "spans_removed")
@@ -484,19 +538,15 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     if isinstance(run_by_kind, dict):
         run_by_kind = {str(k): _as_int(v) or 0 for k, v in run_by_kind.items()}
         if carried["removed"]:
-            if sum(run_by_kind.values()) + carried["removed"] != int(rem_tbl.num_rows):
+            if sum(run_by_kind.values()) + carried["removed"] != removed.n_rows:
                 count_notes.append(f"run.json counts {sum(run_by_kind.values())} removals this run "
-                                   f"(+{carried['removed']} carried over); removed.parquet holds {rem_tbl.num_rows} rows.")
+                                   f"(+{carried['removed']} carried over); removed.parquet holds {removed.n_rows} rows.")
         elif {k: v for k, v in run_by_kind.items() if v} != {k: v for k, v in kind_counts.items() if v}:
             count_notes.append("run.json's removed_by_kind differs from removed.parquet "
                                f"({json.dumps(run_by_kind, sort_keys=True)}); the chart shows removed.parquet.")
     ordered_kinds = [k for k in KINDS if kind_counts.get(k)] + sorted(k for k in kind_counts if k not in KINDS)
     by_kind = [(k, int(kind_counts[k])) for k in ordered_kinds]
-    whole = None
-    if "whole_line" in removed_small.columns and len(removed_small):
-        wl = removed_small.loc[removed_small["whole_line"].fillna(False).astype(bool), "kind"].astype(str)
-        whole = Counter(wl.tolist())
-    chart = _bar_chart(by_kind, whole)
+    chart = _bar_chart(by_kind, removed.whole)
 
     durations_raw = _lookup(run, "durations")
     if durations_raw is None:
@@ -520,14 +570,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         versions = [("pipeline_version", v) for v in sorted(articles["pipeline_version"].dropna().astype(str).unique())[:5]]
 
     # ---- per-document stats over the whole corpus
-    if len(removed_small):
-        per_doc = removed_small.groupby("doc_id", sort=False).agg(
-            n_spans=("kind", "size"), removed_words=("words", "sum"))
-        kinds_per_doc = removed_small.groupby("doc_id", sort=False)["kind"].agg(
-            lambda s: sorted(set(map(str, s))))
-    else:
-        per_doc = pd.DataFrame(columns=["n_spans", "removed_words"])
-        kinds_per_doc = pd.Series(dtype=object)
+    per_doc, kinds_per_doc = removed.per_doc, removed.kinds_per_doc
     ids = articles["doc_id"].astype(str)
     n_spans = ids.map(per_doc["n_spans"]).fillna(0).astype(np.int64).to_numpy() if len(per_doc) else np.zeros(len(articles), np.int64)
     rw = ids.map(per_doc["removed_words"]).fillna(0).astype(np.int64).to_numpy() if len(per_doc) else np.zeros(len(articles), np.int64)
@@ -549,11 +592,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
 
     # ---- removed rows of the shown documents only
     shown_ids = set(shown["doc_id"].astype(str))
-    if rem_tbl.num_rows and shown_ids:
-        mask = pc.is_in(rem_tbl["doc_id"].cast(pa.string()), value_set=pa.array(sorted(shown_ids), pa.string()))
-        rem_shown = rem_tbl.filter(mask).to_pylist()
-    else:
-        rem_shown = []
+    rem_shown = _removed_rows_of(out_dir / "removed.parquet", shown_ids) if removed.n_rows and shown_ids else []
     spans_of: dict[str, list[dict]] = {}
     for r in rem_shown:
         spans_of.setdefault(str(r["doc_id"]), []).append(r)
@@ -623,7 +662,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         out_dir=str(out_dir), raw_dir=str(raw_dir),
         generated_at=t0.strftime("%Y-%m-%d %H:%M:%S UTC"),
         counts=counts, table_counts=table_counts, count_notes=count_notes, carried=carried,
-        chart=chart, by_kind=by_kind, n_removed_total=int(rem_tbl.num_rows),
+        chart=chart, by_kind=by_kind, n_removed_total=removed.n_rows,
         coverage=_coverage(articles), n_articles=len(articles),
         durations=durations, versions=versions,
         run_json=json.dumps(run, indent=2, sort_keys=True, default=str)[:50_000],
