@@ -285,6 +285,16 @@ def previous_schema_ok(out_dir: Path) -> bool:
     return True
 
 
+def iter_batches(path: Path, columns: list[str] | None = None, rows: int = 200_000):
+    """A parquet file's record batches (of the named columns it has; all when None): for reading the
+    tables that grow with the corpus (removed.parquet: ~230 rows per document) in bounded memory."""
+    if not Path(path).exists():
+        return
+    pf = pq.ParquetFile(path)
+    cols = None if columns is None else [c for c in columns if c in pf.schema_arrow.names]
+    yield from pf.iter_batches(batch_size=rows, columns=cols)
+
+
 def sources_with_rows(out_dir: Path, sources: list[str]) -> set[str]:
     """Discovered sources that have at least one row in the previous articles or quarantine table."""
     found: set[str] = set()

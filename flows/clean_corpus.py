@@ -214,11 +214,13 @@ def write_report(out_dir: str, raw_dir: str) -> list[str]:
 def table_breakdowns(out_dir: Path, max_reasons: int = 50) -> tuple[list[dict], list[dict]]:
     import pyarrow.parquet as pq
 
-    rem = pq.read_table(out_dir / "removed.parquet", columns=["kind", "whole_line"]).to_pandas()
-    kinds = []
-    for kind, grp in sorted(rem.groupby("kind"), key=lambda kv: -len(kv[1])):
-        whole = int(grp["whole_line"].fillna(False).sum())
-        kinds.append({"kind": kind, "whole lines": whole, "spans": len(grp) - whole, "total": len(grp)})
+    total, whole = Counter(), Counter()
+    for batch in store.iter_batches(out_dir / "removed.parquet", ["kind", "whole_line"]):  # streamed: it grows with the corpus
+        df = batch.to_pandas()
+        total.update(df["kind"].value_counts().to_dict())
+        whole.update(df.loc[df["whole_line"].fillna(False).astype(bool), "kind"].value_counts().to_dict())
+    kinds = [{"kind": kind, "whole lines": int(whole[kind]), "spans": int(n - whole[kind]), "total": int(n)}
+             for kind, n in sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))]
     q = pq.read_table(out_dir / "quarantine.parquet", columns=["stage", "error"]).to_pandas()
     reasons = [{"stage": stage, "reason": error, "documents": int(n)}
                for (stage, error), n in q.value_counts(["stage", "error"]).head(max_reasons).items()]

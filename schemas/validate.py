@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 import pandera.errors
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cleaners.batch import BatchResult
@@ -166,11 +167,16 @@ def check_tables(folder: Path) -> list[str]:
     columns). Returns the problems; empty when the tables agree."""
     folder = Path(folder)
     arts = pq.read_table(folder / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
-    rem = pq.read_table(folder / "removed.parquet", columns=["doc_id"]).to_pandas()
     quar = pq.read_table(folder / "quarantine.parquet", columns=["doc_id", "source"]).to_pandas()
     problems = []
     known = set(arts["doc_id"]) | set(quar["doc_id"].dropna())
-    orphans = sorted(set(rem["doc_id"]) - known)
+    # removed.parquet grows ~230 rows per document: its doc_ids are streamed, distinct per batch
+    from cleaners.store import iter_batches
+
+    removed_ids: set = set()
+    for batch in iter_batches(folder / "removed.parquet", ["doc_id"]):
+        removed_ids.update(pc.unique(batch.column(0)).to_pylist())
+    orphans = sorted(removed_ids - known, key=str)
     if orphans:
         problems.append(f"removed_doc_id_known: {len(orphans)} removed doc_ids are in neither articles nor quarantine, e.g. {orphans[:3]}")
     both = sorted(set(arts["source"]) & set(quar["source"]))

@@ -273,13 +273,10 @@ REMOVED_BATCH_ROWS = 200_000
 
 
 def _removed_batches(path: Path, columns: list[str] | None):
-    """removed.parquet in record batches of the given columns (those it has): the table grows with
-    the corpus (about 230 rows per document), so the report never holds all of it."""
-    if not path.exists():
-        return
-    pf = pq.ParquetFile(path)
-    cols = None if columns is None else [c for c in columns if c in pf.schema_arrow.names]
-    yield from pf.iter_batches(batch_size=REMOVED_BATCH_ROWS, columns=cols)
+    """removed.parquet batch by batch: the report never holds all of it."""
+    from cleaners.store import iter_batches
+
+    yield from iter_batches(path, columns, REMOVED_BATCH_ROWS)
 
 
 def _removed_summary(path: Path) -> RemovedSummary:
