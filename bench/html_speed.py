@@ -7,6 +7,9 @@ Methods (each round runs every method over all pages; the order of the methods r
 to round, so machine noise and warm-up hit all of them alike):
 - ours: cleaners.pipeline.clean_document on an html RawDocument (no URL, as bench_baselines.py);
 - trafilatura: trafilatura.extract(html) with its defaults (the issue's comparator);
+- trafilatura+metadata (with --with-metadata-baseline): trafilatura doing the same job as our path,
+  body plus title, date and author: bare_extraction(include_comments=False, with_metadata=True), the
+  reference of shared/devset/README.md for title and date;
 - before (with --before): clean_document with an older cleaners/extract_html.py patched in, to
   show a change's effect in the same run.
 Before every method's pass the functools caches of trafilatura, htmldate, courlan, dateparser and
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--pages", type=int, default=None)
     ap.add_argument("--before", type=Path, help="an older cleaners/extract_html.py to time alongside")
+    ap.add_argument("--with-metadata-baseline", action="store_true",
+                    help="also time trafilatura doing our job: bare_extraction(include_comments=False, with_metadata=True)")
     ap.add_argument("--score", action="store_true", help="score round 1's outputs (F1, leak, title, date)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "html_speed.json")
     a = ap.parse_args(argv)
@@ -94,6 +99,11 @@ def main(argv: list[str] | None = None) -> dict:
 
     methods["ours"] = ours_with(current)
     methods["trafilatura"] = lambda p: (trafilatura.extract(p["html_bytes"].decode("utf-8", errors="replace")) or "", None, None)
+    if a.with_metadata_baseline:
+        def traf_meta(p):
+            d = trafilatura.bare_extraction(p["html_bytes"].decode("utf-8", errors="replace"), include_comments=False, with_metadata=True)
+            return ((d.text or "", d.title, d.date) if d is not None else ("", None, None))
+        methods["trafilatura+metadata"] = traf_meta
     if a.before:
         from html_identity import load_module
         methods["before"] = ours_with(load_module(a.before).extract_html)

@@ -27,9 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED = ROOT.parent / "shared"
+SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").is_dir() else Path("/work/shared")
 DEVSET = SHARED / "devset"
 SCORER = SHARED / "tools" / "score-devset"
+KEEP_MARK = "<!-- kept by html_vs_trafilatura.py: speed sections below -->"
 
 
 def load_scorer():
@@ -214,7 +215,11 @@ def main() -> None:
     if a.second:
         lines += ["", *second_source(sd, a.limit, settings)]
     text = "\n".join(lines) + "\n"
-    Path(a.out).write_text(text, encoding="utf-8")
+    out = Path(a.out)
+    if out.exists() and KEEP_MARK in out.read_text(encoding="utf-8"):
+        # the speed sections below the mark are bench/html_speed.py's and bench/profile_html.py's
+        text += "\n" + KEEP_MARK + out.read_text(encoding="utf-8").split(KEEP_MARK, 1)[1]
+    out.write_text(text, encoding="utf-8")
     print(text)
     if a.per_doc:
         with open(a.per_doc, "w", encoding="utf-8") as fh:
