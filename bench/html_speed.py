@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import functools
 import gzip
+import inspect
 import json
 import statistics
 import sys
@@ -38,8 +39,11 @@ CACHED_PACKAGES = ("trafilatura", "htmldate", "courlan", "dateparser", "justext"
 
 
 def clear_library_caches() -> int:
-    """Empty every functools.lru_cache/cache of the extraction libraries, and cleaners.shape's
-    per-line word memo (cleaners' other caches hold loaded resources: the model, the registry)."""
+    """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
+    argument (per string, per date expression), and cleaners.shape's per-line word memo. Caches of
+    functions without arguments are resources a process loads once (htmldate's dateparser instance
+    and its month names from every dateparser locale, justext's stop lists) and stay, as do
+    cleaners' other caches (the model, the registry)."""
     from cleaners import shape
 
     getattr(shape, "_WORDS_CACHE", {}).clear()
@@ -50,6 +54,11 @@ def clear_library_caches() -> int:
         for attr in list(vars(mod).values()):
             clear = getattr(attr, "cache_clear", None)
             if callable(clear) and isinstance(attr, functools._lru_cache_wrapper):
+                try:  # a cached function of no arguments loads a resource once per process: keep it
+                    if not inspect.signature(attr.__wrapped__).parameters:
+                        continue
+                except (TypeError, ValueError):
+                    pass
                 clear()
                 n += 1
     return n
