@@ -12,7 +12,9 @@ emptied before each pass (html_speed.clear_library_caches):
 - no_line_pass: trafilatura's body as extracted (with the headline fold and repeat removal of
   _clean_extracted, but no rule proposals at all): the floor of what any line pass can save.
 Reported: docs per CPU-second (median of rounds), F1 and leak (shared/tools/score-devset), title
-and date exact, and trafilatura.extract() defaults' rate in the same run for the ratio.
+and date exact, and trafilatura.extract() defaults' rate in the same run for the ratio; with
+--second N, the `with`/`without` snippet shares of shipped and cue_rules_only on trafilatura's
+evaluation pages (untimed).
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=None)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--second", type=int, default=0, help="also score shipped vs cue_rules_only on the first N pages "
+                    "of trafilatura-pages.jsonl.gz (with/without snippets)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "html_line_pass_options.json")
     a = ap.parse_args(argv)
     import logging
@@ -125,6 +129,27 @@ def main(argv: list[str] | None = None) -> dict:
                                               for pid, o in outputs[name].items()) / n, 3),
                      "date_exact": round(sum((outputs[name][pid][2] or "")[:10] == truth[pid]["published"][:10]
                                              for pid in dated) / max(len(dated), 1), 3)}
+    if a.second:
+        # trafilatura's evaluation pages (many sites and languages, no URL): share of `with`
+        # snippets found (higher is better) and of `without` snippets found (lower is better)
+        import gzip
+
+        from bench_baselines import DEVSET
+        with gzip.open(DEVSET / "trafilatura-pages.jsonl.gz", "rt", encoding="utf-8") as fh:
+            second = [json.loads(line) for line in fh][: a.second]
+        counts = {v: [0, 0, 0, 0] for v in ("shipped", "cue_rules_only")}
+        for p in second:
+            with gzip.open(DEVSET / p["html"], "rb") as fh:
+                page = {"html": p["html"], "html_bytes": fh.read()}
+            for v in counts:
+                hay = " " + " ".join(sd.tokens(run(v, page)[0])) + " "
+                for k, key in ((0, "with"), (2, "without")):
+                    snippets = p.get(key) or []
+                    counts[v][k] += sum(bool(t) and f" {t} " in hay for t in (" ".join(sd.tokens(x)) for x in snippets))
+                    counts[v][k + 1] += len(snippets)
+        res["second_source"] = {"pages": len(second), **{v: {"with_found": round(c[0] / max(c[1], 1), 4),
+                                                             "without_found": round(c[2] / max(c[3], 1), 4)}
+                                                         for v, c in counts.items()}}
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(res, indent=2) + "\n")
     print(json.dumps(res, indent=2))
