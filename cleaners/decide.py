@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from cleaners import shape
-from cleaners.rules import Doc, Line, Proposal, propose
+from cleaners.rules import RULES, Doc, Line, Proposal, Rule, propose
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, Span
 
@@ -116,15 +116,16 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
 
 
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
-           corpus_doc_freq: list[int] | None = None, model_context=None) -> Decision:
+           corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
-    corpus repetition of these non-empty lines, optional)."""
+    corpus repetition of these non-empty lines, optional). `rules`: the rules that propose (all of
+    them unless a caller keeps only some kinds of removal, as the HTML path does)."""
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
-    proposals = [propose(line, doc) for line in doc.lines]
+    proposals = [propose(line, doc, rules) for line in doc.lines]
 
     whole: list[Proposal | None] = [None] * n
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]

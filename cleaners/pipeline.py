@@ -16,6 +16,7 @@ from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, resolve
+from cleaners.rules import RULES
 from cleaners.settings import Settings
 from cleaners.shape import fold, stop_share, words
 from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
@@ -28,10 +29,14 @@ def document_text(raw: RawDocument) -> str:
 
 
 def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
-               meta: dict | None = None) -> CleanDocument:
-    """Clean already-decoded text. Raises DocumentError when no article body is left."""
-    lines = normalise_lines(text, settings.keep_curly_quotes)
-    decision = decide_stable(lines, settings)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
+               meta: dict | None = None, lines: list[str] | None = None, rules: tuple | None = None) -> CleanDocument:
+    """Clean already-decoded text. Raises DocumentError when no article body is left.
+    `lines`: normalise_lines(text) when the caller has them already; `rules`: a subset of
+    cleaners.rules.RULES (default: all)."""
+    if lines is None:
+        lines = normalise_lines(text, settings.keep_curly_quotes)
+    extra = {} if rules is None else {"rules": rules}
+    decision = decide_stable(lines, settings, **extra)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
     spans = decision.spans
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 
@@ -57,6 +62,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     )
 
 
+HTML_RULES = tuple(rule for rule in RULES if rule.__name__ in CUE_RULES | EDGE_RULES)
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
 REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate
 MIN_AS_IS_CHARS = 100  # a body with no prose line is kept as extracted when it has this many characters
@@ -82,8 +88,9 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     notes = []
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     try:
-        # only the cue rules' removals are kept, so the line model need not run here
-        doc = clean_text(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id, meta=meta)
+        # only the cue rules' removals are kept, so neither the line model nor the other rules need run here
+        doc = clean_text(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id, meta=meta,
+                         lines=lines, rules=HTML_RULES)
         english = stop_share(words(ext.text)) >= ENGLISH_STOP_SHARE
         spans = [s for s in doc.removed if s.by in CUE_RULES
                  or (s.by in EDGE_RULES and english and not _in_list(lines, s.line))]

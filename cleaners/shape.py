@@ -79,8 +79,19 @@ def is_headline_shaped(text: str) -> bool:
     return 4 <= len(words(text)) <= 30
 
 
+class _FoldTable(dict):
+    """str.translate table, filled on first sight of each character: punctuation and symbols -> space."""
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        value = self[code] = " " if unicodedata.category(ch)[0] in "PS" else ch
+        return value
+
+
+_FOLD_TABLE = _FoldTable()
+
+
 def fold(text: str | None) -> str:
     """Lower case, NFKC, punctuation and symbols as spaces, spaces folded: the form in which
     headlines and titles are compared."""
-    text = unicodedata.normalize("NFKC", text or "").lower()
-    return " ".join("".join(c if unicodedata.category(c)[0] not in "PS" else " " for c in text).split())
+    return " ".join(unicodedata.normalize("NFKC", text or "").lower().translate(_FOLD_TABLE).split())

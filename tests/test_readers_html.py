@@ -146,6 +146,22 @@ def test_cue_rules_name_existing_rules():
     assert CUE_RULES | EDGE_RULES <= {rule.__name__ for rule in RULES}
 
 
+def test_html_body_is_judged_by_the_cue_rules_only():
+    # trafilatura's body keeps only cue-rule removals, so only those rules run on it (in RULES order)
+    from cleaners.decide import decide
+    from cleaners.extract_html import CUE_RULES, EDGE_RULES
+    from cleaners.pipeline import HTML_RULES
+    from cleaners.settings import Settings
+    from cleaners.rules import RULES
+    assert list(HTML_RULES) == [r for r in RULES if r in HTML_RULES]
+    assert {r.__name__ for r in HTML_RULES} == CUE_RULES | EDGE_RULES
+    lines = ["Mayor unveils plan", "", "The council voted on Tuesday to approve the new budget for the coming year.",
+             "", "Tags: politics, budget, council", "", "Watch LIVE"]
+    every = {s.by for s in decide(lines, Settings(use_model=False)).spans}
+    cue = {s.by for s in decide(lines, Settings(use_model=False), rules=HTML_RULES).spans}
+    assert "ui_words" in every and "ui_words" not in cue and "tag_prefix" in every & cue
+
+
 def test_teaser_headlines_after_an_english_body_go_but_not_after_a_german_one():
     teasers = "<p>Mayor unveils plan for a new river crossing</p><p>Zoo welcomes two red pandas</p>"
     doc = _clean(page(body_extra=teasers))

@@ -41,8 +41,11 @@ _BY_TEXT: dict[str, tuple[tuple[int, Proposal], ...]] = {}
 _BY_TEXT_MAX = 200_000
 
 
-def propose(line: Line, doc: Doc) -> list[Proposal]:
-    """Every rule's proposal for one line, in RULES order (the first strong one names the kind)."""
+def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
+    """Every rule's proposal for one line, in RULES order (the first strong one names the kind).
+    `rules`: a subset of RULES in the same order, evaluated as given (not cached)."""
+    if rules is not RULES:
+        return [p for rule in rules if (p := rule(line, doc)) is not None]
     found = _BY_TEXT.get(line.text)
     if found is None:
         if len(_BY_TEXT) >= _BY_TEXT_MAX:
