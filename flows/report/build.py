@@ -269,7 +269,7 @@ class RemovedSummary:
     kinds_per_doc: pd.Series  # doc_id -> sorted kinds
 
 
-REMOVED_BATCH_ROWS = 200_000
+REMOVED_BATCH_ROWS = 50_000
 
 
 def _removed_batches(path: Path, columns: list[str] | None):
