@@ -4,9 +4,10 @@
     ctx = stats.doc_context(lines, site_key)          # cleaners.corpus (or None: no corpus pass)
     p = model.debris_proba(lines, ctx)                # numpy array, one P(debris) per line
     t = model.title_index(lines, p)                   # index of the headline line, or None
+    p, t = model.analyse(lines, ctx)                  # both in one pass (what cleaners.decide calls)
 
 `lines` are a document's non-empty normalised lines in order (cleaners.lines). The packaged model
-is three LightGBM boosters in LightGBM's text format plus model.json (version, feature names,
+is four LightGBM boosters (stage1, stage2, title ranker, title gate) in LightGBM's text format plus model.json (version, feature names,
 thresholds); loading them runs no code. `python -m cleaners.model.train` rebuilds them.
 """
 from __future__ import annotations
@@ -22,10 +23,11 @@ import numpy as np
 
 from cleaners.corpus import DocContext
 
-MODEL_VERSION = "line-model-1"
+MODEL_VERSION = "line-model-2"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
-DEFAULTS = {"debris_threshold": 0.5, "title_threshold": 0.02}
+# title_threshold is on the title ranker's raw score: below it the page has no headline line.
+DEFAULTS = {"debris_threshold": 0.5, "title_threshold": -1.3, "title_gate_threshold": 0.02}
 
 
 class LineModel:
@@ -33,6 +35,7 @@ class LineModel:
         self.stage1 = boosters["stage1"]
         self.stage2 = boosters["stage2"]
         self.title = boosters.get("title")
+        self.title_gate = boosters.get("title_gate")
         self.meta = dict(DEFAULTS, **(meta or {}))
         from cleaners.model import features as fx
 
@@ -47,7 +50,7 @@ class LineModel:
         folder = Path(folder)
         meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
         boosters = {name: lgb.Booster(model_file=str(folder / f"{name}.lgb.txt"))
-                    for name in ("stage1", "stage2", "title") if (folder / f"{name}.lgb.txt").exists()}
+                    for name in ("stage1", "stage2", "title", "title_gate") if (folder / f"{name}.lgb.txt").exists()}
         return cls(boosters, meta)
 
     @classmethod
@@ -65,11 +68,12 @@ class LineModel:
         return float(self.meta["debris_threshold"])
 
     def _stages(self, lines: list[str], context: DocContext | None):
-        X1 = self._fx.doc_features(lines, context)
+        keep: dict = {}
+        X1 = self._fx.doc_features(lines, context, keep)
         p1 = self.stage1.predict(X1, num_threads=1)
         X2 = self._fx.stage2_features(X1, p1)
         p2 = self.stage2.predict(X2, num_threads=1)
-        return X2, p1, p2
+        return X2, p1, p2, keep.get("tokens")
 
     def debris_proba(self, lines: list[str], context: DocContext | None = None) -> np.ndarray:
         """P(debris) for each line (float64, same order)."""
@@ -81,8 +85,12 @@ class LineModel:
         """P(debris) per line and the headline's index (None when no line looks like the title)."""
         if not lines:
             return np.zeros(0), None
-        X2, p1, p2 = self._stages(lines, context)
-        return p2, self._title_from(X2, p1, lines, context)
+        X2, p1, p2, toks = self._stages(lines, context)
+        t = self._title_from(X2, p1, lines, context, toks)
+        if t is not None:
+            # the headline is not body text: never let it count as the first body line
+            p2[t] = max(p2[t], self.debris_threshold)
+        return p2, t
 
     def title_index(self, lines: list[str], proba: np.ndarray | None = None,
                     context: DocContext | None = None) -> int | None:
@@ -90,31 +98,57 @@ class LineModel:
         with debris_proba; the title model reads stage 1's body map, which it was trained on.)"""
         if not lines or self.title is None:
             return None
-        X2, p1, _ = self._stages(lines, context)
-        return self._title_from(X2, p1, lines, context)
+        X2, p1, _, toks = self._stages(lines, context)
+        return self._title_from(X2, p1, lines, context, toks)
 
     def title_proba(self, lines: list[str], context: DocContext | None = None) -> np.ndarray:
-        """P(headline) for each line."""
+        """The headline score of each line: the title ranker's raw score (higher is more
+        headline-like; compare within a page, or with title_threshold), -inf where a line cannot be
+        a headline (too long, no words)."""
         if not lines or self.title is None:
             return np.zeros(len(lines))
-        X2, p1, _ = self._stages(lines, context)
-        return self._title_scores(X2, p1, lines, context)
+        X2, p1, _, toks = self._stages(lines, context)
+        return self._title_scores(X2, p1, lines, context, toks)
 
-    def _title_scores(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context) -> np.ndarray:
-        XT = self._fx.title_features(X2, p1, lines, getattr(context, "url", None))
-        cand = self._fx.title_candidates(XT)
-        out = np.zeros(len(lines))
+    def _title_scores(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context,
+                      tokens=None, with_features: bool = False):
+        XT = self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens)
+        cand = self._fx.title_candidates(XT, lines)
+        out = np.full(len(lines), -np.inf)
         if cand.any():
             out[cand] = self.title.predict(XT[cand], num_threads=1)
-        return out
+        return (out, XT) if with_features else out
 
     def _title_from(self, X2: np.ndarray, p1: np.ndarray, lines: list[str],
-                    context: DocContext | None) -> int | None:
+                    context: DocContext | None, tokens=None) -> int | None:
         if self.title is None or not len(p1):
             return None
-        pt = self._title_scores(X2, p1, lines, context)
-        i = int(np.argmax(pt))
-        return i if pt[i] >= float(self.meta["title_threshold"]) else None
+        pt, XT = self._title_scores(X2, p1, lines, context, tokens, with_features=True)
+        cand = np.isfinite(pt)
+        if not cand.any():
+            return None
+        i = int(np.flatnonzero(cand)[np.argmax(pt[cand])])
+        if pt[i] < float(self.meta["title_threshold"]):
+            # not clearly a headline by rank: the gate (P(headline) per line, trained also on
+            # texts that have none) picks its best line if any is likely enough, so a text without
+            # a headline keeps its first sentence
+            if self.title_gate is None:
+                return None
+            ci = np.flatnonzero(cand)
+            pg = self.title_gate.predict(XT[ci], num_threads=1)
+            j = int(np.argmax(pg))
+            if pg[j] < float(self.meta["title_gate_threshold"]):
+                return None
+            i = int(ci[j])
+        # the same line again (a page repeats its headline): the copy right above the body, where
+        # the decision step looks for the headline
+        copies = [j for j, s in enumerate(lines) if s == lines[i]]
+        if len(copies) > 1:
+            body = np.flatnonzero(p1 < 0.5)
+            first = int(body[0]) if len(body) else len(lines)
+            above = [j for j in copies if j < first]
+            i = above[-1] if above else copies[0]
+        return i
 
 
 @lru_cache(maxsize=1)

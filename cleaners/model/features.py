@@ -164,8 +164,9 @@ def _counts_per_line(pattern: re.Pattern, text: str, starts_nl: np.ndarray, n: i
     return np.bincount(line, minlength=n).astype(np.float64)
 
 
-def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
-    """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines."""
+def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | None = None) -> np.ndarray:
+    """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines. With `keep`
+    (a dict), the lines' tokens are left in keep["tokens"] for title_features."""
     n = len(lines)
     F = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     if n == 0:
@@ -256,6 +257,8 @@ def doc_features(lines: list[str], ctx: DocContext | None = None) -> np.ndarray:
     V = len(vocab)
     flags = np.fromiter(map(_word_flags().get, vocab, repeat(0, V)), dtype=np.int8, count=V)
     is_sw_v = (flags & 1) > 0
+    if keep is not None:
+        keep["tokens"] = (ids, tcount)
     tok_line = np.repeat(np.arange(n), tcount)
     is_sw = is_sw_v[ids] if V else np.zeros(0, dtype=bool)
     n_stop = np.bincount(tok_line, weights=is_sw, minlength=n) if V else np.zeros(n)
@@ -447,75 +450,193 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- title
 TITLE_EXTRA = ["p2", "lines_to_first_body", "body_lines_before", "is_first_line", "cand_rank_above",
                "same_as_other_line", "p2@+1", "p2@-1", "slug_in_line", "line_in_slug", "has_url",
-               "body_rank_above", "words_rel_median"]
+               "body_rank_above", "words_rel_median",
+               # the headline recurs on a page: in breadcrumbs ("Home / <title>"), image alt text,
+               # the "<title> | Outlet" line; a line that holds another candidate is that variant
+               "embedded_in_others", "holds_candidate", "holds_candidate_share", "dup_rank",
+               "is_last_copy_above_body", "slug_prefix_in_line", "line_prefix_in_slug",
+               "lines_to_first_body_raw", "p1_min_below3", "n_cand_above_log",
+               # the same measured against the page's best candidate (ranking within the page)
+               "slug_vs_best", "embedded_vs_best", "p2_below_vs_best"]
 TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
 
 
 _SLUG_SPLIT = re.compile(r"[^\w]+|_")
+_SLUG_STOP = {"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post"}
 
 
-def _slug_overlap(lines: list[str], url: str | None) -> tuple[np.ndarray, np.ndarray]:
-    """Share of the URL path's words found in each line, and of each line's words in the path."""
-    n = len(lines)
+def _slug_words(url: str | None) -> set[str]:
     if not url:
-        return np.zeros(n), np.zeros(n)
+        return set()
     path = url.split("://", 1)[-1].split("::", 1)[-1]
+    path = path.split("?", 1)[0].split("#", 1)[0]
     path = path.split("/", 1)[1] if "/" in path else path
-    slug = {w for w in _SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()}
-    slug -= {"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post"}
+    return {w for w in _SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()} - _SLUG_STOP
+
+
+def _slug_overlap(lines: list[str], url: str | None) -> tuple[np.ndarray, ...]:
+    """Per line: share of the URL path's words found in the line, of the line's words in the path,
+    and the same two on 5-letter word prefixes (inflections: "trends" / "trend")."""
+    n = len(lines)
+    slug = _slug_words(url)
+    out = tuple(np.zeros(n) for _ in range(4))
     if not slug:
-        return np.zeros(n), np.zeros(n)
-    a, b = np.zeros(n), np.zeros(n)
+        return out
+    spre = {w[:5] for w in slug}
+    a, b, c, d = out
     for i, line in enumerate(lines):
         ws = {w for w in _SLUG_SPLIT.split(line.lower()) if w}
         if ws:
             hit = len(ws & slug)
             a[i] = hit / len(slug)
             b[i] = hit / len(ws)
-    return a, b
+            wpre = {w[:5] for w in ws}
+            hp = len(wpre & spre)
+            c[i] = hp / len(spre)
+            d[i] = hp / len(wpre)
+    return out
+
+
+_HASH_SEED = 0x5EED_1157
+
+
+def _line_tokens(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The lines' word tokens (lower case, punctuation folded) as vocabulary ids, and the number of
+    tokens per line: one regex pass over the document, as in doc_features."""
+    low = _TOKEN_STRIP.sub(" ", "\n".join(lines).lower()).split("\n")
+    toks = [t.split() for t in low]
+    tcount = np.fromiter(map(len, toks), dtype=np.int64, count=len(lines))
+    flat = list(chain.from_iterable(toks))
+    vocab = dict(zip(dict.fromkeys(flat), count()))
+    return np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat)), tcount
+
+
+def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How the candidate lines recur inside longer lines of the page (breadcrumbs, "<title> |
+    Outlet", image alt text, share text), by word sequence.
+
+    Returns per line: how many longer lines' word windows equal the (candidate) line, whether the
+    line holds a shorter candidate line, and the largest share of its words such a candidate makes
+    up. Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
+    the wrapping sum over its words (prefix sums), so every window length is one numpy pass."""
+    n = len(tcount)
+    embedded = np.zeros(n)
+    holds_share = np.zeros(n)
+    if not len(ids):
+        return embedded, holds_share > 0, holds_share
+    rnd = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=int(ids.max()) + 1, dtype=np.uint64)
+    csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
+    ends = np.cumsum(tcount)
+    starts = ends - tcount
+    line_hash = csum[ends] - csum[starts]
+    tok_line = np.repeat(np.arange(n), tcount)
+    # windows only in lines of up to 60 words: a headline recurs in breadcrumbs, "<title> | Outlet"
+    # and alt text, and paragraphs are where short word runs match by chance
+    short = np.flatnonzero((tcount[tok_line] <= 60) & (tcount[tok_line] >= 3))
+    s_line = tok_line[short]
+    s_room = ends[s_line] - short  # words from the token to its line's end
+    s_len = tcount[s_line]
+    ci = np.flatnonzero(cand & (tcount >= 2))
+    for k in np.unique(tcount[ci]):
+        c = ci[tcount[ci] == k]
+        sel = (s_room >= k) & (s_len > k)  # windows of k words inside a longer line
+        if not sel.any():
+            continue
+        p = short[sel]
+        w = csum[p + k] - csum[p]
+        h = line_hash[c]
+        hs = np.unique(h)
+        j = np.minimum(np.searchsorted(hs, w), len(hs) - 1)
+        hit = hs[j] == w
+        if not hit.any():
+            continue
+        per_hash = np.bincount(j[hit], minlength=len(hs))
+        embedded[c] = per_hash[np.searchsorted(hs, h)]
+        lines_hit = s_line[sel][hit]
+        np.maximum.at(holds_share, lines_hit, k / tcount[lines_hit])
+    return embedded, holds_share > 0, holds_share
 
 
 def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = None,
-                   url: str | None = None) -> np.ndarray:
-    """Stage-2 features plus where the line sits relative to the predicted body and how well it
-    matches the URL's slug (when the document has a URL)."""
+                   url: str | None = None, tokens: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Stage-2 features plus where the line sits relative to the predicted body, how well it
+    matches the URL's slug (when the document has a URL) and how it recurs on the page."""
     n = len(p2)
     T = np.zeros((n, len(TITLE_EXTRA)), dtype=np.float32)
     if n == 0:
         return np.hstack([X2, T])
+    col = T.T
+    ti = {name: k for k, name in enumerate(TITLE_EXTRA)}
     idx = np.arange(n, dtype=np.float64)
     body = p2 < 0.5
     bpos = np.flatnonzero(body)
     first = bpos[0] if len(bpos) else n
     nb_before = np.cumsum(body) - body
     nw = X2[:, _IDX["n_words"]]
-    cand = (nw >= 2) & (nw <= 30) & (X2[:, _IDX["ends_sent"]] == 0)
+    # headline-sized lines that do not end like a sentence ("?" and "!" are headline endings too)
+    if lines is not None:
+        period = np.fromiter((s[-1:] == "." for s in lines), dtype=bool, count=n)
+    else:
+        period = X2[:, _IDX["ends_sent"]] > 0
+    cand = (nw >= 2) & (nw <= 30) & ~period
     # rank of the line among candidate lines counted upwards from the first body line
     rank = np.full(n, -1.0)
     above = np.flatnonzero(cand & (idx < first))[::-1]
     rank[above] = np.arange(len(above))
-    T[:, 0] = p2
-    T[:, 1] = np.sign(first - idx) * np.log1p(np.abs(first - idx))
-    T[:, 2] = np.log1p(nb_before)
-    T[:, 3] = idx == 0
-    T[:, 4] = rank
-    T[:, 5] = X2[:, _IDX["dup_in_doc"]] > 1
-    T[:, 6] = _shift(p2, 1, 1.0)
-    T[:, 7] = _shift(p2, -1, 1.0)
-    if lines is not None and url:
-        cand_i = np.flatnonzero(cand)
-        a, b = _slug_overlap([lines[i] for i in cand_i], url)
-        T[cand_i, 8] = a
-        T[cand_i, 9] = b
-        T[:, 10] = 1
-    # rank among candidates above the first body line by body-likeness of the line below
-    T[:, 11] = np.where(rank >= 0, rank, -1)
-    T[:, 12] = nw / max(float(np.median(nw)), 1.0)
+    col[ti["p2"]] = p2
+    col[ti["lines_to_first_body"]] = np.sign(first - idx) * np.log1p(np.abs(first - idx))
+    col[ti["lines_to_first_body_raw"]] = np.clip(first - idx, -50, 50)
+    col[ti["body_lines_before"]] = np.log1p(nb_before)
+    col[ti["is_first_line"]] = idx == 0
+    col[ti["cand_rank_above"]] = rank
+    col[ti["same_as_other_line"]] = X2[:, _IDX["dup_in_doc"]] > 1
+    col[ti["p2@+1"]] = _shift(p2, 1, 1.0)
+    col[ti["p2@-1"]] = _shift(p2, -1, 1.0)
+    col[ti["p1_min_below3"]] = np.min(np.stack([_shift(p2, s, 1.0) for s in (1, 2, 3)]), axis=0)
+    col[ti["body_rank_above"]] = np.where(rank >= 0, rank, -1)
+    col[ti["words_rel_median"]] = nw / max(float(np.median(nw)), 1.0)
+    col[ti["n_cand_above_log"]] = np.log1p(np.cumsum(cand) - cand)
+    if lines is not None:
+        ids, tcount = tokens if tokens is not None else _line_tokens(lines)
+        emb, holds, share = _recurrence(ids, tcount, cand)
+        col[ti["embedded_in_others"]] = np.log1p(emb)
+        col[ti["holds_candidate"]] = holds
+        col[ti["holds_candidate_share"]] = share
+        # copies of the same line: which copy this is, and whether it is the last one above the body
+        seen: dict[str, int] = {}
+        last_above: dict[str, int] = {}
+        for i in np.flatnonzero(X2[:, _IDX["dup_in_doc"]] > 1):
+            s = lines[i]
+            k = seen.get(s, 0)
+            seen[s] = k + 1
+            col[ti["dup_rank"]][i] = k
+            if i < first:
+                last_above[s] = i
+        for i in last_above.values():
+            col[ti["is_last_copy_above_body"]][i] = 1
+        if url:
+            cand_i = np.flatnonzero(cand)
+            a, b, c, d = _slug_overlap([lines[i] for i in cand_i], url)
+            col[ti["slug_in_line"]][cand_i] = a
+            col[ti["line_in_slug"]][cand_i] = b
+            col[ti["slug_prefix_in_line"]][cand_i] = c
+            col[ti["line_prefix_in_slug"]][cand_i] = d
+            col[ti["has_url"]] = 1
+            sl = col[ti["slug_in_line"]] + col[ti["line_in_slug"]]
+            col[ti["slug_vs_best"]] = sl - sl.max()
+        emb_c = col[ti["embedded_in_others"]]
+        col[ti["embedded_vs_best"]] = emb_c - emb_c.max()
+    below = col[ti["p1_min_below3"]]
+    col[ti["p2_below_vs_best"]] = below - below[cand].min() if cand.any() else 0
     return np.hstack([X2, T])
 
 
-def title_candidates(X: np.ndarray) -> np.ndarray:
-    """Lines that can be a headline at all (1-40 words, under 300 characters): the title model
-    only scores these."""
+def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
+    """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
+    more than 12 words ending in a full stop): the title model only scores these."""
     nw = X[:, _IDX["n_words"]]
-    return (nw >= 1) & (nw <= 40) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
+    ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
+    if lines is not None:
+        period = np.fromiter((s[-1:] == "." for s in lines), dtype=bool, count=len(lines))
+        ok &= ~(period & (nw > 12))
+    return ok

@@ -84,13 +84,17 @@ def snippet_labels(lines: list[str], with_: list[str], without: list[str]) -> np
 
 def title_index(lines: list[str], title: str | None) -> int | None:
     """Index of the first line equal (folded) to the annotated title, or None."""
+    found = title_indices(lines, title)
+    return found[0] if found else None
+
+
+def title_indices(lines: list[str], title: str | None) -> list[int]:
+    """Indices of every line equal (folded) to the annotated title: a page often repeats its
+    headline (breadcrumb, heading, share text), and each copy is the title."""
     ft = fold_title(title)
     if not ft:
-        return None
-    for i, line in enumerate(lines):
-        if fold_title(line) == ft:
-            return i
-    return None
+        return []
+    return [i for i, line in enumerate(lines) if fold_title(line) == ft]
 
 
 _WS = re.compile(r"\s+")

@@ -11,12 +11,17 @@ Training data, both input kinds:
       in most) with a few of the page's own debris lines sprinkled in at the top, bottom and
       between paragraphs.
 
-Three LightGBM boosters, saved in LightGBM's text format (no code runs when they are loaded):
+Four LightGBM boosters, saved in LightGBM's text format (no code runs when they are loaded):
   stage1  P(debris) from the line features;
   stage2  P(debris) from the line features plus the stage-1 probabilities along the document
           (neighbours, windows, confident body on both sides): the smoothing pass. It is trained on
           out-of-fold stage-1 probabilities so it learns how stage 1 errs on unseen pages;
-  title   P(headline) per line; the document's title is the best line above a threshold.
+  title       a ranker (lambdarank, one query per page) over candidate lines: which line is the
+              headline (every copy of it counts); features add how the line recurs inside other
+              lines (breadcrumbs, "<title> | Outlet", alt text) and its URL-slug overlap;
+  title_gate  P(headline) per line (binary, trained also on texts without a headline line): when
+              the ranker's best score is below title_threshold, the gate's best line is taken if
+              its P reaches title_gate_threshold, else the text has no headline line.
 """
 from __future__ import annotations
 
@@ -44,7 +49,7 @@ PARAMS = dict(
     feature_fraction=0.8, bagging_fraction=0.8, bagging_freq=1, lambda_l2=1.0,
     seed=SEED, deterministic=True, force_row_wise=True, num_threads=2, verbose=-1, max_bin=63,
 )
-ROUNDS = {"stage1": 150, "stage2": 100, "title": 100}  # lean: prediction cost grows with trees
+ROUNDS = {"stage1": 150, "stage2": 100, "title": 100, "title_gate": 60}  # lean: prediction cost grows with trees
 
 
 @dataclass
@@ -59,6 +64,7 @@ class TrainDoc:
     use_ctx: bool = True
     url: str | None = None
     ctx: DocContext | None = field(default=None, repr=False)
+    titles: tuple[int, ...] = ()  # every copy of the headline (title is the first)
 
 
 def site_key(url: str | None) -> str | None:
@@ -113,9 +119,10 @@ def page_docs(pages: list[dict]) -> list[TrainDoc]:
     for p in pages:
         lines = norm_lines(p["text"])
         lab, w = lb.body_labels(lines, p["truth"])
+        titles = tuple(lb.title_indices(lines, p.get("title")))
         out.append(TrainDoc(lines, (1 - lab).astype(np.int8), w,
-                            lb.title_index(lines, p.get("title")), site_key(p.get("url")),
-                            _group(p.get("url"), p["id"]), "page", url=p.get("url")))
+                            titles[0] if titles else None, site_key(p.get("url")),
+                            _group(p.get("url"), p["id"]), "page", url=p.get("url"), titles=titles))
     return out
 
 
@@ -132,6 +139,9 @@ def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
     return out
 
 
+SHORT_SHARE = 0.0  # kind-(b) texts cut to their first paragraphs; 0.3 raised in-sample leak on the gate pages
+
+
 def clean_docs(docs: list[TrainDoc], pages: list[dict], seed: int) -> list[TrainDoc]:
     """Kind (b): the true body (paragraph lines), the headline on top in most, and a few of the
     page's own debris lines at the top, the bottom and between paragraphs."""
@@ -143,6 +153,8 @@ def clean_docs(docs: list[TrainDoc], pages: list[dict], seed: int) -> list[Train
             continue
         debris = [s for i, (s, y, w) in enumerate(zip(d.lines, d.y, d.w))
                   if y == 1 and w > 0 and len(s) < 300 and i != d.title]
+        if SHORT_SHARE and len(body) > 3 and rng.random() < SHORT_SHARE:  # short texts too: a few paragraphs
+            body = body[: int(rng.integers(2, 6))]
         lines, y = list(body), [0] * len(body)
         k = int(rng.integers(0, 7)) if debris else 0
         picks = rng.choice(len(debris), size=min(k, len(debris)), replace=False) if k else []
@@ -165,7 +177,8 @@ def clean_docs(docs: list[TrainDoc], pages: list[dict], seed: int) -> list[Train
         yy = np.asarray(y, dtype=np.int8)
         out.append(TrainDoc(lines, yy, np.ones(len(lines)), title, d.key, d.group,
                             "clean", use_ctx=bool(rng.random() < 0.5),
-                            url=p.get("url") if rng.random() < 0.5 else None))
+                            url=p.get("url") if rng.random() < 0.5 else None,
+                            titles=() if title is None else (title,)))
     return out
 
 
@@ -222,8 +235,7 @@ def title_labels(docs: list[TrainDoc]) -> tuple[np.ndarray, np.ndarray]:
     y, w = [], []
     for d in docs:
         t = np.zeros(len(d.lines))
-        if d.title is not None:
-            t[d.title] = 1
+        t[list(d.titles or ([] if d.title is None else [d.title]))] = 1
         y.append(t)
         # pages whose headline is not a line of the text teach nothing about which line it is
         has = d.title is not None or d.kind == "clean"
@@ -257,12 +269,34 @@ def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
     XT = np.vstack([fx.title_features(X2[bounds[i]:bounds[i + 1]], oof[bounds[i]:bounds[i + 1]],
                                       docs[i].lines, docs[i].ctx.url if docs[i].ctx else None)
                     for i in range(len(docs))])
-    tparams = dict(PARAMS, scale_pos_weight=5.0)
-    keep = (tw > 0) & fx.title_candidates(XT)
-    title = lgb.train(tparams, lgb.Dataset(XT[keep], label=ty[keep], feature_name=fx.TITLE_NAMES),
-                      num_boost_round=ROUNDS["title"])
+    cand = np.concatenate([fx.title_candidates(XT[bounds[i]:bounds[i + 1]], docs[i].lines) for i in range(len(docs))])
+    keep = (tw > 0) & cand
+    titles = _fit_title(XT, ty, keep, doc_of_row)
     log(f"  title done {time.time() - t0:.1f}s")
-    return {"stage1": stage1, "stage2": stage2, "title": title}
+    return {"stage1": stage1, "stage2": stage2, **titles}
+
+
+TITLE_PARAMS = dict(min_data_in_leaf=20)
+
+
+def _fit_title(XT: np.ndarray, ty: np.ndarray, keep: np.ndarray, doc_of_row: np.ndarray) -> dict[str, lgb.Booster]:
+    """The headline models over candidate lines: a ranker (lambdarank, one query per document),
+    which asks the right question, which line of this page is its headline; and a binary gate,
+    P(headline) for a line, trained on every document including those without a headline line,
+    which says whether the ranker's pick is a headline at all."""
+    rows = np.flatnonzero(keep)
+    docs = doc_of_row[rows]
+    pos = np.bincount(docs, weights=ty[rows], minlength=int(doc_of_row.max()) + 1)
+    rows = rows[pos[docs] > 0]  # a page without its headline among the lines has nothing to rank
+    sizes = np.bincount(doc_of_row[rows])
+    sizes = sizes[sizes > 0]
+    params = dict(PARAMS, objective="lambdarank", lambdarank_truncation_level=10, **TITLE_PARAMS)
+    ds = lgb.Dataset(XT[rows], label=ty[rows], group=sizes, feature_name=fx.TITLE_NAMES)
+    rank = lgb.train(params, ds, num_boost_round=ROUNDS["title"])
+    params = dict(PARAMS, scale_pos_weight=5.0)
+    gate = lgb.train(params, lgb.Dataset(XT[keep], label=ty[keep], feature_name=fx.TITLE_NAMES),
+                     num_boost_round=ROUNDS["title_gate"])
+    return {"title": rank, "title_gate": gate}
 
 
 def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
