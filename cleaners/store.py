@@ -69,16 +69,19 @@ def atomic_write_parquet(table: pa.Table, path: Path) -> None:
 
 
 def merge_parts(stage_dir: Path, name: str) -> Path:
-    """Stream the parts of one table into stage_dir/<name>.parquet, one row group per part."""
+    """Stream the parts of one table into stage_dir/<name>.parquet, row group by row group: the
+    carried-over part of an incremental run is the whole previous table."""
     target = stage_dir / f"{name}.parquet"
     # Rows carried over from the previous tables (incremental runs) come first, then the batches.
     parts = sorted((stage_dir / name).glob("part-*.parquet"), key=lambda p: (p.name != CARRY_PART, p.name)) \
         if (stage_dir / name).exists() else []
     with pq.ParquetWriter(target, ARROW_SCHEMAS[name], compression="zstd") as writer:
         for part in parts:
-            table = pq.read_table(part, schema=ARROW_SCHEMAS[name])
-            if table.num_rows:
-                writer.write_table(table)
+            pf = pq.ParquetFile(part)
+            for i in range(pf.num_row_groups):
+                table = pf.read_row_group(i)
+                if table.num_rows:
+                    writer.write_table(table.cast(ARROW_SCHEMAS[name]))
     return target
 
 
