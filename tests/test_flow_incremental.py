@@ -9,10 +9,12 @@ import shutil
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from cleaners import corpus_context, manifest, store
+from cleaners.corpus import DocContext
 from cleaners.types import RawDocument
 from cleaners.settings import Settings
 from tests.conftest import SEEDS_RAW
@@ -101,6 +103,22 @@ def test_context_fingerprint_changes_only_where_a_line_becomes_a_template(tmp_pa
     loaded = corpus_context.load(str(corpus_context.save(stats, stage)))
     lines = corpus_context.document_lines(RawDocument("a.txt", data=(tmp_path / "a.txt").read_bytes()), cfg)
     assert (loaded.doc_context(lines).df == stats.doc_context(lines).df).all() and loaded.doc_context(lines).df.max() == 3
+
+
+def test_context_fingerprint_ignores_counts_past_the_cap():
+    """Counts of DF_CAP documents and more are one bucket (a template whatever its count); below
+    the cap the power-of-two buckets and the template flag still tell."""
+    cfg = Settings()
+    cap = corpus_context.DF_CAP
+
+    def fp(*df):
+        a = np.array(df, dtype=np.int32)
+        return corpus_context.context_fingerprint(DocContext(df=a, df_site=np.ones_like(a), n_docs=1000, n_site_docs=1), cfg)
+
+    assert fp(1, cap) == fp(1, cap + 1) == fp(1, 40 * cap)
+    assert fp(1, cap - 1) != fp(1, cap)
+    assert fp(1, 2) != fp(1, 3)  # the template threshold
+    assert fp(1, 4) != fp(1, 8)
 
 
 # ---------------------------------------------------------------- the real flow, incremental
