@@ -151,9 +151,16 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         raise DocumentError("decide", NO_BODY)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
+    title_ok = model_title is not None and not cuts[model_title] \
+        and not any(p.strong or p.kind == "caption" for p in proposals[model_title])
+    # The model's headline below a few body-like lines: the article starts at its headline, and the
+    # fewer "sentences" above it are page furniture the model missed (a cookie notice, a teaser).
+    if title_ok and first < model_title < last and not body_like[model_title] \
+            and sum(body_like[:model_title]) < sum(body_like[model_title + 1:]):
+        first = body_like.index(True, model_title + 1)
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
     # above it, a short closing sentence ("He did not respond.") below it.
-    while first > 0 and shape.is_sentence_like(residual[first - 1]) \
+    while first > 0 and not (title_ok and first - 1 == model_title) and shape.is_sentence_like(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
         first -= 1
         model_says_debris[first] = False
@@ -200,8 +207,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # the body or is not prose itself, and no rule cuts it, calls it a caption or proposes it
     # strongly. It must also come before every kept line: the output puts the title first, and a
     # title taken from the middle of the text would not be found again in it (idempotence).
-    if model_title is not None and (model_title < first or not body_like[model_title]) and not cuts[model_title] \
-            and not any(p.strong or p.kind == "caption" for p in proposals[model_title]):
+    if title_ok and (model_title < first or not body_like[model_title]):
         title = doc.lines[model_title]
         spans, kept = assemble(title)
         if not kept or kept[0][0].index > model_title:

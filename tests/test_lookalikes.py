@@ -37,3 +37,23 @@ def test_subheading_survives_and_title_is_extracted():
     doc = clean_text(article(middle=["Police squeal on each other"]), Settings())
     assert doc.title == "Council backs bigger bus network"
     assert "Police squeal on each other" in doc.text.split("\n\n")
+
+
+def test_model_headline_below_a_furniture_sentence_starts_the_article(monkeypatch):
+    """The line model picks the headline; one 'sentence' above it (a cookie notice the model let
+    through) is page furniture, not the start of the body: it goes, and the headline is the title."""
+    import numpy as np
+
+    import cleaners.decide as decide_module
+    from cleaners.decide import decide
+    from cleaners.settings import Settings
+
+    lines = ["This website uses cookies to improve your experience on our pages.", "Council backs bigger bus network",
+             "The city council voted on Tuesday to expand the downtown bus network after months of debate.",
+             "Council members said the new routes would serve neighbourhoods without reliable service.",
+             "The plan still needs approval from the regional transit authority next month."]
+    monkeypatch.setattr(decide_module, "model_scores", lambda texts, *a, **k: (np.array([0.3, 0.6, 0.1, 0.1, 0.1]), 1))
+    d = decide(lines, Settings())
+    assert d.title is not None and d.title.text == lines[1]
+    assert [ln.text for ln, _ in d.kept] == lines[2:]
+    assert any(s.line == 1 and s.whole_line for s in d.spans)

@@ -57,3 +57,12 @@ def test_capitalised_sentence_subject_is_not_a_dateline():
     line = "Coral Springs — a quiet suburb until last week — is now at the centre of a national debate about schools."
     doc = clean_text("\n\n".join([line, *BODY]), Settings())
     assert doc.removed == () and doc.text.startswith(line)
+
+
+@pytest.mark.parametrize("headline", ["Best Drip Coffee Makers (2026): Real Reviews, No Fluff",
+                                      "Top 10 Phones (2025) - Tested and Ranked"])
+def test_a_year_in_brackets_is_not_a_dateline_outlet(headline):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.dateline import leading_dateline
+    line = Line(0, 1, headline)
+    assert leading_dateline(line, Doc([line])) is None

@@ -45,6 +45,8 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
         return None
     groups = m.groupdict()
     place, outlet = groups.get("place"), groups.get("outlet")
+    if outlet and not any(c.isalpha() for c in outlet):
+        return None  # "Best Coffee Makers (2026): …" is a headline, not "WASHINGTON (AP) —"
     # Without an outlet, only an all-capital place ("WASHINGTON —") marks a dateline, not a subject.
     if place and not outlet and place.split(",")[0].upper() != place.split(",")[0]:
         return None
