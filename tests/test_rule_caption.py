@@ -1,7 +1,5 @@
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
 from tests.ruletools import kind_of, removed_kinds, article, survives
 
 
@@ -36,20 +34,3 @@ def test_caption_between_headline_and_lede():
 def test_sentences_about_photos_survive(line):
     assert survives(line)
 
-
-@pytest.mark.parametrize("credit", ["Photo: Getty Images", "Image credit: Reuters", "Photo by Jane Roe", "Photos/AFP"])
-def test_credit_glued_after_the_last_sentence_is_a_span(credit):
-    para = "Buses lined up outside the depot on Monday morning as drivers returned to work. " + credit
-    assert removed_kinds(article(middle=[para])) == {credit: "caption"}
-
-
-@pytest.mark.parametrize("para", [
-    # a bare agency name after a sentence may start a truncated sentence: not a credit
-    "Buses lined up outside the depot on Monday morning as drivers returned to work. Reuters reported the figures",
-    # a credit word inside the last sentence is not a tail
-    "Drivers returned to work on Monday. Photo editors at the paper chose the image of the depot.",
-])
-def test_glued_credit_lookalikes_are_not_credits(para):
-    doc = clean_text(article(middle=[para]), Settings())
-    assert not [s for s in doc.removed if s.by == "glued_credit"]
-    assert survives(para) == para.endswith(".")
