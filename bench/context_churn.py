@@ -26,14 +26,13 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from cleaners import corpus_context  # noqa: E402
-from cleaners.corpus import CorpusStats, DocContext, key_hash, line_hashes  # noqa: E402
+from cleaners.corpus import CorpusStats, key_hash, line_hashes  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
 from cleaners.types import RawDocument  # noqa: E402
 
@@ -57,14 +56,6 @@ def rewritten(corpus: Path, share: float, seed: int) -> dict[str, bytes]:
         text = "\n\n".join(gen.remix(page, random.Random(f"touch:{seed}:{i}")))
         out[path.relative_to(corpus).as_posix()] = text.encode("utf-8") + f"\n\nUpdated {i}".encode()
     return out
-
-
-def fingerprint(ctx: DocContext, settings: Settings, cap: int | None) -> bytes:
-    if cap is None:
-        return corpus_context.context_fingerprint(ctx, settings)
-    capped = DocContext(df=np.minimum(ctx.df, cap), df_site=np.minimum(ctx.df_site, cap),
-                        n_docs=ctx.n_docs, n_site_docs=ctx.n_site_docs)
-    return corpus_context.context_fingerprint(capped, settings)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -101,8 +92,8 @@ def main(argv: list[str] | None = None) -> dict:
         moved = set()
         for s in unchanged:
             h, kh = before[s]
-            fa = fingerprint(stats_before.context_of(h, kh), settings, cap)
-            fb = fingerprint(stats_after.context_of(h, kh), settings, cap)
+            fa = corpus_context.context_fingerprint(stats_before.context_of(h, kh), settings, cap)
+            fb = corpus_context.context_fingerprint(stats_after.context_of(h, kh), settings, cap)
             if fa != fb:
                 moved.add(s)
         moved_by_cap[cap_name] = moved

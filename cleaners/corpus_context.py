@@ -160,9 +160,10 @@ def _pow2_bucket(x: np.ndarray) -> np.ndarray:
 DF_CAP = 16
 
 
-def context_fingerprint(ctx: DocContext, settings: Settings) -> bytes:
+def context_fingerprint(ctx: DocContext, settings: Settings, cap: int | None = DF_CAP) -> bytes:
+    """`cap`: counts from this many documents up are one bucket (None: no cap; bench/context_churn.py)."""
     t = settings.template_min_docs
-    df, df_site = np.minimum(ctx.df, DF_CAP), np.minimum(ctx.df_site, DF_CAP)
+    df, df_site = (ctx.df, ctx.df_site) if cap is None else (np.minimum(ctx.df, cap), np.minimum(ctx.df_site, cap))
     parts = [
         _pow2_bucket(df), (df >= t).astype(np.int8),
         _pow2_bucket(df_site), (df_site >= t).astype(np.int8),
