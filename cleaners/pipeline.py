@@ -29,14 +29,13 @@ def document_text(raw: RawDocument) -> str:
 
 
 def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
-               meta: dict | None = None, lines: list[str] | None = None, rules: tuple | None = None) -> CleanDocument:
+               meta: dict | None = None, lines: list[str] | None = None, rules: tuple = RULES) -> CleanDocument:
     """Clean already-decoded text. Raises DocumentError when no article body is left.
     `lines`: normalise_lines(text) when the caller has them already; `rules`: a subset of
-    cleaners.rules.RULES (default: all)."""
+    cleaners.rules.RULES."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
-    extra = {} if rules is None else {"rules": rules}
-    decision = decide_stable(lines, settings, **extra)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
+    decision = decide_stable(lines, settings, rules=rules)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
     spans = decision.spans
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 
