@@ -15,6 +15,7 @@ removes what was left of a cut line turns the line's spans into one whole-line r
 """
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Callable, Sequence
 
 from cleaners.decide import Decision, decide
@@ -64,7 +65,9 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
     `scorer`, when given, recomputes the model's P(debris) for each pass's lines."""
     original = list(lines)
     current = list(lines)
-    offsets = [list(range(len(t))) for t in original]  # current char -> original offset, per line
+    # current char -> original offset, per line; a line not cut yet maps to itself (range(len)),
+    # made only when a span needs it (most lines are never cut)
+    offsets: dict[int, Sequence[int]] = {}
     spans: dict[int, list[Span]] = {}  # line number -> spans in original coordinates
     decision: Decision | None = None
     for _ in range(MAX_PASSES):
@@ -88,7 +91,9 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
                 offsets[n - 1] = []
                 continue
             cuts.setdefault(n, []).append((sp.start, sp.end))
-            m = offsets[n - 1]
+            m = offsets.get(n - 1)
+            if m is None:
+                m = offsets[n - 1] = range(len(original[n - 1]))
             s, e = m[sp.start], m[sp.end - 1] + 1
             merged = [o for o in spans.get(n, []) if o.end > s and o.start < e]
             if merged:
@@ -98,11 +103,11 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
         for n, cs in cuts.items():
             if not current[n - 1]:
                 continue
-            current[n - 1], offsets[n - 1] = _residual(current[n - 1], offsets[n - 1], cs)
+            current[n - 1], offsets[n - 1] = _residual(current[n - 1], offsets[n - 1], cs)  # set above
         kept_text = {ln.number: t for ln, t in decision.kept}
         if any(kept_text.get(n, current[n - 1]) != current[n - 1] for n in cuts if current[n - 1]):
             break  # decide's residual differs from ours: stop rather than mis-map offsets
     assert decision is not None
-    all_spans = sorted((s for ss in spans.values() for s in ss), key=lambda s: (s.line, s.start))
+    all_spans = sorted((s for ss in spans.values() for s in ss), key=attrgetter("line", "start"))
     # A line whose every character was cut in the last pass carries no text: it is not kept.
     return Decision(decision.title, [(ln, t) for ln, t in decision.kept if t], all_spans)
