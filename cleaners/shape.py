@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from pathlib import Path
 
 # A compact English function-word list: headlines and sentences have them, tag lists and menus don't.
 STOP_WORDS = frozenset(
@@ -13,6 +14,18 @@ STOP_WORDS = frozenset(
     your he him his she her it its they them their what which who whom this that these those am would could
     as until while than s t don""".split()
 )
+
+
+def load_function_words() -> frozenset[str]:
+    path = Path(__file__).with_name("stopwords.txt")
+    return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
+
+
+# Function words of 13 languages (jusText's stop lists, cleaners/stopwords.txt) plus the English
+# list above: the language-neutral test of prose. A German or Spanish sentence has as many function
+# words as an English one, none of them English.
+FUNCTION_WORDS = STOP_WORDS | load_function_words()
+PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 # A sentence ends in . ! ? or … possibly followed by closing quotes or brackets.
@@ -51,8 +64,9 @@ def ends_sentence(text: str) -> bool:
     return bool(t) and t[-1] in _TERMINALS
 
 
-def stop_share(ws: list[str]) -> float:
-    return sum(map(STOP_WORDS.__contains__, map(str.lower, ws))) / len(ws) if ws else 0.0
+def stop_share(ws: list[str], vocabulary: frozenset[str] = STOP_WORDS) -> float:
+    """Share of English function words (or of `vocabulary`'s words) among `ws`."""
+    return sum(map(vocabulary.__contains__, map(str.lower, ws))) / len(ws) if ws else 0.0
 
 
 def is_capitalised(word: str) -> bool:
@@ -65,11 +79,12 @@ def content_words(text: str) -> list[str]:
 
 
 def is_sentence_like(text: str, min_words: int = 6) -> bool:
-    """Prose: enough words, some function words, and a terminal punctuation mark."""
+    """Prose: enough words, some function words (of any of FUNCTION_WORDS' languages), and a
+    terminal punctuation mark."""
     if not ends_sentence(text):  # cheapest test first; the result is the same
         return False
     ws = words(text)
-    return len(ws) >= min_words and stop_share(ws) > 0.1
+    return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
 
 
 def is_headline_shaped(text: str) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from cleaners.corpus import DocContext
+from cleaners.shape import load_function_words
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -63,10 +64,9 @@ def _lut() -> np.ndarray:
     return t
 
 
-@lru_cache(maxsize=1)
 def stopwords() -> frozenset[str]:
-    path = Path(__file__).with_name("stopwords.txt")
-    return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
+    """The multilingual function words (cleaners/stopwords.txt, via cleaners.shape)."""
+    return load_function_words()
 
 
 @lru_cache(maxsize=1)
