@@ -178,10 +178,15 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
-    if text.isascii() and not _ASCII_SUSPECT.search(text):
-        # Nothing for ftfy or the separators: only spaces and tabs to fold (the same result).
+    if _ASCII_SUSPECT.search(text):
+        return [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
+    # No entity or control character anywhere (_ASCII_SUSPECT finds none in a line that the text
+    # lacks): an ASCII line has nothing for ftfy or the separators, only spaces and tabs to fold
+    # (the same result as normalise_line).
+    if text.isascii():
         return [" ".join(line.split()) for line in split_lines(text)]
-    return [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
+    return [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
+            for line in split_lines(text)]
 
 
 def straighten_quotes(text: str) -> str:

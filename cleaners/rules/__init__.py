@@ -39,6 +39,10 @@ _TEXT_ONLY = tuple((i, r) for i, r in enumerate(RULES) if not getattr(r, "needs_
 _IN_CONTEXT = tuple((i, r) for i, r in enumerate(RULES) if getattr(r, "needs_context", False))
 _BY_TEXT: dict[str, tuple[tuple[int, Proposal], ...]] = {}
 _BY_TEXT_MAX = 200_000
+# Equal entries of _BY_TEXT share one tuple (Proposals are frozen; most lines get the same few
+# proposals): fewer objects for the garbage collector to walk. Bounded; cleared when full.
+_SHARED: dict[tuple[tuple[int, Proposal], ...], tuple[tuple[int, Proposal], ...]] = {}
+_SHARED_MAX = 20_000
 
 
 def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
@@ -50,7 +54,12 @@ def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Propo
     if found is None:
         if len(_BY_TEXT) >= _BY_TEXT_MAX:
             _BY_TEXT.clear()
-        found = _BY_TEXT[line.text] = tuple((i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None)
+        found = tuple([(i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None])
+        if found:
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.clear()
+            found = _SHARED.setdefault(found, found)
+        _BY_TEXT[line.text] = found
     in_context = [(i, p) for i, rule in _IN_CONTEXT if (p := rule(line, doc)) is not None]
     if not in_context:
         return [p for _, p in found]

@@ -59,6 +59,10 @@ class Line:
     def n_words(self) -> int:
         return len(self.words)
 
+    @_memo
+    def ends_sentence(self) -> bool:
+        return shape.ends_sentence(self.text)
+
 
 @dataclass
 class Doc:
@@ -98,6 +102,18 @@ class Doc:
 
 Rule = Callable[[Line, Doc], Optional[Proposal]]
 
+_WHOLE_LINE: dict[tuple[str, str, bool], Proposal] = {}
+
+
+def whole_line(kind: str, rule: str, strong: bool = True) -> Proposal:
+    """Proposal(kind, rule, strong) for the whole line, one shared instance per (kind, rule, strong)
+    (a Proposal is frozen): cheaper than a new one per line, and the rules' cache by text
+    (cleaners.rules.propose) holds fewer objects for the garbage collector to walk."""
+    p = _WHOLE_LINE.get((kind, rule, strong))
+    if p is None:
+        p = _WHOLE_LINE[(kind, rule, strong)] = Proposal(kind, rule, strong)
+    return p
+
 
 def in_context(rule: Rule) -> Rule:
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
@@ -107,6 +123,8 @@ def in_context(rule: Rule) -> Rule:
 
 # A sentence end with the next text glued on after it.
 _SENTENCE_END_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+(?=\S)")
+_TERMINAL_CHAR = re.compile(r"[.!?…]")
+_TERMINALS_AND_CLOSERS = ".!?…\"'’”)]"
 
 
 def glued_tail(line: Line, max_words: int = 8) -> int | None:
@@ -125,6 +143,10 @@ def _glued_tail(text: str, max_words: int) -> int | None:
     # white-space-separated tokens: search only there.
     parts = text.rsplit(None, max_words + 1)
     cut = len(parts[0]) if len(parts) > max_words + 1 else 0
+    # A sentence end followed by white space lies before the line's closing run of terminals and
+    # closers (which holds no white space): with no terminal there, there is no tail (a shortcut).
+    if _TERMINAL_CHAR.search(text, cut, len(text.rstrip(_TERMINALS_AND_CLOSERS))) is None:
+        return None
     last = None
     for last in _SENTENCE_END_THEN_MORE.finditer(text, cut):
         pass

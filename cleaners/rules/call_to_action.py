@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 # Reader-engagement openings. Each addresses the reader (you/your/us/our) or asks them to act.
 _OPENINGS = re.compile(
@@ -23,7 +23,7 @@ _OPENINGS = re.compile(
 
 
 def reader_engagement(line: Line, doc: Doc) -> Proposal | None:
-    if _OPENINGS.search(line.text) and line.n_words <= 25:
-        return Proposal("call_to_action", "reader_engagement")
+    if line.n_words <= 25 and _OPENINGS.search(line.text):
+        return whole_line("call_to_action", "reader_engagement")
     return None
 

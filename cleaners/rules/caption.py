@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context
+from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context, whole_line
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
@@ -42,6 +42,8 @@ _DATE_OR_PLACE = re.compile(
 
 def end_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets at the end of a line: remove just the bracket."""
+    if not line.text.rstrip().endswith(")"):
+        return None  # the bracket ends the line but for white space (a shortcut; same result)
     m = _END_CREDIT.search(line.text)
     if m is None:
         return None
@@ -50,6 +52,8 @@ def end_credit(line: Line, doc: Doc) -> Proposal | None:
 
 def lead_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets glued before a paragraph: remove just the bracket."""
+    if not line.text.startswith("("):
+        return None  # a shortcut; same result
     m = _LEAD_CREDIT.search(line.text)
     if m is None or not shape.is_sentence_like(line.text[m.end():], min_words=4):
         return None
@@ -65,8 +69,8 @@ def glued_credit(line: Line, doc: Doc) -> Proposal | None:
 
 
 def credit_line(line: Line, doc: Doc) -> Proposal | None:
-    if _LINE_CREDIT.search(line.text) and line.n_words <= 14:
-        return Proposal("caption", "credit_line")
+    if line.n_words <= 14 and _LINE_CREDIT.search(line.text):
+        return whole_line("caption", "credit_line")
     return None
 
 
@@ -77,7 +81,7 @@ def alt_text(line: Line, doc: Doc) -> Proposal | None:
             and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
         if any(c.isupper() != c.islower() for c in t if c.isalpha()):
-            return Proposal("caption", "alt_text")
+            return whole_line("caption", "alt_text")
     return None
 
 
@@ -93,12 +97,12 @@ def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     if not _CAPTION_SUBJECT_VERB.search(line.text) or line.n_words > 35:
         return None
     if _DATE_OR_PLACE.search(line.text) or _after_image(line, doc):
-        return Proposal("caption", "caption_sentence")
+        return whole_line("caption", "caption_sentence")
     return None
 
 
 def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
     """Weak: "<Name> speaks to media" with no full stop: a caption when it sits outside the body."""
     if not line.text.endswith(".") and _CAPTION_SUBJECT_VERB.search(line.text) and line.n_words <= 15:
-        return Proposal("caption", "present_tense_caption", strong=False)
+        return whole_line("caption", "present_tense_caption", strong=False)
     return None

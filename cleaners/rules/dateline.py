@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, in_context
+from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TIME = r"(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)"
@@ -52,12 +52,12 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
         return None
     rest = line.text[m.end():].strip()
     if not rest:
-        return Proposal("dateline", "leading_dateline")
+        return whole_line("dateline", "leading_dateline")
     return Proposal("dateline", "leading_dateline", start=0, end=m.end())
 
 
 def date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is a publication stamp: "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24"."""
-    if _STAMP.search(line.text) and line.n_words <= 16:
-        return Proposal("dateline", "date_stamp")
+    if line.n_words <= 16 and _STAMP.search(line.text):
+        return whole_line("dateline", "date_stamp")
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 # The vocabulary of site chrome: words menus, buttons and prompts are made of.
 UI_WORDS = frozenset(
@@ -33,24 +33,24 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
         return None
     lowered = [w.lower() for w in ws]
     if all(w in UI_WORDS or w in shape.STOP_WORDS for w in lowered) and any(w in UI_WORDS for w in lowered):
-        return Proposal("navigation", "ui_words")
+        return whole_line("navigation", "ui_words")
     return None
 
 
 def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
     """Short items joined by menu separators: "Home > World > Europe", "News | Sport | Weather"."""
-    if shape.ends_sentence(line.text) or sum(map(line.text.count, ">»›|•·")) < 2:
+    if line.ends_sentence or sum(map(line.text.count, ">»›|•·")) < 2:
         return None  # three parts need two separators (a shortcut; same result)
     if line.n_words > 12:
         return None
     parts = [p for p in re.split(r"\s*(?:>|»|›|\||•|·)\s*", line.text) if p]
     if len(parts) >= 3 and all(len(p.split()) <= 3 for p in parts):
-        return Proposal("navigation", "breadcrumb")
+        return whole_line("navigation", "breadcrumb")
     return None
 
 
 def short_fragment(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
-    if not shape.ends_sentence(line.text) and line.n_words <= 4:
-        return Proposal("navigation", "short_fragment", strong=False)
+    if line.n_words <= 4 and not line.ends_sentence:
+        return whole_line("navigation", "short_fragment", strong=False)
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 _PREFIX = re.compile(
     r"""^(?:related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news))?
@@ -18,13 +18,13 @@ _PREFIX = re.compile(
 
 def link_prefix(line: Line, doc: Doc) -> Proposal | None:
     """ "RELATED: …", "Read more: …", "See also: …"."""
-    if _PREFIX.search(line.text) and line.n_words <= 40:
-        return Proposal("related_headline", "link_prefix")
+    if line.n_words <= 40 and _PREFIX.search(line.text):
+        return whole_line("related_headline", "link_prefix")
     return None
 
 
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a headline-shaped line. Outside the body, it is a teaser for another story."""
-    if shape.is_headline_shaped(line.text) and line.n_words >= 5:
-        return Proposal("related_headline", "headline_shape", strong=False)
+    if line.n_words >= 5 and shape.is_headline_shaped(line.text):
+        return whole_line("related_headline", "headline_shape", strong=False)
     return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za)\b"
 _NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
@@ -19,18 +19,18 @@ _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
 def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
-    if _SIGNED.search(line.text) and line.n_words <= 12:
-        return Proposal("outlet_signature", "signed_by_outlet")
+    if line.n_words <= 12 and _SIGNED.search(line.text):
+        return whole_line("outlet_signature", "signed_by_outlet")
     return None
 
 
 def copyright_line(line: Line, doc: Doc) -> Proposal | None:
-    if _COPYRIGHT.search(line.text) and line.n_words <= 30:
-        return Proposal("outlet_signature", "copyright_line")
+    if line.n_words <= 30 and _COPYRIGHT.search(line.text):
+        return whole_line("outlet_signature", "copyright_line")
     return None
 
 
 def bare_domain(line: Line, doc: Doc) -> Proposal | None:
-    if _BARE_DOMAIN.search(line.text):
-        return Proposal("outlet_signature", "bare_domain")
+    if " " not in line.text and _BARE_DOMAIN.search(line.text):  # a domain holds no space (a shortcut)
+        return whole_line("outlet_signature", "bare_domain")
     return None

@@ -2,50 +2,51 @@
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 _PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
 
 
 def tag_prefix(line: Line, doc: Doc) -> Proposal | None:
-    if _PREFIX.search(line.text) and line.n_words <= 40:
-        return Proposal("tag_list", "tag_prefix")
+    if line.n_words <= 40 and _PREFIX.search(line.text):
+        return whole_line("tag_list", "tag_prefix")
     return None
 
 
 def _name_run(line: Line) -> bool:
-    ws = line.words
+    ws = line.words  # (words are never empty: w[0] is shape.is_capitalised's w[:1])
     return (
-        not shape.ends_sentence(line.text)
-        and all(shape.is_capitalised(w) for w in ws)
-        and not any(w.lower() in shape.STOP_WORDS for w in ws)
+        not line.ends_sentence
+        and all(map(str.isupper, map(itemgetter(0), ws)))
+        and shape.STOP_WORDS.isdisjoint(map(str.lower, ws))
         and not any(c in line.text for c in ":;?!")
     )
 
 
 def name_run(line: Line, doc: Doc) -> Proposal | None:
     """Six or more capitalised words and not one function word: names listed, not a sentence."""
-    if not shape.ends_sentence(line.text) and line.n_words >= 6 and _name_run(line):
-        return Proposal("tag_list", "name_run")
+    if line.n_words >= 6 and not line.ends_sentence and _name_run(line):
+        return whole_line("tag_list", "name_run")
     return None
 
 
 def separated_items(line: Line, doc: Doc) -> Proposal | None:
     """Three or more short capitalised items separated by commas or pipes, no sentence punctuation."""
-    if shape.ends_sentence(line.text) or line.text.count(",") + line.text.count("|") + line.text.count(";") < 2:
+    if line.ends_sentence or line.text.count(",") + line.text.count("|") + line.text.count(";") < 2:
         return None  # three items need two separators (a shortcut; same result)
     if line.n_words > 30:
         return None
     items = [p.strip() for p in re.split(r"\s*[,|;]\s*", line.text) if p.strip()]
     if len(items) >= 3 and all(len(p.split()) <= 3 and p[:1].isupper() for p in items) and shape.stop_share(line.words) < 0.1:
-        return Proposal("tag_list", "separated_items")
+        return whole_line("tag_list", "separated_items")
     return None
 
 
 def short_name_run(line: Line, doc: Doc) -> Proposal | None:
     """Weak: three to five capitalised words with no grammar, outside the body."""
-    if not shape.ends_sentence(line.text) and 3 <= line.n_words < 6 and _name_run(line):
-        return Proposal("tag_list", "short_name_run", strong=False)
+    if 3 <= line.n_words < 6 and not line.ends_sentence and _name_run(line):
+        return whole_line("tag_list", "short_name_run", strong=False)
     return None

@@ -1,0 +1,92 @@
+"""The speed shortcuts in the rules (cleaners.rules) give what the plain forms give.
+
+Each shortcut claims a cheap test that fails only where the full one would (a pre-check) or a
+faster route to the same value. These tests compare them with the plain forms on varied and
+generated lines, including the odd characters the claims rest on (re.I's "ı", "İ", "ſ", the
+Kelvin sign; white space other than " "; lines holding a line break)."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from cleaners import shape
+from cleaners.rules import base, consent, signature
+from cleaners.rules.base import Line
+
+ODD = "ıİſKkKsS.!?…'\"’”)] \t\u00a0\u2028\n,;:|()©@/-–—_0123456789aBcé"
+TEXTS = st.lists(st.sampled_from(list(ODD) + ["cookie", "consent", "gdpr", "privacy policy", "con", "sent",
+                                               " we ", " you ", "accept", "Photo: AP", "by ", "www.",
+                                               ".com", "2018", "Jan", "The", " said", " the "]), max_size=40).map("".join)
+SAMPLES = [
+    "We use cookies. By continuing to browse you accept our privacy policy.",
+    "We use COOKİES to improve your experience", "conſent", "We use cooKies", "Privacy settings",
+    "The president said on Tuesday. He left. Photo: Getty Images", "A sentence here. Tail words",
+    "Residents can share their views at a public meeting on Thursday. Watch LIVE",
+    "foxnews.com", "FoxNews.com.", "fox news.com", "(AP Photo/Evan Vucci)", "Text (Photo: AP)  ",
+    "", " ", "…", "a. b", "He said “no.” Then left", "U.S. officials met", "Home > World > Europe",
+]
+
+
+@given(TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_cookie_precheck_is_necessary(text):
+    if consent._COOKIE.search(text):
+        assert consent._may_name_cookies(text)
+
+
+def test_cookie_precheck_on_samples():
+    for text in SAMPLES:
+        if consent._COOKIE.search(text):
+            assert consent._may_name_cookies(text), text
+
+
+def _glued_plain(text: str, max_words: int = 8) -> int | None:
+    parts = text.rsplit(None, max_words + 1)
+    cut = len(parts[0]) if len(parts) > max_words + 1 else 0
+    last = None
+    for last in base._SENTENCE_END_THEN_MORE.finditer(text, cut):
+        pass
+    if last is None or len(text[last.end():].split()) > max_words:
+        return None
+    return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4) else None
+
+
+@given(TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_glued_tail_shortcuts_match_the_plain_form(text):
+    expected = _glued_plain(text)
+    assert base._glued_tail(text, 8) == expected
+    assert base.glued_tail(Line(0, 1, text)) == expected
+
+
+def test_glued_tail_on_samples():
+    for text in SAMPLES:
+        assert base.glued_tail(Line(0, 1, text)) == _glued_plain(text), text
+
+
+@given(TEXTS)
+@settings(max_examples=200, deadline=None)
+def test_bare_domain_and_bracket_prechecks(text):
+    from cleaners.rules import caption
+
+    line = Line(0, 1, text)
+    assert (signature.bare_domain(line, None) is not None) == bool(signature._BARE_DOMAIN.search(text))
+    m = caption._END_CREDIT.search(text)
+    p = caption.end_credit(line, None)
+    assert (p is None) == (m is None) and (m is None or (p.start, p.end) == (m.start(), m.end()))
+    if caption._LEAD_CREDIT.search(text):
+        assert text.startswith("(")
+
+
+def test_name_run_matches_the_plain_form():
+    from cleaners.rules import tag_list
+
+    def plain(line):
+        ws = line.words
+        return (not shape.ends_sentence(line.text) and all(shape.is_capitalised(w) for w in ws)
+                and not any(w.lower() in shape.STOP_WORDS for w in ws) and not any(c in line.text for c in ":;?!"))
+
+    for text in SAMPLES + ["John Smith Mary Jones Peter Brown", "John Smith and Mary Jones Peter", "Ǆemal Ǉubo Ǌeno",
+                           "Politics World Business Sport Weather", "2020 Smith Jones", "Smith: Jones Brown"]:
+        assert tag_list._name_run(Line(0, 1, text)) == plain(Line(0, 1, text)), text
+
+
