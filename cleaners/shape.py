@@ -29,7 +29,7 @@ PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 # A sentence ends in . ! ? or … possibly followed by closing quotes or brackets.
-TERMINAL = re.compile(r"[.!?…]['\"’”)\]]*$")
+TERMINAL = re.compile(r"[.!?…。！？．؟।]['\"’”)\]」』]*$")
 
 
 _WORDS_CACHE: dict[str, list[str]] = {}
@@ -51,8 +51,8 @@ def n_words(text: str) -> int:
     return len(text.split())
 
 
-_CLOSERS = "'\"’”)]"
-_TERMINALS = ".!?…"
+_CLOSERS = "'\"’”)]」』"
+_TERMINALS = ".!?…。！？．؟।"  # with the CJK full stops, the Arabic question mark and the danda
 
 
 def ends_sentence(text: str) -> bool:
@@ -84,7 +84,39 @@ def is_sentence_like(text: str, min_words: int = 6) -> bool:
     if not ends_sentence(text):  # cheapest test first; the result is the same
         return False
     ws = words(text)
-    return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
+    if text.isascii():
+        return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
+    script = _script(text)
+    if script == "latin":
+        return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
+    if script == "unspaced":  # Chinese, Japanese, Thai: a "word" is a run of characters
+        return sum(map(len, ws)) >= UNSPACED_CHARS_PER_WORD * min_words
+    # Cyrillic, Greek, Arabic, Hebrew, Indic...: FUNCTION_WORDS has no list for them; length and
+    # the terminal mark decide
+    return len(ws) >= min_words
+
+
+UNSPACED_CHARS_PER_WORD = 3  # characters of an unspaced script that count as one word of prose
+_UNSPACED = ((0x0E00, 0x0E7F), (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))  # not Hangul: Korean spaces its words
+
+
+def _script(text: str) -> str:
+    """"latin", "unspaced" (Chinese, Japanese, Thai: most letters in those blocks) or "other" (any other script
+    making up most letters)."""
+    latin = unspaced = other = 0
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        cp = ord(ch)
+        if cp < 0x250 or 0x1E00 <= cp < 0x1F00:
+            latin += 1
+        elif any(lo <= cp <= hi for lo, hi in _UNSPACED):
+            unspaced += 1
+        else:
+            other += 1
+    if latin >= unspaced + other:
+        return "latin"
+    return "unspaced" if unspaced >= other else "other"
 
 
 def is_headline_shaped(text: str) -> bool:

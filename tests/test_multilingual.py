@@ -67,3 +67,19 @@ def test_article_in_another_language_keeps_its_body(text, first, last):
     assert doc.text.endswith(last)
     for menu in ("Startseite", "Impressum", "Datenschutz", "Inicio", "Aviso legal"):
         assert menu not in doc.text
+
+
+@pytest.mark.parametrize("sentence", [
+    "Городской совет во вторник вечером утвердил бюджет города на следующий год.",
+    "最近、親に虐待された子どもを児童相談所が守ることができなくて、子どもが亡くなる事件が続いています。",
+    "市议会周二晚上批准了明年的城市预算，大多数议员投了赞成票。",
+])
+def test_prose_in_scripts_without_a_function_word_list_is_sentence_like(sentence):
+    # no function-word list covers these: length (in characters, for unspaced scripts) and the
+    # terminal mark decide
+    assert is_sentence_like(sentence)
+
+
+@pytest.mark.parametrize("line", ["Главная Новости Спорт", "首页 新闻 体育", "ニュース。"])
+def test_short_lines_in_those_scripts_are_not(line):
+    assert not is_sentence_like(line)
