@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
+from typing import Sequence
 
 # A compact English function-word list: headlines and sentences have them, tag lists and menus don't.
 STOP_WORDS = frozenset(
@@ -32,18 +33,19 @@ WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 TERMINAL = re.compile(r"[.!?…。！？．؟।]['\"’”)\]」』]*$")
 
 
-_WORDS_CACHE: dict[str, list[str]] = {}
+_WORDS_CACHE: dict[str, tuple[str, ...]] = {}
 _WORDS_CACHE_MAX = 50_000
 
 
-def words(text: str) -> list[str]:
+def words(text: str) -> tuple[str, ...]:
     """The words of a line. Memoised: the rules, the decision step and its later passes ask for the
-    words of the same lines many times. The returned list is shared: do not modify it."""
+    words of the same lines many times. A tuple (shared, immutable): the garbage collector stops
+    tracking a tuple of strings, so a full cache costs its collections nothing."""
     ws = _WORDS_CACHE.get(text)
     if ws is None:
         if len(_WORDS_CACHE) >= _WORDS_CACHE_MAX:
             _WORDS_CACHE.clear()
-        ws = _WORDS_CACHE[text] = WORD.findall(text)
+        ws = _WORDS_CACHE[text] = tuple(WORD.findall(text))
     return ws
 
 
@@ -64,7 +66,7 @@ def ends_sentence(text: str) -> bool:
     return bool(t) and t[-1] in _TERMINALS
 
 
-def stop_share(ws: list[str], vocabulary: frozenset[str] = STOP_WORDS) -> float:
+def stop_share(ws: Sequence[str], vocabulary: frozenset[str] = STOP_WORDS) -> float:
     """Share of English function words (or of `vocabulary`'s words) among `ws`."""
     return sum(map(vocabulary.__contains__, map(str.lower, ws))) / len(ws) if ws else 0.0
 
@@ -83,17 +85,32 @@ def is_sentence_like(text: str, min_words: int = 6) -> bool:
     terminal punctuation mark."""
     if not ends_sentence(text):  # cheapest test first; the result is the same
         return False
+    facts = _PROSE_FACTS.get(text)  # the decision step asks again for every line in every pass
+    if facts is None:
+        if len(_PROSE_FACTS) >= _WORDS_CACHE_MAX:
+            _PROSE_FACTS.clear()
+        facts = _PROSE_FACTS[text] = _prose_facts(text)
+    unspaced, size, share = facts
+    if unspaced:  # Chinese, Japanese, Thai: a "word" is a run of characters
+        return size >= UNSPACED_CHARS_PER_WORD * min_words
+    # Cyrillic, Greek, Arabic, Hebrew, Indic...: FUNCTION_WORDS has no list for them (share None):
+    # length and the terminal mark decide
+    return size >= min_words and (share is None or share > PROSE_FUNCTION_SHARE)
+
+
+_PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
+
+
+def _prose_facts(text: str) -> tuple[bool, int, float | None]:
+    """What is_sentence_like weighs, by text: (unspaced script, its size: words or, unspaced,
+    characters of words, share of FUNCTION_WORDS or None where the script has no list)."""
     ws = words(text)
-    if text.isascii():
-        return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
-    script = _script(text)
+    script = "latin" if text.isascii() else _script(text)
     if script == "latin":
-        return len(ws) >= min_words and stop_share(ws, FUNCTION_WORDS) > PROSE_FUNCTION_SHARE
-    if script == "unspaced":  # Chinese, Japanese, Thai: a "word" is a run of characters
-        return sum(map(len, ws)) >= UNSPACED_CHARS_PER_WORD * min_words
-    # Cyrillic, Greek, Arabic, Hebrew, Indic...: FUNCTION_WORDS has no list for them; length and
-    # the terminal mark decide
-    return len(ws) >= min_words
+        return False, len(ws), stop_share(ws, FUNCTION_WORDS)
+    if script == "unspaced":
+        return True, sum(map(len, ws)), None
+    return False, len(ws), None
 
 
 UNSPACED_CHARS_PER_WORD = 3  # characters of an unspaced script that count as one word of prose

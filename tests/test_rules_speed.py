@@ -90,3 +90,37 @@ def test_name_run_matches_the_plain_form():
         assert tag_list._name_run(Line(0, 1, text)) == plain(Line(0, 1, text)), text
 
 
+
+
+def _sentence_like_plain(text: str, min_words: int = 6) -> bool:
+    """shape.is_sentence_like without its cache by text (keep in step with it)."""
+    if not shape.ends_sentence(text):
+        return False
+    ws = shape.WORD.findall(text)
+    if text.isascii() or shape._script(text) == "latin":
+        return len(ws) >= min_words and shape.stop_share(ws, shape.FUNCTION_WORDS) > shape.PROSE_FUNCTION_SHARE
+    if shape._script(text) == "unspaced":
+        return sum(map(len, ws)) >= shape.UNSPACED_CHARS_PER_WORD * min_words
+    return len(ws) >= min_words
+
+
+PROSE = SAMPLES + [
+    "The council will meet on Thursday to discuss the budget.", "Der Rat trifft sich am Donnerstag, um das Budget zu besprechen.",
+    "El consejo se reunirá el jueves para discutir el presupuesto.", "Совет соберется в четверг, чтобы обсудить бюджет.",
+    "市议会将于星期四开会讨论预算问题。", "東京で会議が開かれました。", "Watch LIVE.", "Short one.", "ΑΘΗΝΑ ΣΗΜΕΡΑ ΝΕΑ.",
+]
+
+
+def test_sentence_like_cache_matches_the_plain_form():
+    for text in PROSE:
+        for min_words in (3, 4, 6, 12):
+            want = _sentence_like_plain(text, min_words)
+            assert shape.is_sentence_like(text, min_words) == want, (text, min_words)
+            assert shape.is_sentence_like(text, min_words) == want, (text, min_words)  # cached
+
+
+@given(TEXTS)
+@settings(max_examples=200, deadline=None)
+def test_sentence_like_cache_on_generated_text(text):
+    for min_words in (1, 4, 6):
+        assert shape.is_sentence_like(text, min_words) == _sentence_like_plain(text, min_words)

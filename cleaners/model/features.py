@@ -156,12 +156,77 @@ def _window_sum(a: np.ndarray, w: int) -> np.ndarray:
     return c[hi] - c[lo]
 
 
+def _line_start_form(pattern: re.Pattern) -> tuple[re.Pattern, int]:
+    """A "(?m)^X" pattern as "(?m)\\nX", searched in "\\n" + text: the same matches (X never spans a
+    line start it could begin at without also spanning that "\\n"), found by a fast scan for the
+    literal "\\n" instead of a try at every position. Returns (pattern, shift): a match's position in
+    the searched text minus `shift` is its position in the text."""
+    if pattern.pattern.startswith("(?m)^"):
+        return re.compile("(?m)\n" + pattern.pattern[len("(?m)^"):], pattern.flags & ~re.UNICODE), 0
+    return pattern, -1
+
+
+# Per feature name, (pattern, shift) pairs (see _line_start_form): every pattern is searched in
+# "\n" + lower-cased text.
+_SEARCH = {name: [_line_start_form(p) for p in pats] for name, pats in PATTERNS.items()}
+_SEARCH_NAMES = list(_SEARCH)
+
+
 def _counts_per_line(pattern: re.Pattern, text: str, starts_nl: np.ndarray, n: int) -> np.ndarray:
     pos = [m.start() for m in pattern.finditer(text)]
     if not pos:
         return np.zeros(n)
     line = np.searchsorted(starts_nl, np.asarray(pos), side="right") - 1
     return np.bincount(line, minlength=n).astype(np.float64)
+
+
+def _pattern_counts(lower: str, starts_nl: np.ndarray, n: int, skip_email: bool) -> np.ndarray:
+    """Per PATTERNS name (rows, in order) and line (columns): how many matches its patterns have in
+    the line; the same counts as summing _counts_per_line over a name's patterns, in one pass."""
+    text = "\n" + lower
+    pos: list[int] = []
+    code: list[int] = []
+    for k, name in enumerate(_SEARCH_NAMES):
+        if skip_email and name == "email":
+            continue
+        for pat, shift in _SEARCH[name]:
+            found = [m.start() + shift for m in pat.finditer(text)]
+            if found:
+                pos += found
+                code += [k * n] * len(found)
+    K = len(_SEARCH_NAMES)
+    if not pos:
+        return np.zeros((K, n))
+    line = np.searchsorted(starts_nl, np.asarray(pos), side="right") - 1
+    return np.bincount(line + np.asarray(code), minlength=K * n).reshape(K, n).astype(np.float64)
+
+
+# Token lists by line text, of the last document scored: the decision step scores a document again
+# after each pass that removes something (cleaners.fixpoint), on mostly the same lines. (Only the
+# last document's: a larger cache of lists makes every full garbage collection longer.)
+_TOKENS_BY_LINE: dict[str, list[str]] = {}
+
+
+def _line_token_lists(lines: list[str], lower: str) -> list[list[str]]:
+    """Each line's tokens (lower case, punctuation runs as spaces, split on white space); `lower` is
+    "\\n".join(lines).lower(). One regex pass over the text of the lines the last document scored did not hold. A line
+    holding a "\\n" itself makes the text split into more pieces than lines, as it always did."""
+    global _TOKENS_BY_LINE
+    toks = list(map(_TOKENS_BY_LINE.get, lines))
+    if None not in toks:
+        return toks
+    if lower.count("\n") != len(lines) - 1:
+        return [s.split() for s in _TOKEN_STRIP.sub(" ", lower).split("\n")]
+    missing = [i for i, t in enumerate(toks) if t is None]
+    if len(missing) == len(lines):
+        toks = [s.split() for s in _TOKEN_STRIP.sub(" ", lower).split("\n")]
+    else:
+        # str.lower of "\\n"-joined lines is the lines' lower() joined ("\\n" ends a final-sigma context)
+        part = _TOKEN_STRIP.sub(" ", "\n".join([lines[i] for i in missing]).lower()).split("\n")
+        for i, s in zip(missing, part):
+            toks[i] = s.split()
+    _TOKENS_BY_LINE = dict(zip(lines, toks))
+    return toks
 
 
 def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | None = None) -> np.ndarray:
@@ -187,13 +252,13 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
     # every character class counted per line in one reduceat over a (chars, classes) bit matrix
     prev_space = np.concatenate([[True], (cls[:-1] & SPACE) > 0])
     prev_space[starts[nonempty]] = True
-    planes = np.empty((len(cls), len(_PLANES) + 2), dtype=np.uint8)
+    planes = np.empty((len(_PLANES) + 2, len(cls)), dtype=np.uint8)  # one row per class: rows reduce faster
     for j, bit in enumerate(_PLANES):
-        np.not_equal(cls & bit, 0, out=planes[:, j])
-    planes[:, -2] = planes[:, _PLANES.index(UPPER)] & prev_space
-    planes[:, -1] = planes[:, _PLANES.index(LETTER)] & prev_space
+        np.not_equal(cls & bit, 0, out=planes[j])
+    np.bitwise_and(planes[_PLANES.index(UPPER)], prev_space, out=planes[-2])
+    np.bitwise_and(planes[_PLANES.index(LETTER)], prev_space, out=planes[-1])
     if len(cls):
-        counts = np.add.reduceat(planes, safe_starts, axis=0, dtype=np.int32).astype(np.float64)
+        counts = np.add.reduceat(planes, safe_starts, axis=1, dtype=np.int32).T.astype(np.float64)
         counts[~nonempty] = 0
     else:
         counts = np.zeros((n, planes.shape[1]))
@@ -242,20 +307,23 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
     text = "\n".join(lines)
     lower = text.lower()
     starts_nl = starts + np.arange(n)
-    for name, pats in PATTERNS.items():
-        if name == "email" and "@" not in text:
-            continue
-        put(name, sum(_counts_per_line(pat, lower, starts_nl, n) for pat in pats))
+    pattern_counts = _pattern_counts(lower, starts_nl, n, skip_email="@" not in text)
+    for k, name in enumerate(_SEARCH_NAMES):
+        put(name, pattern_counts[k])
 
     # ------------------------------------------------------------ tokens
-    low = _TOKEN_STRIP.sub(" ", lower).split("\n")
-    toks_per_line = [s.split() for s in low]
+    toks_per_line = _line_token_lists(lines, lower)
     tcount = np.fromiter(map(len, toks_per_line), dtype=np.int64, count=n)
     flat = list(chain.from_iterable(toks_per_line))
     vocab = dict(zip(dict.fromkeys(flat), count()))
     ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
     V = len(vocab)
-    flags = np.fromiter(map(_word_flags().get, vocab, repeat(0, V)), dtype=np.int8, count=V)
+    # flags of the few vocabulary words that have one (stop words, months); the rest 0
+    word_flags = _word_flags()
+    flags = np.zeros(V, dtype=np.int8)
+    flagged = list(filter(word_flags.__contains__, vocab))
+    if flagged:
+        flags[list(map(vocab.__getitem__, flagged))] = list(map(word_flags.__getitem__, flagged))
     is_sw_v = (flags & 1) > 0
     if keep is not None:
         keep["tokens"] = (ids, tcount)
@@ -284,9 +352,13 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
         body_tok = textual[tok_line] > 0
         B = np.bincount(ids[body_tok & content], minlength=V).astype(np.float64)
         # subtract the line's own occurrences when the line itself is textual
-        key = tok_line * V + ids
-        uniq, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
-        own = cnt[inv] * (body_tok & content)
+        # (a line's tokens of one word share body_tok & content, so counting within the mask is the same)
+        mask = body_tok & content
+        own = np.zeros(len(ids), dtype=np.int64)
+        if mask.any():
+            key = (tok_line * V + ids)[mask]
+            srt = np.sort(key)
+            own[mask] = np.searchsorted(srt, key, side="right") - np.searchsorted(srt, key, side="left")
         elsewhere = B[ids] - own
         cw = content.astype(np.float64)
         n_content = np.bincount(tok_line, weights=cw, minlength=n)
@@ -498,6 +570,16 @@ def _slug_overlap(lines: list[str], url: str | None) -> tuple[np.ndarray, ...]:
 
 
 _HASH_SEED = 0x5EED_1157
+_HASHES: list[np.ndarray] = []
+
+
+def _word_hashes(size: int) -> np.ndarray:
+    """np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=size, dtype=np.uint64), from one
+    longer draw kept for the process: the generator draws element by element, so a shorter draw is a
+    prefix of a longer one (tests/test_features_speed.py checks it)."""
+    if not _HASHES or len(_HASHES[0]) < size:
+        _HASHES[:] = [np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=max(size, 8192), dtype=np.uint64)]
+    return _HASHES[0][:size]
 
 
 def _line_tokens(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -524,7 +606,7 @@ def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[
     holds_share = np.zeros(n)
     if not len(ids):
         return embedded, holds_share > 0, holds_share
-    rnd = np.random.default_rng(_HASH_SEED).integers(1, 2**63, size=int(ids.max()) + 1, dtype=np.uint64)
+    rnd = _word_hashes(int(ids.max()) + 1)
     csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
     ends = np.cumsum(tcount)
     starts = ends - tcount
@@ -575,7 +657,7 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     nw = X2[:, _IDX["n_words"]]
     # headline-sized lines that do not end like a sentence ("?" and "!" are headline endings too)
     if lines is not None:
-        period = np.fromiter((s[-1:] == "." for s in lines), dtype=bool, count=n)
+        period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=n)
     else:
         period = X2[:, _IDX["ends_sent"]] > 0
     cand = (nw >= 2) & (nw <= 30) & ~period
@@ -637,6 +719,6 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarra
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
     if lines is not None:
-        period = np.fromiter((s[-1:] == "." for s in lines), dtype=bool, count=len(lines))
+        period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=len(lines))
         ok &= ~(period & (nw > 12))
     return ok

@@ -52,7 +52,7 @@ class Line:
     text: str
 
     @_memo
-    def words(self) -> list[str]:
+    def words(self) -> tuple[str, ...]:
         return shape.words(self.text)
 
     @_memo

@@ -1,0 +1,76 @@
+"""The speed shortcuts in the line features (cleaners.model.features) give what the plain forms give:
+all patterns counted per line in one pass ("(?m)^" patterns searched as "\\n"), token lists per line
+from a cache, the word hashes of title_features from one longer draw."""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from cleaners.model import features as fx
+
+
+def _pattern_counts_plain(lines: list[str]) -> dict[str, np.ndarray]:
+    n = len(lines)
+    text = "\n".join(lines)
+    lower = text.lower()
+    lens = np.fromiter(map(len, lines), dtype=np.int64, count=n)
+    starts_nl = np.concatenate([[0], np.cumsum(lens)[:-1]]) + np.arange(n)
+    return {name: sum(fx._counts_per_line(p, lower, starts_nl, n) for p in pats) for name, pats in fx.PATTERNS.items()}
+
+
+LINE_SETS = [
+    ["By Jane Doe", "123", "456", "---", "- item one", "• item two", "by the river", "Posted 2018-02-24 10:30",
+     "© 2018 Example Media. All rights reserved.", "Email me@example.com or visit www.example.com/page",
+     "1/2/2018", "12.3.2018", "(c) 2019", "Copyright Foo", "42", "— dash", "» next", "de la Cruz"],
+    ["12", "34", "ab", "56", "", "7 8", "-- 9 --"],
+    ["x"], ["1"], ["by x"], ["", "", "1"],
+]
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(list("by -*•>»1234567890.:/@©abc\t")), max_size=12), min_size=1, max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_pattern_counts_match_per_pattern_counts(lines):
+    _check_patterns(lines)
+
+
+def test_pattern_counts_on_samples():
+    for lines in LINE_SETS:
+        _check_patterns(lines)
+
+
+def _check_patterns(lines):
+    n = len(lines)
+    lower = "\n".join(lines).lower()
+    lens = np.fromiter(map(len, lines), dtype=np.int64, count=n)
+    starts_nl = np.concatenate([[0], np.cumsum(lens)[:-1]]) + np.arange(n)
+    got = fx._pattern_counts(lower, starts_nl, n, skip_email=False)
+    want = _pattern_counts_plain(lines)
+    for k, name in enumerate(fx._SEARCH_NAMES):
+        assert np.array_equal(got[k], want[name]), (name, lines)
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(list("ab Σς,.'\n\u00a0\u2028x1_-")), max_size=10), min_size=1, max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_line_token_lists_match_the_plain_split(lines):
+    lower = "\n".join(lines).lower()
+    want = [s.split() for s in fx._TOKEN_STRIP.sub(" ", lower).split("\n")]
+    fx._TOKENS_BY_LINE = {}
+    assert fx._line_token_lists(lines, lower) == want  # cold
+    assert fx._line_token_lists(lines, lower) == want  # from the cache
+    if len(lines) > 1:  # some lines cached, some not
+        fx._TOKENS_BY_LINE.pop(lines[0], None)
+        assert fx._line_token_lists(lines, lower) == want
+
+
+def test_word_hashes_are_a_prefix_of_a_longer_draw():
+    for size in (1, 2, 7, 100, 1000, 8192, 8193, 20000):
+        want = np.random.default_rng(fx._HASH_SEED).integers(1, 2**63, size=size, dtype=np.uint64)
+        assert np.array_equal(fx._word_hashes(size), want)
+    assert np.array_equal(fx._word_hashes(5), np.random.default_rng(fx._HASH_SEED).integers(1, 2**63, size=5, dtype=np.uint64))
+
+
+def test_line_start_patterns_are_rewritten():
+    for name, pats in fx._SEARCH.items():
+        for (pat, shift), orig in zip(pats, fx.PATTERNS[name]):
+            assert (shift == 0) == orig.pattern.startswith("(?m)^")
+            assert pat is orig if shift else pat.pattern == "(?m)\n" + orig.pattern[len("(?m)^"):]
