@@ -1,4 +1,4 @@
-"""CV2 fold models saved to disk, then the line model alone and/or the real pipeline scored on the
+"""CV2 fold models saved to disk (trained as `newsclean eval --cv 2` trains them), then the line model alone and/or the real pipeline scored on the
 held-out halves, so title or decision changes can be measured without retraining every time.
 
     .venv/bin/python bench/cv_folds.py TAG train model pipeline   # train folds, score both ways
@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 from cleaners.model import DEFAULTS, LineModel, using
 from cleaners.model import train as tr, labels as lb
-from cleaners.model.evaluate import fold_of, clean_page, score, print_score
+from cleaners.model.evaluate import fold_of, fold_model, corpus_of, clean_page, score, print_score, print_snippet_score
+from cleaners.model.score import snippet_score
 from cleaners.corpus import CorpusStats
 from cleaners.settings import Settings
 
@@ -35,24 +36,23 @@ tag = sys.argv[1]; what = sys.argv[2:]  # train / model / pipeline
 out = Path(__file__).resolve().parent / "out" / "cv" / tag
 pages = tr.load_jsonl(tr.DEVSET/"pages.jsonl.gz")
 folds = [fold_of(p, 2) for p in pages]
+spages = tr.load_jsonl(tr.DEVSET/"trafilatura-pages.jsonl.gz")
+sfolds = [fold_of(p, 2) for p in spages]
 if "train" in what:
-    all_docs = tr.page_docs(pages)
-    snip = tr.snippet_docs(tr.load_jsonl(tr.DEVSET/"trafilatura-pages.jsonl.gz"))
-    snip_clean = tr.snippet_clean_docs(snip, tr.SEED)
+    page_docs, snip_docs = tr.page_docs(pages), tr.snippet_pages(tr.DEVSET)
     for k in range(2):
-        tr_idx = [i for i, f in enumerate(folds) if f != k]
-        docs = [all_docs[i] for i in tr_idx]
-        clean = tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
-        train_docs = docs + snip + snip_clean + clean
-        tstats = tr.build_corpus(docs + snip)
-        tr.attach_context(train_docs, tstats, tr.SEED)
-        m = tr.train_models(train_docs)
-        tr.save(m, out/f"fold{k}", {"version": "cv", "title_threshold": float(os.environ.get("NC_TT", DEFAULTS["title_threshold"]))})
-preds = {}; mpreds = {}
+        m = fold_model(pages, page_docs, snip_docs, folds, k, 2)
+        tr.save({name: getattr(m, name) for name in ("stage1", "stage2", "title", "title_gate")}, out/f"fold{k}",
+                {"version": "cv", "title_threshold": float(os.environ.get("NC_TT", DEFAULTS["title_threshold"]))})
+preds = {}; mpreds = {}; spreds = {}
 for k in range(2):
     model = LineModel.load(out/f"fold{k}")
     te = [p for p, f in zip(pages, folds) if f == k]
-    stats = CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in te)
+    stats = corpus_of(te)
+    if "pipeline" in what:
+        ste = [p for p, f in zip(spages, sfolds) if f == k]
+        sstats = corpus_of(ste)
+        spreds.update({p["id"]: clean_page(p, model, sstats, "pipeline", Settings()) for p in ste})
     for p in te:
         if "model" in what:
             mpreds[p["id"]] = clean_page(p, model, stats, "model")
@@ -64,3 +64,5 @@ for name, pr in (("model", mpreds), ("pipeline", preds)):
         with open(out/f"{name}.jsonl", "w") as f:
             for p in pages:
                 f.write(json.dumps(pr[p["id"]]) + "\n")
+if spreds:
+    print_snippet_score(snippet_score(spages, spreds), f"{tag} pipeline, snippet pages")

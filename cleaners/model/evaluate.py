@@ -7,9 +7,12 @@
 
 Prints pages, F1<0.5, P, R, leak, F1 exactly as shared/tools/score-devset computes them on the
 written PRED.jsonl, plus the title exact-match rate (lower case, punctuation and spaces folded).
-In --cv mode the model is trained on one half of the pages (split by site, plus the snippet pages
-and kind-(b) texts built from that half only) and scores the other half, then the halves swap;
-the written PRED.jsonl holds every page's out-of-fold prediction.
+Then the second, more varied source: the snippet pages of trafilatura-pages.jsonl.gz (many sites,
+years and languages), scored as trafilatura's evaluation does (cleaners.model.score.snippet_score:
+share of `with` snippets kept, of `without` snippets left out); --no-snippet-eval skips it.
+In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) texts
+are built from that half only) and scores the other half, then the halves swap; the written
+PRED.jsonl holds every page's out-of-fold prediction.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from cleaners.model import LineModel
 from cleaners.model import labels as lb
 from cleaners.model import train as tr
 
-from cleaners.model.score import score  # the metric of shared/tools/score-devset
+from cleaners.model.score import score, snippet_score  # the metric of shared/tools/score-devset
 
 
 def print_score(s: dict, label: str = "") -> None:
@@ -37,6 +40,13 @@ def print_score(s: dict, label: str = "") -> None:
     print(f"P {s['P']:.3f}  R {s['R']:.3f}  leak {s['leak']:.3f}")
     print(f"F1 {s['F1']:.3f}")
     print(f"title exact match {s['title']:.3f}")
+
+
+def print_snippet_score(s: dict, label: str = "") -> None:
+    if label:
+        print(f"== {label}")
+    print(f"pages {s['pages']}  empty {s['empty']}  with kept (R) {s['R']:.3f}  P {s['P']:.3f}  "
+          f"F1 {s['F1']:.3f}  accuracy {s['accuracy']:.3f}")
 
 
 # --- cleaning one page
@@ -70,6 +80,25 @@ def fold_of(page: dict, k: int) -> int:
     return zlib.crc32(tr._group(page.get("url"), page["id"]).encode()) % k
 
 
+def corpus_of(pages: list[dict]) -> CorpusStats:
+    """The corpus pass over the pages being cleaned (the pipeline's view of them)."""
+    return CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in pages)
+
+
+def fold_model(pages: list[dict], page_docs: list, snip_docs: list, folds: list[int], k: int, cv: int,
+               log=print) -> LineModel:
+    """The model trained on everything outside fold k: the WCXB pages and snippet pages of the
+    other folds, and kind-(b) texts built from them (what `python -m cleaners.model.train` does
+    with all of them)."""
+    tr_idx = [i for i, f in enumerate(folds) if f != k]
+    docs = [page_docs[i] for i in tr_idx]
+    snip = [d for d in snip_docs if zlib.crc32(d.group.encode()) % cv != k]
+    train_docs = docs + snip + tr.snippet_clean_docs(snip, tr.SEED) + tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
+    tr.attach_context(train_docs, tr.build_corpus(docs + snip), tr.SEED)
+    log(f"fold {k}: train {len(docs)} pages + {len(snip)} snippet pages")
+    return LineModel(tr.train_models(train_docs, log=log), {"version": "cv"})
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="newsclean eval", description=__doc__.split("\n")[0])
     ap.add_argument("--devset", type=Path, default=tr.DEVSET)
@@ -78,44 +107,46 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", choices=("pipeline", "model"), default="pipeline")
     ap.add_argument("--model-dir", type=Path, default=None)
     ap.add_argument("--no-corpus", action="store_true", help="skip the corpus repetition pass")
+    ap.add_argument("--no-snippet-eval", action="store_true", help="skip the snippet pages' score")
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args(argv)
 
     from cleaners.settings import Settings
     settings = Settings()
     pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")
+    spages = [] if a.no_snippet_eval else tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz")
     if a.limit:
-        pages = pages[: a.limit]
+        pages, spages = pages[: a.limit], spages[: a.limit]
     t0 = time.time()
     preds: dict[str, dict] = {}
+    spreds: dict[str, dict] = {}
     if a.cv:
-        all_docs = tr.page_docs(pages)
-        snip = tr.snippet_docs(tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz"))
-        snip_clean = tr.snippet_clean_docs(snip, tr.SEED)
+        page_docs = tr.page_docs(pages)
+        snip_docs = tr.snippet_pages(a.devset)
         folds = [fold_of(p, a.cv) for p in pages]
+        sfolds = [fold_of(p, a.cv) for p in spages]
         for k in range(a.cv):
-            tr_idx = [i for i, f in enumerate(folds) if f != k]
-            te = [pages[i] for i, f in enumerate(folds) if f == k]
-            docs = [all_docs[i] for i in tr_idx]
-            clean = tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
-            train_docs = docs + snip + snip_clean + clean
-            tstats = tr.build_corpus(docs + snip)
-            tr.attach_context(train_docs, tstats, tr.SEED)
-            print(f"fold {k}: train {len(docs)} pages, test {len(te)}", flush=True)
-            model = LineModel(tr.train_models(train_docs), {"version": "cv"})
-            stats = None if a.no_corpus else CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in te)
-            fp = run(te, model, stats, a.mode, settings)
+            model = fold_model(pages, page_docs, snip_docs, folds, k, a.cv)
+            te = [p for p, f in zip(pages, folds) if f == k]
+            ste = [p for p, f in zip(spages, sfolds) if f == k]
+            fp = run(te, model, None if a.no_corpus else corpus_of(te), a.mode, settings)
             print_score(score(te, fp), f"fold {k} ({len(te)} pages)")
             preds.update(fp)
+            if ste:
+                spreds.update(run(ste, model, None if a.no_corpus else corpus_of(ste), a.mode, settings))
     else:
         model = LineModel.load(a.model_dir) if a.model_dir else LineModel.default()
-        stats = None if a.no_corpus else CorpusStats.build((tr.norm_lines(p["text"]), tr.site_key(p.get("url"))) for p in pages)
-        preds = run(pages, model, stats, a.mode, settings)
+        preds = run(pages, model, None if a.no_corpus else corpus_of(pages), a.mode, settings)
+        if spages:
+            spreds = run(spages, model, None if a.no_corpus else corpus_of(spages), a.mode, settings)
     with open(a.pred, "w", encoding="utf-8") as f:
         for p in pages:
             f.write(json.dumps({"id": p["id"], "text": preds[p["id"]]["text"],
                                 "title": preds[p["id"]]["title"]}, ensure_ascii=False) + "\n")
-    print_score(score(pages, preds), f"{'cv%d' % a.cv if a.cv else 'in-sample'} {a.mode} ({time.time() - t0:.0f}s)")
+    how = f"{'cv%d' % a.cv if a.cv else 'in-sample'} {a.mode}"
+    print_score(score(pages, preds), f"{how} ({time.time() - t0:.0f}s)")
+    if spreds:
+        print_snippet_score(snippet_score(spages, spreds), f"{how}, snippet pages (trafilatura-pages.jsonl.gz)")
     return 0
 
 

@@ -2,7 +2,11 @@
 recall and F1 per page (NFKC, lower case, Unicode punctuation and symbols deleted, split on white
 space; overlap = multiset intersection), `leak` (share of a page's labelled boilerplate snippets of
 3+ tokens, not inside the truth, still found in the output), plus title exact match (lower case,
-punctuation and spaces folded)."""
+punctuation and spaces folded).
+
+`snippet_score` is the metric of trafilatura's own evaluation, for pages labelled with snippets
+(shared/devset/trafilatura-pages.jsonl.gz): a `with` snippet found in the output is a true
+positive, one missing a false negative; a `without` snippet found is a false positive."""
 from __future__ import annotations
 
 from collections import Counter
@@ -42,3 +46,26 @@ def score(pages: list[dict], preds: dict[str, dict]) -> dict:
             "P": sum(x["P"] for x in rows) / n, "R": sum(x["R"] for x in rows) / n,
             "leak": sum(leaks) / len(leaks) if leaks else 0.0, "F1": sum(x["F1"] for x in rows) / n,
             "title": sum(x["title"] for x in rows) / n}
+
+
+def snippet_score(pages: list[dict], preds: dict[str, dict]) -> dict:
+    """preds: id -> {"text": ...}. Counts over every snippet of 2+ tokens of `pages`, matched on
+    the scorer's tokens; `empty` is the number of pages with no output text."""
+    tp = fn = fp = tn = empty = 0
+    for page in pages:
+        out = " " + " ".join(tokens(preds.get(page["id"], {}).get("text", ""))) + " "
+        empty += not out.strip()
+        for snippets, positive in ((page.get("with") or [], True), (page.get("without") or [], False)):
+            for snip in snippets:
+                key = " ".join(tokens(snip))
+                if len(key.split()) < 2:
+                    continue
+                found = f" {key} " in out
+                if positive:
+                    tp, fn = tp + found, fn + (not found)
+                else:
+                    fp, tn = fp + found, tn + (not found)
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"pages": len(pages), "empty": empty, "P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
+            "accuracy": (tp + tn) / max(tp + fn + fp + tn, 1), "tp": tp, "fn": fn, "fp": fp, "tn": tn}

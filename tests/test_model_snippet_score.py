@@ -1,0 +1,21 @@
+"""The snippet pages' metric (trafilatura's evaluation): with-snippets kept, without-snippets left out."""
+from cleaners.model.score import snippet_score
+
+PAGES = [
+    {"id": "a", "with": ["The council approved the budget.", "Schools get more money."],
+     "without": ["Sign in to comment", "Most read"]},
+    {"id": "b", "with": ["Der Rat hat beschlossen."], "without": ["Startseite Politik"]},
+]
+
+
+def test_counts_snippets_on_the_scorers_tokens():
+    preds = {"a": {"text": "THE COUNCIL approved the budget!\n\nMost read"}, "b": {"text": ""}}
+    s = snippet_score(PAGES, preds)
+    assert (s["tp"], s["fn"], s["fp"], s["tn"]) == (1, 2, 1, 2)
+    assert s["empty"] == 1
+    assert s["P"] == 0.5 and abs(s["R"] - 1 / 3) < 1e-9
+
+
+def test_one_word_snippets_are_not_counted_and_a_missing_page_is_empty():
+    s = snippet_score([{"id": "c", "with": ["Politik"], "without": ["Menu"]}], {})
+    assert s["tp"] + s["fn"] + s["fp"] + s["tn"] == 0 and s["empty"] == 1
