@@ -80,16 +80,16 @@ def content_words(text: str) -> list[str]:
     return [w for w in (x.lower() for x in WORD.findall(text)) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
 
 
-def is_sentence_like(text: str, min_words: int = 6) -> bool:
+def is_sentence_like(text: str, min_words: int = 6, *, text_words: Sequence[str] | None = None) -> bool:
     """Prose: enough words, some function words (of any of FUNCTION_WORDS' languages), and a
-    terminal punctuation mark."""
+    terminal punctuation mark. `text_words`: words(text), when the caller has them already."""
     if not ends_sentence(text):  # cheapest test first; the result is the same
         return False
     facts = _PROSE_FACTS.get(text)  # the decision step asks again for every line in every pass
     if facts is None:
         if len(_PROSE_FACTS) >= _WORDS_CACHE_MAX:
             _PROSE_FACTS.clear()
-        facts = _PROSE_FACTS[text] = _prose_facts(text)
+        facts = _PROSE_FACTS[text] = _prose_facts(text, text_words)
     unspaced, size, share = facts
     if unspaced:  # Chinese, Japanese, Thai: a "word" is a run of characters
         return size >= UNSPACED_CHARS_PER_WORD * min_words
@@ -101,10 +101,12 @@ def is_sentence_like(text: str, min_words: int = 6) -> bool:
 _PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
 
 
-def _prose_facts(text: str) -> tuple[bool, int, float | None]:
+def _prose_facts(text: str, ws: Sequence[str] | None = None) -> tuple[bool, int, float | None]:
     """What is_sentence_like weighs, by text: (unspaced script, its size: words or, unspaced,
-    characters of words, share of FUNCTION_WORDS or None where the script has no list)."""
-    ws = words(text)
+    characters of words, share of FUNCTION_WORDS or None where the script has no list).
+    `ws`: words(text), when the caller has them."""
+    if ws is None:
+        ws = words(text)
     script = "latin" if text.isascii() else _script(text)
     if script == "latin":
         return False, len(ws), stop_share(ws, FUNCTION_WORDS)
@@ -117,11 +119,19 @@ UNSPACED_CHARS_PER_WORD = 3  # characters of an unspaced script that count as on
 _UNSPACED = ((0x0E00, 0x0E7F), (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))  # not Hangul: Korean spaces its words
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ASCII_LETTER = re.compile(r"[A-Za-z]")  # the ASCII characters str.isalpha accepts
+
+
 def _script(text: str) -> str:
     """"latin", "unspaced" (Chinese, Japanese, Thai: most letters in those blocks) or "other" (any other script
     making up most letters)."""
-    latin = unspaced = other = 0
-    for ch in text:
+    rest = "".join(_NON_ASCII.findall(text))  # the letters below are counted in one pass over these
+    if not any(map(str.isalpha, rest)):
+        return "latin"  # no letter outside ASCII: only Latin ones (the same result, no loop)
+    latin = len(_ASCII_LETTER.findall(text))  # an ASCII letter counts as Latin
+    unspaced = other = 0
+    for ch in rest:
         if not ch.isalpha():
             continue
         cp = ord(ch)

@@ -92,14 +92,38 @@ def test_name_run_matches_the_plain_form():
 
 
 
+def _script_plain(text: str) -> str:
+    latin = unspaced = other = 0
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        cp = ord(ch)
+        if cp < 0x250 or 0x1E00 <= cp < 0x1F00:
+            latin += 1
+        elif any(lo <= cp <= hi for lo, hi in shape._UNSPACED):
+            unspaced += 1
+        else:
+            other += 1
+    if latin >= unspaced + other:
+        return "latin"
+    return "unspaced" if unspaced >= other else "other"
+
+
+@given(st.text(alphabet=st.sampled_from(list("abZ 1.—–éßĀǅ") + ["\u0400", "\u4e00", "\u3042", "\u0e01", "\u0627", "\u1e00", "\u24b6", "\ud800", "\u00aa"]),
+               max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_script_shortcut_matches_the_plain_loop(text):
+    assert shape._script(text) == _script_plain(text)
+
+
 def _sentence_like_plain(text: str, min_words: int = 6) -> bool:
     """shape.is_sentence_like without its cache by text (keep in step with it)."""
     if not shape.ends_sentence(text):
         return False
     ws = shape.WORD.findall(text)
-    if text.isascii() or shape._script(text) == "latin":
+    if text.isascii() or _script_plain(text) == "latin":
         return len(ws) >= min_words and shape.stop_share(ws, shape.FUNCTION_WORDS) > shape.PROSE_FUNCTION_SHARE
-    if shape._script(text) == "unspaced":
+    if _script_plain(text) == "unspaced":
         return sum(map(len, ws)) >= shape.UNSPACED_CHARS_PER_WORD * min_words
     return len(ws) >= min_words
 
@@ -124,3 +148,28 @@ def test_sentence_like_cache_matches_the_plain_form():
 def test_sentence_like_cache_on_generated_text(text):
     for min_words in (1, 4, 6):
         assert shape.is_sentence_like(text, min_words) == _sentence_like_plain(text, min_words)
+
+
+DATELINES = ["WASHINGTON (AP) — The president said", "LONDON, Feb 24, 2018 - Shares fell", "Feb 24, 2018 (Reuters) - Oil rose",
+             "WASHINGTON — Lawmakers", "Washington — not a dateline", "PARIS (AFP) -", "Best Coffee Makers (2026): our picks",
+             "2018-02-24T10:30 (Reuters) - x", "No dateline here at all", "NEW YORK, 12 March 2019 — Stocks", "(AP) —", "١٢ Feb 2018 (X) -"]
+
+
+@given(TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_leading_dateline_prechecks_are_necessary(text):
+    from cleaners.rules import dateline
+
+    for pattern, needs in zip(dateline._LEADING, dateline._LEADING_NEEDS):
+        if pattern.search(text):
+            assert needs(text)
+
+
+def test_leading_dateline_matches_the_plain_form(monkeypatch):
+    from cleaners.rules import dateline
+
+    texts = DATELINES + SAMPLES
+    got = [dateline.leading_dateline(Line(0, 1, t), None) for t in texts]
+    assert any(got)
+    monkeypatch.setattr(dateline, "_LEADING_NEEDS", (lambda t: True,) * len(dateline._LEADING))
+    assert got == [dateline.leading_dateline(Line(0, 1, t), None) for t in texts]

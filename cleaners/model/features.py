@@ -156,6 +156,14 @@ def _window_sum(a: np.ndarray, w: int) -> np.ndarray:
     return c[hi] - c[lo]
 
 
+def _window_sums(a: np.ndarray, ws: tuple[int, ...]) -> list[np.ndarray]:
+    """[_window_sum(a, w) for w in ws] from one cumulative sum (the same values)."""
+    c = np.concatenate([[0.0], np.cumsum(a)])
+    n = len(a)
+    idx = np.arange(n)
+    return [c[np.minimum(idx + w + 1, n)] - c[np.maximum(idx - w, 0)] for w in ws]
+
+
 def _line_start_form(pattern: re.Pattern) -> tuple[re.Pattern, int]:
     """A "(?m)^X" pattern as "(?m)\\nX", searched in "\\n" + text: the same matches (X never spans a
     line start it could begin at without also spanning that "\\n"), found by a fast scan for the
@@ -411,11 +419,12 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
         tcum = np.cumsum(tmass)
         put("text_mass_before", (tcum - tmass) / tot)
         put("text_mass_after", (tot - tcum) / tot)
-        w2, w5, w10 = (_window_sum(tmass, w) / tot for w in (2, 5, 10))
+        sum2, sum5, sum10 = _window_sums(tmass, (2, 5, 10))
+        w2, w5, w10 = (s / tot for s in (sum2, sum5, sum10))
         put("text_win2", w2)
         put("text_win5", w5)
         put("text_win10", w10)
-        main = int(np.argmax(_window_sum(tmass, 5)))
+        main = int(np.argmax(sum5))
         put("dist_main_block", np.log1p(np.abs(idx - main)) * np.sign(idx - main))
         # blocks of text: textual lines separated by fewer than `gap` other lines form a segment;
         # the article is usually the heaviest segment, comments and teasers lighter ones after it
@@ -483,8 +492,8 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     cols = [p]
     for s in (-1, 1, -2, 2, -3, 3):
         cols.append(_shift(p, s, 1.0))
-    for w in (2, 5, 10):
-        cols.append(_window_sum(p, w) / _window_sum(np.ones(n), w))
+    for p_sum, n_sum in zip(_window_sums(p, (2, 5, 10)), _window_sums(np.ones(n), (2, 5, 10))):
+        cols.append(p_sum / n_sum)
     bprev = np.max(np.stack([_shift(b, s, 0.0) for s in (-1, -2, -3)]), axis=0)
     bnext = np.max(np.stack([_shift(b, s, 0.0) for s in (1, 2, 3)]), axis=0)
     cols += [bprev, bnext, np.minimum(bprev, bnext)]
@@ -531,6 +540,7 @@ TITLE_EXTRA = ["p2", "lines_to_first_body", "body_lines_before", "is_first_line"
                # the same measured against the page's best candidate (ranking within the page)
                "slug_vs_best", "embedded_vs_best", "p2_below_vs_best"]
 TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
+_TITLE_INDEX = {name: k for k, name in enumerate(TITLE_EXTRA)}
 
 
 _SLUG_SPLIT = re.compile(r"[^\w]+|_")
@@ -648,7 +658,7 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     if n == 0:
         return np.hstack([X2, T])
     col = T.T
-    ti = {name: k for k, name in enumerate(TITLE_EXTRA)}
+    ti = _TITLE_INDEX
     idx = np.arange(n, dtype=np.float64)
     body = p2 < 0.5
     bpos = np.flatnonzero(body)

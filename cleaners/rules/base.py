@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from cleaners import shape
 
@@ -134,11 +134,11 @@ def glued_tail(line: Line, max_words: int = 8) -> int | None:
     (several rules ask)."""
     memo = line.__dict__.setdefault("_glued_tail", {})
     if max_words not in memo:
-        memo[max_words] = _glued_tail(line.text, max_words)
+        memo[max_words] = _glued_tail(line.text, max_words, line.words)
     return memo[max_words]
 
 
-def _glued_tail(text: str, max_words: int) -> int | None:
+def _glued_tail(text: str, max_words: int, text_words: Sequence[str] | None = None) -> int | None:
     # The sentence end that starts a tail of at most max_words words lies in the last max_words + 1
     # white-space-separated tokens: search only there.
     parts = text.rsplit(None, max_words + 1)
@@ -152,4 +152,9 @@ def _glued_tail(text: str, max_words: int) -> int | None:
         pass
     if last is None or len(text[last.end():].split()) > max_words:
         return None
-    return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4) else None
+    head_words = None
+    if text_words is not None:
+        # no word runs over the white space before the tail: the head's words are the line's
+        # words (text_words) less the tail's
+        head_words = text_words[:len(text_words) - len(shape.WORD.findall(text, last.end()))]
+    return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4, text_words=head_words) else None

@@ -28,6 +28,15 @@ _LEADING = tuple(re.compile(p, re.I) for p in (
     r"^" + _PLACE + r"\s*[–—]",                                                      # "WASHINGTON —"
 ))
 
+_HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
+# What each _LEADING pattern cannot match without: a date's digits, the outlet's bracket, the dash.
+_LEADING_NEEDS = (
+    lambda t: "(" in t and _HAS_DIGIT(t) is not None,
+    lambda t: _HAS_DIGIT(t) is not None,
+    lambda t: "(" in t,
+    lambda t: "–" in t or "—" in t,
+)
+
 _STAMP = re.compile(
     r"^(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)?\s*(?:on|at)?:?\s*"
     r"(?:" + TIME + r"\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||by\b|[-–—•·]).{0,60})?$",
@@ -40,7 +49,9 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
     if line.index > 8:
         return None
-    m = next((m for pattern in _LEADING if (m := pattern.search(line.text))), None)
+    text = line.text
+    # Each pattern needs some character the line may lack (a shortcut; the first match is the same)
+    m = next((m for pattern, needs in zip(_LEADING, _LEADING_NEEDS) if needs(text) and (m := pattern.search(text))), None)
     if m is None:
         return None
     groups = m.groupdict()
