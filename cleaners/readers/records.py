@@ -148,7 +148,7 @@ def _parquet_rows(data: bytes) -> Iterable[dict]:
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(io.BytesIO(data))
+        pf = pq.ParquetFile(io.BytesIO(data), pre_buffer=False)  # see cleaners.store.iter_batches
     except Exception as exc:
         raise DocumentError("read", f"not a readable Parquet file ({type(exc).__name__}: {exc}); re-export it") from None
     for batch in pf.iter_batches(batch_size=1000):
