@@ -39,7 +39,7 @@ folds = [fold_of(p, 2) for p in pages]
 spages = tr.load_jsonl(tr.DEVSET/"trafilatura-pages.jsonl.gz")
 sfolds = [fold_of(p, 2) for p in spages]
 if "train" in what:
-    page_docs, snip_docs = tr.page_docs(pages), tr.snippet_pages(tr.DEVSET)
+    page_docs, snip_docs = tr.page_docs(pages), tr.snippet_docs(spages)
     for k in range(2):
         m = fold_model(pages, page_docs, snip_docs, folds, k, 2)
         tr.save({name: getattr(m, name) for name in ("stage1", "stage2", "title", "title_gate")}, out/f"fold{k}",

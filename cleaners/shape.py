@@ -17,15 +17,17 @@ STOP_WORDS = frozenset(
 )
 
 
-def load_function_words() -> frozenset[str]:
+def _load_function_words() -> frozenset[str]:
     path = Path(__file__).with_name("stopwords.txt")
     return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
 
 
-# Function words of 13 languages (jusText's stop lists, cleaners/stopwords.txt) plus the English
-# list above: the language-neutral test of prose. A German or Spanish sentence has as many function
-# words as an English one, none of them English.
-FUNCTION_WORDS = STOP_WORDS | load_function_words()
+# Function words of 13 languages (jusText's stop lists, cleaners/stopwords.txt): the line model's
+# stop-word features count these.
+MULTILINGUAL_FUNCTION_WORDS = _load_function_words()
+# The same plus the English list above: the language-neutral test of prose. A German or Spanish
+# sentence has as many function words as an English one, none of them English.
+FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS
 PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -119,6 +121,17 @@ UNSPACED_CHARS_PER_WORD = 3  # characters of an unspaced script that count as on
 _UNSPACED = ((0x0E00, 0x0E7F), (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))  # not Hangul: Korean spaces its words
 
 
+LATIN, UNSPACED, OTHER = 0, 1, 2
+
+
+def letter_script(ch: str) -> int:
+    """LATIN, UNSPACED or OTHER for one letter."""
+    cp = ord(ch)
+    if cp < 0x250 or 0x1E00 <= cp < 0x1F00:
+        return LATIN
+    return UNSPACED if any(lo <= cp <= hi for lo, hi in _UNSPACED) else OTHER
+
+
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ASCII_LETTER = re.compile(r"[A-Za-z]")  # the ASCII characters str.isalpha accepts
 
@@ -129,18 +142,11 @@ def _script(text: str) -> str:
     rest = "".join(_NON_ASCII.findall(text))  # the letters below are counted in one pass over these
     if not any(map(str.isalpha, rest)):
         return "latin"  # no letter outside ASCII: only Latin ones (the same result, no loop)
-    latin = len(_ASCII_LETTER.findall(text))  # an ASCII letter counts as Latin
-    unspaced = other = 0
+    counts = [len(_ASCII_LETTER.findall(text)), 0, 0]  # an ASCII letter counts as Latin
     for ch in rest:
-        if not ch.isalpha():
-            continue
-        cp = ord(ch)
-        if cp < 0x250 or 0x1E00 <= cp < 0x1F00:
-            latin += 1
-        elif any(lo <= cp <= hi for lo, hi in _UNSPACED):
-            unspaced += 1
-        else:
-            other += 1
+        if ch.isalpha():
+            counts[letter_script(ch)] += 1
+    latin, unspaced, other = counts
     if latin >= unspaced + other:
         return "latin"
     return "unspaced" if unspaced >= other else "other"

@@ -93,17 +93,13 @@ def test_name_run_matches_the_plain_form():
 
 
 def _script_plain(text: str) -> str:
-    latin = unspaced = other = 0
+    """shape._script without its shortcuts (the ASCII ones counted by regex, no loop without a
+    non-ASCII letter): every letter through shape.letter_script."""
+    counts = [0, 0, 0]
     for ch in text:
-        if not ch.isalpha():
-            continue
-        cp = ord(ch)
-        if cp < 0x250 or 0x1E00 <= cp < 0x1F00:
-            latin += 1
-        elif any(lo <= cp <= hi for lo, hi in shape._UNSPACED):
-            unspaced += 1
-        else:
-            other += 1
+        if ch.isalpha():
+            counts[shape.letter_script(ch)] += 1
+    latin, unspaced, other = counts
     if latin >= unspaced + other:
         return "latin"
     return "unspaced" if unspaced >= other else "other"

@@ -77,7 +77,12 @@ def run(pages, model, stats, mode, settings):
 
 
 def fold_of(page: dict, k: int) -> int:
-    return zlib.crc32(tr._group(page.get("url"), page["id"]).encode()) % k
+    return fold_of_group(tr._group(page.get("url"), page["id"]), k)
+
+
+def fold_of_group(group: str, k: int) -> int:
+    """The fold of a CV group (a site): pages and training documents of one site share it."""
+    return zlib.crc32(group.encode()) % k
 
 
 def corpus_of(pages: list[dict]) -> CorpusStats:
@@ -92,7 +97,7 @@ def fold_model(pages: list[dict], page_docs: list, snip_docs: list, folds: list[
     with all of them)."""
     tr_idx = [i for i, f in enumerate(folds) if f != k]
     docs = [page_docs[i] for i in tr_idx]
-    snip = [d for d in snip_docs if zlib.crc32(d.group.encode()) % cv != k]
+    snip = [d for d in snip_docs if fold_of_group(d.group, cv) != k]
     train_docs = docs + snip + tr.snippet_clean_docs(snip, tr.SEED) + tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
     tr.attach_context(train_docs, tr.build_corpus(docs + snip), tr.SEED)
     log(f"fold {k}: train {len(docs)} pages + {len(snip)} snippet pages")
@@ -114,7 +119,8 @@ def main(argv=None) -> int:
     from cleaners.settings import Settings
     settings = Settings()
     pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")
-    spages = [] if a.no_snippet_eval else tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz")
+    snippet_rows = tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz") if a.cv or not a.no_snippet_eval else []
+    spages = [] if a.no_snippet_eval else snippet_rows
     if a.limit:
         pages, spages = pages[: a.limit], spages[: a.limit]
     t0 = time.time()
@@ -122,7 +128,7 @@ def main(argv=None) -> int:
     spreds: dict[str, dict] = {}
     if a.cv:
         page_docs = tr.page_docs(pages)
-        snip_docs = tr.snippet_pages(a.devset)
+        snip_docs = tr.snippet_docs(snippet_rows)  # every snippet page trains the folds it is not in
         folds = [fold_of(p, a.cv) for p in pages]
         sfolds = [fold_of(p, a.cv) for p in spages]
         for k in range(a.cv):

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from cleaners.corpus import DocContext
-from cleaners.shape import load_function_words
+from cleaners.shape import MULTILINGUAL_FUNCTION_WORDS
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -65,8 +65,8 @@ def _lut() -> np.ndarray:
 
 
 def stopwords() -> frozenset[str]:
-    """The multilingual function words (cleaners/stopwords.txt, via cleaners.shape)."""
-    return load_function_words()
+    """The multilingual function words (cleaners/stopwords.txt, read once by cleaners.shape)."""
+    return MULTILINGUAL_FUNCTION_WORDS
 
 
 @lru_cache(maxsize=1)

@@ -139,11 +139,6 @@ def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
     return out
 
 
-def snippet_pages(devset: Path) -> list[TrainDoc]:
-    """The training documents of devset/trafilatura-pages.jsonl.gz (see snippet_docs)."""
-    return snippet_docs(load_jsonl(Path(devset) / "trafilatura-pages.jsonl.gz"))
-
-
 SHORT_SHARE = 0.0  # kind-(b) texts cut to their first paragraphs; 0.3 raised in-sample leak on the gate pages
 
 
@@ -311,7 +306,7 @@ def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
     allpages = list(docs)
     extra: list[TrainDoc] = []
     if with_snippets:
-        snip = snippet_pages(devset)
+        snip = snippet_docs(load_jsonl(devset / "trafilatura-pages.jsonl.gz"))
         extra += snip + snippet_clean_docs(snip, seed)
         allpages += snip
     extra += clean_docs(docs, pages, seed)
