@@ -1,0 +1,123 @@
+"""The compiled boosters (cleaners.model.compiled) score exactly as LightGBM does, and fall back to it."""
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cleaners.model import FILES, LineModel
+from cleaners.model import compiled
+
+lgb = pytest.importorskip("lightgbm")
+DEVSET = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"  # in the repo
+
+
+def _small_booster(tmp_path: Path, objective: str = "binary") -> tuple[object, Path]:
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 6))
+    X[:, 2] = np.round(X[:, 2])  # many exact zeros and ties
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 2]) > 0.3).astype(int)
+    params = {"objective": objective, "num_leaves": 7, "min_data_in_leaf": 5, "verbose": -1, "num_threads": 1}
+    if objective == "lambdarank":
+        y = rng.integers(0, 3, size=len(y))
+        ds = lgb.Dataset(X, y, group=[40] * 10)
+    else:
+        ds = lgb.Dataset(X, y)
+    b = lgb.train(params, ds, num_boost_round=25)
+    path = tmp_path / f"small-{objective}.lgb.txt"
+    b.save_model(str(path))
+    return lgb.Booster(model_file=str(path)), path
+
+
+@pytest.mark.parametrize("objective", ["binary", "lambdarank"])
+def test_small_model_bit_identical(tmp_path, monkeypatch, objective):
+    pytest.importorskip("lleaves")
+    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
+    booster, path = _small_booster(tmp_path, objective)
+    predict = compiled.predictor(booster, path)
+    assert getattr(predict, "compiled", False)
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 6)).astype(np.float32)  # the line features are float32
+    X[::7, 1] = 0.0
+    X[::11, 3] = np.float32(1e-36)  # LightGBM reads |x| <= 1e-35 as zero
+    X[::13, 4] = np.nan
+    assert np.array_equal(predict(X), booster.predict(X, num_threads=1))
+    probe = compiled.probe_rows(path.read_text(), 6)
+    assert np.array_equal(predict(probe), booster.predict(probe, num_threads=1))
+    # the second load reads the cached object code
+    assert len(list((tmp_path / "cache").glob("*.o"))) == 1
+    again = compiled.predictor(booster, path)
+    assert np.array_equal(again(X), booster.predict(X, num_threads=1))
+
+
+def test_cache_key_follows_the_model_bytes():
+    pytest.importorskip("lleaves")
+    assert compiled._cache_key(b"tree a") != compiled._cache_key(b"tree b")
+    assert compiled._cache_key(b"tree a") == compiled._cache_key(b"tree a")
+
+
+def test_fallbacks(tmp_path, monkeypatch):
+    booster, path = _small_booster(tmp_path)
+    X = np.random.default_rng(1).normal(size=(20, 6))
+    monkeypatch.setenv(compiled.ENV_SWITCH, "0")
+    off = compiled.predictor(booster, path)
+    assert not getattr(off, "compiled", False)
+    assert np.array_equal(off(X), booster.predict(X, num_threads=1))
+    monkeypatch.setenv(compiled.ENV_SWITCH, "1")
+    assert not getattr(compiled.predictor(booster, None), "compiled", False)  # no file: LightGBM
+    monkeypatch.setitem(sys.modules, "lleaves", None)  # not installed
+    missing = compiled.predictor(booster, path)
+    assert not getattr(missing, "compiled", False)
+    assert np.array_equal(missing(X), booster.predict(X, num_threads=1))
+
+
+def test_unwritable_cache_still_compiles(tmp_path, monkeypatch):
+    pytest.importorskip("lleaves")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(compiled.ENV_CACHE, str(blocked / "cache"))
+    booster, path = _small_booster(tmp_path)
+    predict = compiled.predictor(booster, path)
+    X = np.random.default_rng(2).normal(size=(50, 6))
+    assert np.array_equal(predict(X), booster.predict(X, num_threads=1))
+
+
+def test_packaged_model_identical_on_dev_pages(monkeypatch):
+    """The shipped boosters, compiled, give LightGBM's exact scores on real documents."""
+    pytest.importorskip("lleaves")
+    if not DEVSET.exists():
+        pytest.skip("dev pages not available")
+    from cleaners.lines import normalise_lines
+
+    fast = LineModel.load(FILES)
+    assert all(getattr(p, "compiled", False) for p in fast._predict.values())
+    monkeypatch.setenv(compiled.ENV_SWITCH, "0")
+    plain = LineModel.load(FILES)
+    assert not any(getattr(p, "compiled", False) for p in plain._predict.values())
+    with gzip.open(DEVSET, "rt", encoding="utf-8") as fh:
+        pages = [json.loads(line) for _, line in zip(range(30), fh)]
+    for page in pages:
+        lines = [ln for ln in normalise_lines(page["text"]) if ln]
+        p_fast, t_fast = fast.analyse(lines)
+        p_plain, t_plain = plain.analyse(lines)
+        assert np.array_equal(p_fast, p_plain) and t_fast == t_plain
+        assert np.array_equal(fast.title_proba(lines), plain.title_proba(lines))
+        X = np.random.default_rng(len(lines)).normal(size=(64, plain.title_gate.num_feature()))
+        assert np.array_equal(fast._predict["title_gate"](X), plain.title_gate.predict(X, num_threads=1))
+
+
+def test_cache_folder_is_pruned(tmp_path):
+    import os
+
+    for i in range(compiled._CACHE_FILES + 5):
+        f = tmp_path / f"m{i}.o"
+        f.write_bytes(b"x")
+        os.utime(f, (i, i))
+    compiled._prune(tmp_path)
+    left = sorted(int(f.stem[1:]) for f in tmp_path.glob("*.o"))
+    assert left == list(range(5, compiled._CACHE_FILES + 5))  # the newest kept
