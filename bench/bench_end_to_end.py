@@ -66,12 +66,15 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
     servers: set[int] = set()  # Prefect API servers (uvicorn) started inside the tree
     workers: set[int] = set()
     peak_one = peak_tree = 0
+    timeline: list[list[float]] = []  # every ~1 s: [t, flow process, largest worker, API server, tree] MB
+    last_sample = -1.0
     while proc.poll() is None:
         try:
             procs = [root] + root.children(recursive=True)
         except psutil.NoSuchProcess:
             break
         total = 0
+        roles = {"root": 0, "worker": 0, "server": 0}
         for p in procs:
             try:
                 with p.oneshot():
@@ -88,14 +91,21 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
                 continue
             total += rss
             peak_one = max(peak_one, rss)
+            role = "root" if p is root else "server" if p.pid in servers else "worker" if p.pid in workers else None
+            if role:
+                roles[role] = max(roles[role], rss)
         peak_tree = max(peak_tree, total)
+        now = time.perf_counter() - started
+        if now - last_sample >= 1.0:
+            last_sample = now
+            timeline.append([round(now, 1), *(round(roles[k] / 2**20) for k in ("root", "worker", "server")), round(total / 2**20)])
         time.sleep(interval)
     wall = time.perf_counter() - started
     if log:
         out.close()
     return {"returncode": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(sum(cpu.values()), 2),
             "peak_rss_mb": round(peak_one / 2**20, 1), "peak_tree_rss_mb": round(peak_tree / 2**20, 1),
-            "api_servers_started": len(servers), "worker_processes": len(workers)}
+            "api_servers_started": len(servers), "worker_processes": len(workers), "timeline": timeline}
 
 
 LAUNCHERS = {"cli": NEWSCLEAN, "shared-server": [sys.executable, str(ROOT / "bench" / "newsclean_shared_server.py")]}
@@ -116,7 +126,8 @@ def newsclean_run(corpus: Path, out: Path, env: dict, extra: list[str] = (), fre
               "startup_s": round(m["wall_s"] - (d.get("total") or 0), 2),
               "docs_read": summary.get("docs_read"), "docs_cleaned": summary.get("docs_cleaned"),
               "docs_quarantined": summary.get("docs_quarantined"),
-              "docs_skipped": summary.get("docs_skipped", summary.get("docs_unchanged"))})
+              "docs_skipped": summary.get("docs_skipped", summary.get("docs_unchanged")),
+              "flow_memory_mb": summary.get("memory_mb"), "corpus_s": d.get("corpus_statistics")})
     return m
 
 
@@ -218,7 +229,12 @@ def main(argv: list[str] | None = None) -> dict:
                                            "one_percent_ratio": round(onepct["wall_s"] / first["wall_s"], 3)})
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(results, indent=2, default=str) + "\n")
-    print(json.dumps({k: v for k, v in results.items() if k != "sizes"} | {
+    def short(v):  # the printed summary without the memory timelines (they are in --out)
+        if isinstance(v, dict):
+            return {k: short(x) for k, x in v.items() if k != "timeline"}
+        return v
+
+    print(json.dumps({k: short(v) for k, v in results.items() if k != "sizes"} | {
         "sizes": {n: {k: v for k, v in s.items() if k not in ("runs", "manifest")} for n, s in results["sizes"].items()}},
         indent=2, default=str))
     return results

@@ -24,6 +24,7 @@ No Prefect here; flows/clean_corpus.py calls these from its `hash-lines` and `co
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
@@ -42,6 +43,11 @@ from cleaners.types import DocumentError, RawDocument
 
 STATS_FILE = "corpus-stats.npz"
 HASHES_FILE = "line-hashes-{:05d}.npz"
+# OUT/.line-hashes/: every file's line hashes from earlier runs (LineHashCache).
+CACHE_DIR = ".line-hashes"
+# Bump when what a part holds, or how documents are read, normalised or hashed, changes: parts of
+# another format are never reused.
+CACHE_FORMAT = 1
 
 
 def document_lines(raw: RawDocument, settings: Settings) -> list[str]:
@@ -66,83 +72,283 @@ def document_context(stats: CorpusStats, raw: RawDocument):
     return partial(stats.doc_context, key=site_key(raw), url=record_evidence(raw.meta).url)
 
 
+def source_documents(raw_dir: Path, source: str, settings: Settings) -> tuple[list[tuple[list[str], str | None]], bool]:
+    """(lines, site_key) of each readable document of one source, and whether the file itself could
+    be read (False: a read error, e.g. permissions or a file over max_bytes; the cleaning step
+    quarantines it with the reader's reason). Documents that fail to decode are left out."""
+    docs = []
+    try:
+        for item in read_source(raw_dir, source, settings):
+            # HTML pages are cleaned by cue rules on trafilatura's body with the line model off,
+            # so their lines would cost a second trafilatura run per page and be read by nobody.
+            if isinstance(item, DocumentError) or item.format == "html":
+                continue
+            try:
+                docs.append((document_lines(item, settings), site_key(item)))
+            except Exception:  # noqa: BLE001 - undecodable: quarantined by the cleaning step
+                continue
+    except Exception:  # noqa: BLE001
+        return docs, False
+    return docs, True
+
+
 def iter_documents(raw_dir: Path, sources: list[str], settings: Settings) -> Iterator[tuple[str, list[str], str | None]]:
     """(source, lines, site_key) per readable document; unreadable ones are skipped here (the
     cleaning step quarantines them with the reader's reason)."""
     for source in sources:
-        try:
-            for item in read_source(raw_dir, source, settings):
-                # HTML pages are cleaned by cue rules on trafilatura's body with the line model off,
-                # so their lines would cost a second trafilatura run per page and be read by nobody.
-                if isinstance(item, DocumentError) or item.format == "html":
-                    continue
-                try:
-                    yield source, document_lines(item, settings), site_key(item)
-                except Exception:  # noqa: BLE001 - undecodable: quarantined by the cleaning step
-                    continue
-        except Exception:  # noqa: BLE001
-            continue
+        docs, _ = source_documents(raw_dir, source, settings)
+        for lines, key in docs:
+            yield source, lines, key
 
 
 @dataclass
 class LineHashes:
     """The line hashes of a slice of the corpus: document i came from sources[i], has the site key
-    hash keys[i] (when has_key[i]) and the lines hashes[offsets[i]:offsets[i + 1]]."""
+    hash keys[i] (when has_key[i]) and the lines hashes[offsets[i]:offsets[i + 1]].
+
+    Per file read (files[j], in order; its file_docs[j] documents are consecutive): the sha256 its
+    bytes had (the manifest's), or "" when its hashes must not be reused (no hash known, or the file
+    could not be read). A part is the unit of LineHashCache."""
 
     sources: np.ndarray  # str
     has_key: np.ndarray  # bool
     keys: np.ndarray  # uint64
     offsets: np.ndarray  # int64, one more than documents
     hashes: np.ndarray  # uint64
+    files: np.ndarray | None = None  # str
+    file_docs: np.ndarray | None = None  # int64
+    file_sha256: np.ndarray | None = None  # str
+    pipeline_version: str = ""  # cache_version of the run that wrote it
 
     def documents(self) -> Iterator[tuple[str, np.ndarray, np.uint64 | None]]:
         for i, source in enumerate(self.sources.tolist()):
             yield source, self.hashes[self.offsets[i]:self.offsets[i + 1]], self.keys[i] if self.has_key[i] else None
 
+    def file_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(files, file_docs, file_sha256); derived from the documents for a part without one."""
+        if self.files is not None:
+            return self.files, self.file_docs, self.file_sha256
+        names, first, counts = np.unique(self.sources, return_index=True, return_counts=True)
+        order = np.argsort(first, kind="stable")
+        return names[order], counts[order].astype(np.int64), np.full(len(names), "", dtype=str)
 
-def hash_slice(raw_dir: Path, sources: list[str], settings: Settings) -> LineHashes:
-    """Read, normalise and hash the lines of every readable document of `sources`."""
+    def subset(self, file_mask: np.ndarray) -> "LineHashes":
+        """The part restricted to the files where file_mask is True."""
+        files, file_docs, file_sha = self.file_table()
+        doc_mask = np.repeat(file_mask, file_docs)
+        lens = np.diff(self.offsets)
+        line_mask = np.repeat(doc_mask, lens)
+        return LineHashes(self.sources[doc_mask], self.has_key[doc_mask], self.keys[doc_mask],
+                          np.concatenate([[0], np.cumsum(lens[doc_mask])]).astype(np.int64), self.hashes[line_mask],
+                          files[file_mask], file_docs[file_mask], file_sha[file_mask], self.pipeline_version)
+
+    @classmethod
+    def concat(cls, parts: list["LineHashes"], pipeline_version: str = "") -> "LineHashes":
+        tables = [p.file_table() for p in parts]
+        offsets, base = [np.zeros(1, dtype=np.int64)], 0
+        for p in parts:
+            offsets.append(p.offsets[1:] + base)
+            base += int(p.offsets[-1])
+        return cls(np.concatenate([p.sources for p in parts]).astype(str), np.concatenate([p.has_key for p in parts]).astype(bool),
+                   np.concatenate([p.keys for p in parts]).astype(np.uint64), np.concatenate(offsets),
+                   np.concatenate([p.hashes for p in parts]).astype(np.uint64),
+                   np.concatenate([t[0] for t in tables]).astype(str), np.concatenate([t[1] for t in tables]).astype(np.int64),
+                   np.concatenate([t[2] for t in tables]).astype(str), pipeline_version)
+
+
+def hash_slice(raw_dir: Path, sources: list[str], settings: Settings, sha256: list[str] | None = None) -> LineHashes:
+    """Read, normalise and hash the lines of every readable document of `sources`. `sha256`: the
+    content hash of each source (manifest.scan), recorded so that a later run may reuse the result."""
     names, has_key, keys, offsets, chunks = [], [], [], [0], []
-    for source, lines, key in iter_documents(raw_dir, sources, settings):
-        h = line_hashes(lines)
-        kh = key_hash(key)
-        names.append(source)
-        has_key.append(kh is not None)
-        keys.append(kh if kh is not None else 0)
-        chunks.append(h)
-        offsets.append(offsets[-1] + len(h))
+    file_docs, file_sha = [], []
+    for j, source in enumerate(sources):
+        docs, readable = source_documents(raw_dir, source, settings)
+        for lines, key in docs:
+            h = line_hashes(lines)
+            kh = key_hash(key)
+            names.append(source)
+            has_key.append(kh is not None)
+            keys.append(kh if kh is not None else 0)
+            chunks.append(h)
+            offsets.append(offsets[-1] + len(h))
+        file_docs.append(len(docs))
+        file_sha.append(sha256[j] if sha256 is not None and readable and sha256[j] else "")
     return LineHashes(np.array(names, dtype=str), np.array(has_key, dtype=bool), np.array(keys, dtype=np.uint64),
                       np.array(offsets, dtype=np.int64),
-                      np.concatenate(chunks) if chunks else np.empty(0, dtype=np.uint64))
+                      np.concatenate(chunks) if chunks else np.empty(0, dtype=np.uint64),
+                      np.array(list(sources), dtype=str), np.array(file_docs, dtype=np.int64), np.array(file_sha, dtype=str),
+                      cache_version(settings))
 
 
-def write_slice(raw_dir: Path, sources: list[str], settings: Settings, folder: Path, index: int) -> Path:
-    """hash_slice saved as part `index` in `folder` (numpy .npz: plain arrays, no pickle)."""
-    part = hash_slice(raw_dir, sources, settings)
-    path = Path(folder) / HASHES_FILE.format(index)
-    tmp = path.with_suffix(".tmp")
+def save_part(part: LineHashes, path: Path) -> Path:
+    """One part as numpy .npz (plain arrays, no pickle), written atomically."""
+    path = Path(path)
+    files, file_docs, file_sha = part.file_table()
+    arrays = {"sources": part.sources, "has_key": part.has_key, "keys": part.keys, "offsets": part.offsets,
+              "hashes": part.hashes, "files": files, "file_docs": file_docs, "file_sha256": file_sha,
+              "pipeline_version": np.array(part.pipeline_version), "format": np.array(CACHE_FORMAT)}
+    tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as fh:
-        np.savez(fh, **part.__dict__)
+        np.savez(fh, **arrays)
     tmp.replace(path)
     return path
 
 
+def write_slice(raw_dir: Path, sources: list[str], settings: Settings, folder: Path, index: int,
+                sha256: list[str] | None = None, name: str | None = None) -> Path:
+    """hash_slice saved as part `index` in `folder` (or under `name`)."""
+    part = hash_slice(raw_dir, sources, settings, sha256)
+    return save_part(part, Path(folder) / (name or HASHES_FILE.format(index)))
+
+
 def read_slice(path: Path) -> LineHashes:
     with np.load(path, allow_pickle=False) as z:
-        return LineHashes(**{name: z[name] for name in z.files})
+        fields = {name: z[name] for name in ("sources", "has_key", "keys", "offsets", "hashes")}
+        if "files" in z.files:
+            fields.update(files=z["files"], file_docs=z["file_docs"], file_sha256=z["file_sha256"])
+        if "pipeline_version" in z.files:
+            fields["pipeline_version"] = str(z["pipeline_version"])
+        return LineHashes(**fields)
 
 
-def from_parts(parts: Iterable[LineHashes] | list[Path], sources: list[str], settings: Settings) -> tuple[CorpusStats, dict[str, str]]:
+def _read_file_table(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, str] | None:
+    """(files, file_docs, file_sha256, pipeline_version) of a cached part, without its hashes;
+    None when the part is unreadable or of another format."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "format" not in z.files or int(z["format"]) != CACHE_FORMAT:
+                return None
+            return z["files"], z["file_docs"], z["file_sha256"], str(z["pipeline_version"])
+    except Exception:  # noqa: BLE001 - a damaged part is only a cache miss
+        return None
+
+
+Part = "Path | str | LineHashes | tuple[Path | str | LineHashes, np.ndarray]"
+
+
+def _open_part(part) -> LineHashes:
+    """A part given as a path, an in-memory LineHashes, or either with a file mask (use only those files)."""
+    mask = None
+    if isinstance(part, tuple):
+        part, mask = part
+    lh = read_slice(part) if isinstance(part, (str, Path)) else part
+    return lh if mask is None or bool(np.all(mask)) else lh.subset(mask)
+
+
+def from_parts(parts, sources: list[str], settings: Settings) -> tuple[CorpusStats, dict[str, str]]:
     """The statistics over every part, then each source's context fingerprint (parts are read
-    twice, one at a time, when given as paths)."""
+    twice, one at a time, when given as paths). A part may come with a file mask: (part, mask)."""
     parts = list(parts)
 
     def each() -> Iterator[LineHashes]:
         for part in parts:
-            yield read_slice(part) if isinstance(part, (str, Path)) else part
+            yield _open_part(part)
 
     stats = CorpusStats.from_hashes((h, kh) for part in each() for _, h, kh in part.documents())
     return stats, fingerprints_of(stats, each(), sources, settings)
+
+
+def statistics_of(parts, sources: list[str], settings: Settings) -> tuple[CorpusStats, np.ndarray]:
+    """from_parts with the fingerprints as one uint64 array aligned with sorted(sources)."""
+    parts = list(parts)
+    stats = CorpusStats.from_hashes((h, kh) for part in parts for _, h, kh in _open_part(part).documents())
+    return stats, fingerprint_ints(stats, (_open_part(p) for p in parts), sorted(sources), settings)
+
+
+# ---------------------------------------------------------------- the line-hash cache
+# Reading, decoding and hashing every file is most of an incremental run's corpus pass, though only
+# the changed files have new lines. OUT/.line-hashes/ keeps each file's line hashes (parts written
+# by hash_slice, with the sha256 each file had), so a run re-reads only files whose content hash
+# (manifest.scan: size + mtime, else sha256) has no cached part. The statistics are then built from
+# the cached parts and the new ones exactly as from a full pass (the counts do not depend on the
+# order of documents). A part is reused only under the same pipeline version and code
+# (cache_version). Every write is atomic, and a part is valid by its content hashes whatever run
+# wrote it, so a crash leaves at worst a part the next run ignores or tidies away.
+
+MIN_PART_FILES = 250  # smaller parts (a few changed files each run) are merged when they pile up
+MAX_SMALL_PARTS = 4
+MAX_STALE_SHARE = 0.25  # a part is rewritten without its stale files beyond this share of its documents
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """Hash of the cleaners package's source: cached hashes are not reused across code changes
+    (reading, decoding, normalising or the site key may have changed)."""
+    h = xxhash.xxh3_64()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode() + b"\x00")
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def cache_version(settings: Settings) -> str:
+    return f"{settings.pipeline_version}/{code_digest()}"
+
+
+class LineHashCache:
+    """The parts of OUT/.line-hashes/ (see above). One writer: the run that holds OUT_DIR's lock."""
+
+    def __init__(self, folder: Path, settings: Settings):
+        self.folder = Path(folder)
+        self.version = cache_version(settings)
+
+    def parts(self) -> list[Path]:
+        return sorted(self.folder.glob("part-*.npz")) if self.folder.is_dir() else []
+
+    def lookup(self, sources: list[str], sha256: np.ndarray) -> tuple[list[tuple[Path, np.ndarray]], np.ndarray]:
+        """Cached parts that cover some of `sources` (sorted), each with its mask of files to use,
+        and a bool array over `sources`: True where a cached part has the file with today's sha256
+        (a bytes array, e.g. the manifest's; b"" = unknown: never cached)."""
+        order = np.array(sources, dtype=str)
+        sha = np.asarray(sha256, dtype="S64")
+        cached = np.zeros(len(order), dtype=bool)
+        use: list[tuple[Path, np.ndarray]] = []
+        for path in self.parts():
+            table = _read_file_table(path)
+            if table is None or table[3] != self.version or not len(order):
+                continue
+            files, _, file_sha, _ = table
+            pos = np.minimum(np.searchsorted(order, files), len(order) - 1)
+            file_sha = file_sha.astype("S64")
+            ok = (order[pos] == files) & (sha[pos] == file_sha) & (file_sha != b"") & ~cached[pos]
+            if ok.any():
+                cached[pos[ok]] = True
+                use.append((path, ok))
+        return use, cached
+
+    def tidy(self, used: list[tuple[Path, np.ndarray]], new_parts: list[Path], tag: str) -> None:
+        """After a pass: drop parts nobody uses, rewrite parts that are mostly stale, merge small ones."""
+        keep = {Path(p): m for p, m in used} | {Path(p): None for p in new_parts}
+        for path in self.parts():
+            if path not in keep:
+                path.unlink(missing_ok=True)
+        for tmp in self.folder.glob(".part-*.tmp") if self.folder.is_dir() else []:
+            tmp.unlink(missing_ok=True)  # a write that died (one writer: OUT_DIR's lock)
+        small: list[tuple[Path, np.ndarray | None]] = []
+        for n, (path, mask) in enumerate(sorted(keep.items())):
+            if mask is not None and not mask.all():
+                table = _read_file_table(path)
+                docs = table[1] if table is not None else None
+                stale = 1.0 if docs is None or not docs.sum() else float(docs[~mask].sum()) / float(docs.sum())
+                if stale > MAX_STALE_SHARE:
+                    part = read_slice(path).subset(mask)
+                    target = self.folder / f"part-{tag}-t{n:05d}.npz"
+                    save_part(part, target)
+                    path.unlink(missing_ok=True)
+                    path, mask = target, None
+            if mask is not None:
+                n_files = int(mask.sum())
+            else:
+                table = _read_file_table(path)
+                n_files = len(table[0]) if table is not None else 0
+            if n_files < MIN_PART_FILES:
+                small.append((path, mask))
+        if len(small) > MAX_SMALL_PARTS:
+            merged = LineHashes.concat([_open_part((p, m) if m is not None else p) for p, m in small], self.version)
+            save_part(merged, self.folder / f"part-{tag}-merged.npz")
+            for path, _ in small:
+                path.unlink(missing_ok=True)
 
 
 def build(raw_dir: Path, sources: list[str], settings: Settings) -> CorpusStats:
@@ -172,16 +378,83 @@ def context_fingerprint(ctx: DocContext, settings: Settings, cap: int | None = D
     return b"".join(p.tobytes() for p in parts)
 
 
+def fingerprint_ints(stats: CorpusStats, parts: Iterable[LineHashes], sources: list[str], settings: Settings) -> np.ndarray:
+    """Per source (aligned with the sorted list `sources`), the xxh3-64 of its documents' quantised
+    corpus context, as uint64: one array, not an object per source. A source's documents must be
+    consecutive across the parts (as hash_slice writes them); a source with no readable document
+    gets the fingerprint of none."""
+    order = np.array(sources, dtype=str)
+    if len(order) > 1 and not np.all(order[:-1] < order[1:]):
+        raise ValueError("sources must be sorted and distinct")
+    out = np.full(len(sources), xxhash.xxh3_64_intdigest(b""), dtype=np.uint64)
+    done = np.zeros(len(sources), dtype=bool)
+    current, digest = -1, None
+
+    def finish():
+        if current >= 0:
+            out[current] = digest.intdigest()
+            done[current] = True
+
+    for part in parts:
+        names = part.sources
+        pos = np.searchsorted(order, names) if len(names) else np.empty(0, dtype=np.int64)
+        for i, (source, h, kh) in enumerate(part.documents()):
+            j = int(pos[i])
+            if j >= len(order) or order[j] != source:
+                raise KeyError(source)
+            if j != current:
+                if done[j]:
+                    raise ValueError(f"the documents of {source} are not consecutive in the parts")
+                finish()
+                current, digest = j, xxhash.xxh3_64()
+            digest.update(context_fingerprint(stats.context_of(h, kh), settings))
+            digest.update(b"\x00|doc|\x00")
+    finish()
+    return out
+
+
+def fingerprint_hex(values: np.ndarray) -> list[str]:
+    """uint64 fingerprints as the manifest's 16-hex strings."""
+    return [v.decode() for v in fingerprint_bytes(values).tolist()]
+
+
+_HEX = np.frombuffer(b"".join(f"{i:02x}".encode() for i in range(256)), dtype=np.uint8).reshape(256, 2)
+
+
+def fingerprint_bytes(values: np.ndarray) -> np.ndarray:
+    """uint64 fingerprints as 16-hex ASCII (numpy S16), vectorised: xxh3_64's hexdigest of each."""
+    b = np.ascontiguousarray(values, dtype=">u8").view(np.uint8).reshape(-1, 8)
+    return np.ascontiguousarray(_HEX[b].reshape(-1, 16)).view("S16").reshape(-1)
+
+
+class Fingerprints(Mapping):
+    """source -> 16-hex context fingerprint, held as two arrays (sorted sources, uint64 values)."""
+
+    def __init__(self, sources: np.ndarray, values: np.ndarray):
+        self.sources = np.asarray(sources, dtype=str)
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    def __iter__(self):
+        return iter(self.sources.tolist())
+
+    def __getitem__(self, source: str) -> str:
+        i = int(np.searchsorted(self.sources, source))
+        if i >= len(self.sources) or self.sources[i] != source:
+            raise KeyError(source)
+        return f"{int(self.values[i]):016x}"
+
+    def as_bytes(self) -> np.ndarray:
+        return fingerprint_bytes(self.values)
+
+
 def fingerprints_of(stats: CorpusStats, parts: Iterable[LineHashes], sources: list[str], settings: Settings) -> dict[str, str]:
     """Per source, a 16-hex fingerprint of its documents' quantised corpus context (a source with
     no readable document gets the fingerprint of none)."""
-    acc: dict[str, xxhash.xxh3_64] = {s: xxhash.xxh3_64() for s in sources}
-    for part in parts:
-        for source, h, kh in part.documents():
-            d = acc[source]
-            d.update(context_fingerprint(stats.context_of(h, kh), settings))
-            d.update(b"\x00|doc|\x00")
-    return {s: d.hexdigest() for s, d in acc.items()}
+    srt = sorted(sources)
+    return dict(zip(srt, fingerprint_hex(fingerprint_ints(stats, parts, srt, settings))))
 
 
 def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings) -> dict[str, str]:

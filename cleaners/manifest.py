@@ -18,13 +18,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from cleaners.atomic import atomic_write_text
 
 MANIFEST = "manifest.json"
-FORMAT = 1
+# 1: {"sources": {source: {"size", "mtime_ns", "sha256", "context"}}} (read, no longer written);
+# 2: one list per field, "sources" sorted: {"sources": [...], "size": [...], "mtime_ns": [...], ...}
+FORMAT = 2
+_FIELDS = ("size", "mtime_ns", "sha256", "context")
 
 
 @dataclass(frozen=True)
@@ -41,28 +47,132 @@ class Manifest:
     sources: dict[str, Entry] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        return json.dumps({"format": FORMAT, "pipeline_version": self.pipeline_version,
-                           "sources": {s: asdict(e) for s, e in sorted(self.sources.items())}},
-                          indent=1, sort_keys=True) + "\n"
+        return Table.from_manifest(self).to_json()
 
     @classmethod
-    def from_json(cls, text: str) -> "Manifest":
-        data = json.loads(text)
+    def from_json(cls, text: str | bytes) -> "Manifest":
+        return Table.from_json(text).to_manifest()
+
+
+@dataclass
+class Table:
+    """The manifest as columns, one row per source, sorted by source: what a run holds for 100k+
+    sources (numpy arrays: no object per source; the dict form, Manifest, is for small uses).
+    sha256 b"" = the file could not be read; context b"" = none recorded."""
+
+    pipeline_version: str | None
+    sources: np.ndarray  # str, sorted, distinct
+    size: np.ndarray  # int64
+    mtime_ns: np.ndarray  # int64
+    sha256: np.ndarray  # S64
+    context: np.ndarray  # S16
+
+    @classmethod
+    def empty(cls, pipeline_version: str | None = None) -> "Table":
+        return cls(pipeline_version, np.empty(0, dtype=str), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+                   np.empty(0, dtype="S64"), np.empty(0, dtype="S16"))
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    @classmethod
+    def from_columns(cls, pipeline_version, sources, size, mtime_ns, sha256, context) -> "Table":
+        t = cls(pipeline_version, np.asarray(sources, dtype=str), np.asarray(size, dtype=np.int64),
+                np.asarray(mtime_ns, dtype=np.int64), _bytes_column(sha256, "S64"), _bytes_column(context, "S16"))
+        if len(t) > 1 and not np.all(t.sources[:-1] < t.sources[1:]):
+            order = np.argsort(t.sources, kind="stable")
+            t = cls(pipeline_version, t.sources[order], t.size[order], t.mtime_ns[order], t.sha256[order], t.context[order])
+        return t
+
+    @classmethod
+    def from_manifest(cls, m: "Manifest") -> "Table":
+        items = sorted(m.sources.items())
+        return cls.from_columns(m.pipeline_version, [s for s, _ in items], [e.size for _, e in items],
+                                [e.mtime_ns for _, e in items], [e.sha256 for _, e in items],
+                                [e.context or "" for _, e in items])
+
+    def to_manifest(self) -> "Manifest":
+        return Manifest(self.pipeline_version, {s: self.entry(i) for i, s in enumerate(self.sources.tolist())})
+
+    def entry(self, i: int) -> Entry:
+        return Entry(int(self.size[i]), int(self.mtime_ns[i]), self.sha256[i].decode(), self.context[i].decode() or None)
+
+    def index_of(self, sources: np.ndarray) -> np.ndarray:
+        """Row of each of `sources` (a str array) in this table, -1 where it has none."""
+        if not len(self):
+            return np.full(len(sources), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.sources, sources), len(self) - 1)
+        return np.where(self.sources[pos] == sources, pos, -1).astype(np.int64)
+
+    def with_context(self, context) -> "Table":
+        return Table(self.pipeline_version, self.sources, self.size, self.mtime_ns, self.sha256, _bytes_column(context, "S16"))
+
+    def to_json(self) -> str:
+        def text(col):
+            return [v.decode() for v in col.tolist()]
+
+        ctx = [v or None for v in text(self.context)]
+        data = {"format": FORMAT, "pipeline_version": self.pipeline_version, "sources": self.sources.tolist(),
+                "size": self.size.tolist(), "mtime_ns": self.mtime_ns.tolist(), "sha256": text(self.sha256), "context": ctx}
+        try:
+            import orjson
+
+            return orjson.dumps(data).decode() + "\n"
+        except ImportError:  # pragma: no cover
+            return json.dumps(data, separators=(",", ":")) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "Table":
+        data = _loads(text)
+        if data.get("format") == 1:
+            src = data.get("sources", {})
+            names = sorted(src)
+            cols = {f: [src[n].get(f) for n in names] for f in _FIELDS}
+            if any(v is None for f in ("size", "mtime_ns", "sha256") for v in cols[f]):
+                raise KeyError("manifest entry without size, mtime_ns or sha256")
+            return cls.from_columns(data.get("pipeline_version"), names, cols["size"], cols["mtime_ns"], cols["sha256"],
+                                    [c or "" for c in cols["context"]])
         if data.get("format") != FORMAT:
-            return cls()
-        return cls(data.get("pipeline_version"), {s: Entry(**e) for s, e in data.get("sources", {}).items()})
+            return cls.empty()
+        names = data["sources"]
+        if not all(len(data[f]) == len(names) for f in _FIELDS):
+            raise ValueError("manifest columns of different lengths")
+        return cls.from_columns(data.get("pipeline_version"), names, data["size"], data["mtime_ns"], data["sha256"],
+                                [c or "" for c in data["context"]])
+
+
+def _bytes_column(values, dtype: str = "S") -> np.ndarray:
+    """ASCII strings (hex digests) as a numpy bytes column, as wide as its longest value."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "S":
+        return values
+    col = np.array([v.encode() if isinstance(v, str) else (v or b"") for v in values], dtype=bytes)
+    return col if len(col) else np.empty(0, dtype=dtype)
+
+
+def _loads(text: str | bytes):
+    try:
+        import orjson
+
+        return orjson.loads(text)
+    except ImportError:  # pragma: no cover
+        return json.loads(text)
 
 
 def load(out_dir: Path) -> Manifest:
     """The manifest of out_dir; an empty one when it is missing or unreadable (a full run follows)."""
+    return load_table(out_dir).to_manifest()
+
+
+def load_table(out_dir: Path) -> Table:
+    """The manifest of out_dir as columns; an empty one when it is missing or unreadable."""
     path = Path(out_dir) / MANIFEST
     try:
-        return Manifest.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, TypeError, KeyError):
-        return Manifest()
+        return Table.from_json(path.read_bytes())
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, UnicodeError):
+        return Table.empty()
 
 
-def save(manifest: Manifest, out_dir: Path) -> Path:
+def save(manifest: "Manifest | Table", out_dir: Path) -> Path:
     path = Path(out_dir) / MANIFEST
     atomic_write_text(manifest.to_json(), path)
     return path
@@ -160,3 +270,87 @@ def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
         clean.append(source)
     p.clean, p.keep = clean, keep
     return p
+
+
+def scan_table(raw_dir: Path, sources: list[str], previous: Table) -> tuple[Table, int]:
+    """scan() in columns: current size, mtime and sha256 of `sources` (sorted), the previous
+    sha256 reused where size and mtime are unchanged. Context left empty."""
+    names = np.array(sources, dtype=str)
+    n = len(names)
+    size = np.full(n, -1, dtype=np.int64)
+    mtime = np.full(n, -1, dtype=np.int64)
+    sha = np.zeros(n, dtype="S64")
+    prev = previous.index_of(names)
+    hashed = 0
+    for i, source in enumerate(sources):
+        path = os.path.join(raw_dir, source)
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        size[i], mtime[i] = st.st_size, st.st_mtime_ns
+        j = prev[i]
+        if j >= 0 and previous.size[j] == st.st_size and previous.mtime_ns[j] == st.st_mtime_ns and previous.sha256[j]:
+            sha[i] = previous.sha256[j]
+            continue
+        try:
+            sha[i] = sha256_file(Path(path)).encode()
+            hashed += 1
+        except OSError:
+            pass
+    return Table(previous.pipeline_version, names, size, mtime, sha, np.zeros(n, dtype="S16")), hashed
+
+
+@dataclass
+class TablePlan:
+    """plan() in columns: boolean masks over the current table's rows, and the deleted sources."""
+
+    clean: np.ndarray  # bool over current rows
+    deleted: np.ndarray  # str
+    new: int = 0
+    changed: int = 0
+    context_changed: int = 0
+    missing_rows: int = 0
+    rechecked: int = 0
+    full_reason: str | None = None
+
+    @property
+    def keep(self) -> np.ndarray:
+        return ~self.clean
+
+    def counts(self) -> dict:
+        return {"sources_to_clean": int(self.clean.sum()), "sources_kept": int((~self.clean).sum()),
+                "sources_deleted": len(self.deleted), "new": self.new, "changed": self.changed,
+                "context_changed": self.context_changed, "missing_rows": self.missing_rows,
+                "rechecked": self.rechecked, "full_reason": self.full_reason}
+
+
+def plan_table(previous: Table, current: Table, pipeline_version: str, have_rows: np.ndarray | None = None,
+               full: bool = False, recheck: np.ndarray | None = None) -> TablePlan:
+    """plan() over columns. `have_rows`, `recheck`: bool arrays over the current rows."""
+    gone = np.ones(len(previous), dtype=bool)
+    prev = previous.index_of(current.sources)
+    gone[prev[prev >= 0]] = False
+    deleted = previous.sources[gone]
+    reason = None
+    if full:
+        reason = "requested (--full)"
+    elif not len(previous):
+        reason = "no previous manifest"
+    elif previous.pipeline_version != pipeline_version:
+        reason = f"pipeline version changed ({previous.pipeline_version} -> {pipeline_version})"
+    if reason:
+        return TablePlan(np.ones(len(current), dtype=bool), deleted, new=len(current), full_reason=reason)
+    known = prev >= 0
+    j = np.where(known, prev, 0)
+    new = ~known
+    changed = known & ((current.sha256 == b"") | (current.sha256 != previous.sha256[j]))
+    rest = known & ~changed
+    context_changed = rest & (current.context != previous.context[j])
+    rest &= ~context_changed
+    missing = rest & ~have_rows if have_rows is not None else np.zeros(len(current), dtype=bool)
+    rest &= ~missing
+    rechecked = rest & recheck if recheck is not None else np.zeros(len(current), dtype=bool)
+    clean = new | changed | context_changed | missing | rechecked
+    return TablePlan(clean, deleted, new=int(new.sum()), changed=int(changed.sum()), context_changed=int(context_changed.sum()),
+                     missing_rows=int(missing.sum()), rechecked=int(rechecked.sum()))

@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -313,27 +314,52 @@ def sources_with_rows(out_dir: Path, sources: list[str]) -> set[str]:
     return found
 
 
-def _keep_mask(batch: pa.RecordBatch, keep: set[str], keep_sorted: list[str]) -> pa.Array:
+def _file_mask(row_sources: pa.Array, files: np.ndarray, value_set: pa.Array) -> np.ndarray:
+    """For each row's `source`, whether it belongs to one of `files` (a sorted str array; value_set:
+    the same as an arrow array): equal to one, or a record of one (`dump.jsonl#12`: file_source)."""
     import pyarrow.compute as pc
 
-    src = batch.column(batch.schema.get_field_index("source"))
-    exact = pc.fill_null(pc.is_in(src, value_set=pa.array(keep_sorted, pa.string())), False)
-    if pc.all(exact).as_py() if len(src) else True:
-        return exact
-    mask = exact.to_pylist()
-    for i, (hit, s) in enumerate(zip(mask, src.to_pylist())):
-        if not hit and s is not None:
-            mask[i] = file_source(s, keep_sorted) in keep
-    return pa.array(mask, pa.bool_())
+    hit = pc.fill_null(pc.is_in(row_sources, value_set=value_set), False).to_numpy(zero_copy_only=False)
+    if hit.all() or not len(files):
+        return hit
+    miss = np.flatnonzero(~hit)
+    names = row_sources.take(pa.array(miss)).to_pylist()
+    for i, s in zip(miss.tolist(), names):
+        if s is not None:
+            hit[i] = _file_of(s, files) is not None
+    return hit
 
 
-def carry_over(stage_dir: Path, out_dir: Path, keep: list[str]) -> dict[str, int]:
-    """Write the previous rows of the `keep` sources as each table's first part
-    (stage/<table>/part-carry.parquet). Removed rows follow their doc_ids. Returns rows per table."""
+def _file_of(row_source: str, files: np.ndarray) -> str | None:
+    """file_source over a sorted str array (bisect by searchsorted), without a list of the files."""
+    i = int(np.searchsorted(files, row_source, side="right")) - 1
+    while i >= 0:
+        cand = str(files[i])
+        if row_source == cand:
+            return cand
+        if row_source.startswith(cand) and row_source[len(cand)] in "#:!/":
+            return cand
+        if not row_source.startswith(cand[:1]):
+            break
+        i -= 1
+    return None
+
+
+def _sorted_str_array(sources) -> np.ndarray:
+    arr = np.asarray(sources, dtype=str)
+    if len(arr) > 1 and not np.all(arr[:-1] <= arr[1:]):
+        arr = np.sort(arr)
+    return arr
+
+
+def carry_over(stage_dir: Path, out_dir: Path, keep) -> dict[str, int]:
+    """Write the previous rows of the `keep` sources (a list or str array) as each table's first part
+    (stage/<table>/part-carry.parquet). Removed rows follow their doc_ids. Returns rows per table.
+    Streamed row group by row group; the sources are held as one array, not a set of strings."""
     import pyarrow.compute as pc
 
-    keep_sorted = sorted(keep)
-    keep_set = set(keep_sorted)
+    keep_arr = _sorted_str_array(keep)
+    keep_values = pa.array(keep_arr, pa.string())
     counts: dict[str, int] = {}
     kept_ids: list[pa.Array] = []
     for name in ("articles", "quarantine", "removed"):
@@ -345,15 +371,15 @@ def carry_over(stage_dir: Path, out_dir: Path, keep: list[str]) -> dict[str, int
         n = 0
         id_set = pa.concat_arrays(kept_ids) if name == "removed" and kept_ids else pa.array([], pa.string())
         with pq.ParquetWriter(tmp, ARROW_SCHEMAS[name], compression="zstd") as writer:
-            if keep_set and src.exists():
-                pf = pq.ParquetFile(src)
+            if len(keep_arr) and src.exists():
+                pf = pq.ParquetFile(src, pre_buffer=False)
                 for i in range(pf.num_row_groups):
                     rg = pf.read_row_group(i)
                     for batch in rg.to_batches():
                         if name == "removed":
                             mask = pc.fill_null(pc.is_in(batch.column(batch.schema.get_field_index("doc_id")), value_set=id_set), False)
                         else:
-                            mask = _keep_mask(batch, keep_set, keep_sorted)
+                            mask = pa.array(_file_mask(batch.column(batch.schema.get_field_index("source")), keep_arr, keep_values))
                         sel = batch.filter(mask)
                         if sel.num_rows:
                             writer.write_table(pa.Table.from_batches([sel]).cast(ARROW_SCHEMAS[name]))
@@ -364,6 +390,49 @@ def carry_over(stage_dir: Path, out_dir: Path, keep: list[str]) -> dict[str, int
         os.replace(tmp, target)
         counts[name] = n
     return counts
+
+
+def rows_mask(out_dir: Path, sources) -> np.ndarray:
+    """sources_with_rows as a bool array over `sources` (a sorted str array)."""
+    files = _sorted_str_array(sources)
+    found = np.zeros(len(files), dtype=bool)
+    for name in ("articles", "quarantine"):
+        path = Path(out_dir) / f"{name}.parquet"
+        if not path.exists() or not len(files):
+            continue
+        col = pq.read_table(path, columns=["source"]).column("source").unique().drop_null()
+        _mark_files(found, files, col)
+    return found
+
+
+def _mark_files(found: np.ndarray, files: np.ndarray, row_sources: pa.Array) -> None:
+    """Set found[i] for each file that one of row_sources is, or is a record of."""
+    import pyarrow.compute as pc
+
+    if isinstance(row_sources, pa.ChunkedArray):
+        row_sources = row_sources.combine_chunks()
+    exact = pc.fill_null(pc.index_in(pa.array(files, pa.string()), value_set=row_sources), -1).to_numpy(zero_copy_only=False) >= 0
+    found |= exact
+    hit = pc.fill_null(pc.is_in(row_sources, value_set=pa.array(files, pa.string())), False).to_numpy(zero_copy_only=False)
+    for s in row_sources.filter(pa.array(~hit)).to_pylist():
+        f = _file_of(s, files)
+        if f is not None:
+            found[int(np.searchsorted(files, f))] = True
+
+
+def quarantined_at_mask(out_dir: Path, stage: str, sources) -> np.ndarray:
+    """sources_quarantined_at as a bool array over `sources` (a sorted str array)."""
+    import pyarrow.compute as pc
+
+    files = _sorted_str_array(sources)
+    found = np.zeros(len(files), dtype=bool)
+    path = Path(out_dir) / "quarantine.parquet"
+    if not path.exists() or not len(files):
+        return found
+    t = pq.read_table(path, columns=["source", "stage"])
+    hit = t.filter(pc.equal(t.column("stage"), stage)).column("source").drop_null().unique()
+    _mark_files(found, files, hit)
+    return found
 
 
 def sources_quarantined_at(out_dir: Path, stage: str, sources: list[str]) -> set[str]:

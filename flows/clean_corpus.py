@@ -29,6 +29,7 @@ from collections import Counter
 from importlib import metadata
 from pathlib import Path
 
+import numpy as np
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
@@ -89,48 +90,71 @@ def discover_sources(raw_dir: str) -> tuple[list[str], list[tuple[str, str]]]:
 
 
 @task(name="fingerprint-sources", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple[dict, int]:
-    """Size + mtime against the previous manifest; sha256 only for files that look different."""
-    previous = manifest.load(Path(out_dir))
-    entries, hashed = manifest.scan(Path(raw_dir), sources, previous)
+def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple[manifest.Table, int]:
+    """Size + mtime against the previous manifest; sha256 only for files that look different.
+    Columns (manifest.Table), not an object per source."""
+    previous = manifest.load_table(Path(out_dir))
+    entries, hashed = manifest.scan_table(Path(raw_dir), sources, previous)
     _log().info("fingerprinted %d sources, hashed %d", len(entries), hashed)
     return entries, hashed
 
 
 @task(name="hash-lines", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def hash_lines(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int) -> str:
+def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, index: int,
+               sha256: list[str] | None = None, name: str | None = None) -> str:
     """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
-    hash every line (cleaners.corpus_context.write_slice). Returns the part file's path."""
-    return str(corpus_context.write_slice(Path(raw_dir), sources, Settings(**settings), Path(stage_dir), index))
+    hash every line (cleaners.corpus_context.write_slice) into a part of the line-hash cache.
+    Returns the part file's path."""
+    return str(corpus_context.write_slice(Path(raw_dir), sources, Settings(**settings), Path(folder), index, sha256, name))
 
 
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def corpus_statistics(parts: list[str], sources: list[str], settings: dict, stage_dir: str) -> dict:
-    """Line repetition over the whole corpus (cleaners.corpus) from the hashed parts, saved in the
-    staging folder as the cleaning batches' read-only context, and each source's context fingerprint."""
+def corpus_statistics(parts: list, sources: list[str], settings: dict, stage_dir: str,
+                      cache_dir: str | None = None, new_parts: list[str] = (), tag: str = "") -> dict:
+    """Line repetition over the whole corpus (cleaners.corpus) from the hashed parts (cached ones
+    with their masks of files to use, and this run's), saved in the staging folder as the cleaning
+    batches' read-only context, and each source's context fingerprint (uint64, aligned with
+    `sources`). Then the line-hash cache is tidied for the next run."""
     cfg = Settings(**settings)
-    stats, prints = corpus_context.from_parts([Path(p) for p in parts], sources, cfg)
+    stats, prints = corpus_context.statistics_of(parts, sources, cfg)
     path = corpus_context.save(stats, Path(stage_dir))
-    for part in parts:
-        Path(part).unlink(missing_ok=True)
+    if cache_dir:
+        used = [p for p in parts if isinstance(p, tuple)]
+        corpus_context.LineHashCache(Path(cache_dir), cfg).tidy(used, [Path(p) for p in new_parts], tag)
     return {"path": str(path), "n_docs": stats.n_docs, "n_distinct_lines": stats.n_distinct_lines,
-            "fingerprints": prints}
+            "fingerprints": corpus_context.Fingerprints(np.array(sorted(sources), dtype=str), prints)}
 
 
-def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path) -> dict:
-    """hash-lines over slices of the sources (in parallel on the flow's task runner when there is
-    more than one slice), then corpus-statistics over their parts."""
+def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, out: Path,
+                sha256=None, reuse: bool = True) -> dict:
+    """hash-lines over slices of the sources whose line hashes are not cached under OUT (in
+    parallel on the flow's task runner when there is more than one slice), then corpus-statistics
+    over the cached parts and the new ones. `sha256`: each source's content hash (bytes array
+    aligned with `sources`); without it, or with reuse=False (--full), every file is read again."""
     t0 = time.perf_counter()
-    slices = plan_batches(sources, cfg.batch_size, _workers())
-    if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
-        parts = [hash_lines(raw_dir, slices[0] if slices else [], cfg.__dict__, str(stage), 0)]
+    cache = corpus_context.LineHashCache(out / corpus_context.CACHE_DIR, cfg)
+    cache.folder.mkdir(parents=True, exist_ok=True)
+    if reuse and sha256 is not None:
+        used, cached = cache.lookup(sources, sha256)
     else:
-        futures = [hash_lines.submit(raw_dir, part, cfg.__dict__, str(stage), i) for i, part in enumerate(slices)]
-        parts = [f.result() for f in futures]
-    corpus = corpus_statistics(parts, sources, cfg.__dict__, str(stage))
+        used, cached = [], np.zeros(len(sources), dtype=bool)
+    todo = np.flatnonzero(~cached).tolist()
+    pairs = [(sources[i], sha256[i].decode() if sha256 is not None else "") for i in todo]
+    slices = plan_batches(pairs, cfg.batch_size, _workers())
+    tag = stage.name
+    args = [(raw_dir, [s for s, _ in part], cfg.__dict__, str(cache.folder), i, [h for _, h in part],
+             f"part-{tag}-{i:05d}.npz") for i, part in enumerate(slices)]
+    if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
+        new = [hash_lines(*a) for a in args]
+    else:
+        futures = [hash_lines.submit(*a) for a in args]
+        new = [f.result() for f in futures]
+    corpus = corpus_statistics([*used, *new], sources, cfg.__dict__, str(stage), str(cache.folder), new, tag)
     corpus["seconds"] = round(time.perf_counter() - t0, 3)
-    _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s (%d slices)", corpus["n_docs"],
-                corpus["n_distinct_lines"], corpus["seconds"], len(slices))
+    corpus["files_read"] = len(todo)
+    _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s (%d files read in %d slices, %d cached)",
+                corpus["n_docs"], corpus["n_distinct_lines"], corpus["seconds"], len(todo), len(slices),
+                len(sources) - len(todo))
     return corpus
 
 
@@ -167,10 +191,18 @@ def validate_tables(stage_dir: str) -> dict:
 
 
 @task(name="write-tables", cache_policy=NO_CACHE)
-def write_tables(stage_dir: str, out_dir: str, new_manifest: dict) -> dict:
+def write_tables(stage_dir: str, out_dir: str, new_manifest: "manifest.Table | dict") -> dict:
     """Publish the staged tables and the new manifest into OUT_DIR as one generation (one atomic
-    switch: cleaners.store.commit), so the manifest always describes exactly the live tables."""
-    manifest.save(manifest.Manifest(new_manifest["pipeline_version"], new_manifest["sources"]), Path(stage_dir))
+    switch: cleaners.store.commit), so the manifest always describes exactly the live tables.
+    new_manifest: a manifest.Table, or {"pipeline_version", "sources": Table or {source: Entry}}."""
+    if isinstance(new_manifest, dict):
+        entries = new_manifest["sources"]
+        if isinstance(entries, manifest.Table):
+            new_manifest = manifest.Table(new_manifest["pipeline_version"], entries.sources, entries.size,
+                                          entries.mtime_ns, entries.sha256, entries.context)
+        else:
+            new_manifest = manifest.Manifest(new_manifest["pipeline_version"], entries)
+    manifest.save(new_manifest, Path(stage_dir))
     paths = store.commit(Path(stage_dir), Path(out_dir))
     return {k: str(v) for k, v in paths.items()}
 
@@ -258,11 +290,12 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
     return "\n".join(lines) + "\n"
 
 
-def _corpus_unchanged(previous: manifest.Manifest, entries: dict, pipeline_version: str) -> bool:
-    return (bool(previous.sources) and previous.pipeline_version == pipeline_version
-            and set(previous.sources) == set(entries)
-            and all(e.sha256 and e.sha256 == previous.sources[s].sha256 and previous.sources[s].context
-                    for s, e in entries.items()))
+def _corpus_unchanged(previous: manifest.Table, entries: manifest.Table, pipeline_version: str) -> bool:
+    """Same sources, every one read with the same sha256, every context recorded, same pipeline."""
+    return (len(previous) > 0 and previous.pipeline_version == pipeline_version
+            and np.array_equal(previous.sources, entries.sources)
+            and bool(np.all(entries.sha256 != b"")) and bool(np.all(entries.sha256 == previous.sha256))
+            and bool(np.all(previous.context != b"")))
 
 
 def _versions() -> dict:
@@ -342,10 +375,12 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
     stage.mkdir(parents=True)
     durations: dict[str, float] = {}
+    memory: dict[str, dict] = {}
 
     def lap(name: str, t0: float) -> float:
         now = time.perf_counter()
         durations[name] = round(now - t0, 3)
+        memory[name] = _memory_mb()
         return now
 
     t = time.perf_counter()
@@ -354,36 +389,45 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     progress.report("fingerprint", 0, len(sources))
     entries, hashed = fingerprint_sources(raw_dir, sources, str(out))
     t = lap("fingerprint", t)
-    previous = manifest.load(out)
+    previous = manifest.load_table(out)
     unchanged = not full and _corpus_unchanged(previous, entries, cfg.pipeline_version)
     if unchanged:
         # Same files, same bytes, same pipeline: the statistics and every context fingerprint are
         # what the manifest holds. Skip the corpus pass (it reads every file).
         corpus = {"path": None, "n_docs": None, "n_distinct_lines": None, "seconds": 0.0, "reused": True,
-                  "fingerprints": {s: e.context for s, e in previous.sources.items()}}
+                  "files_read": 0}
+        contexts = previous.context
         log.info("corpus unchanged since the last run: statistics not recomputed")
     else:
         progress.report("corpus statistics", 0, len(sources))
-        corpus = corpus_pass(raw_dir, sources, cfg, stage)
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, reuse=not full)
+        contexts = corpus.pop("fingerprints").as_bytes()
     t = lap("corpus_statistics", t)
-    entries = {s: manifest.Entry(e.size, e.mtime_ns, e.sha256, corpus["fingerprints"].get(s)) for s, e in entries.items()}
+    entries = entries.with_context(contexts)
+    entries.pipeline_version = cfg.pipeline_version
 
     full_reason = "requested (--full)" if full else None
-    if not full and previous.sources and not store.previous_schema_ok(out):
+    if not full and len(previous) and not store.previous_schema_ok(out):
         full, full_reason = True, "previous tables are missing or have another schema"
-    have_rows = store.sources_with_rows(out, sources) if previous.sources and not full else None
+    have_rows = store.rows_mask(out, entries.sources) if len(previous) and not full else None
     # A file quarantined as a copy of another is decided again whenever the corpus changed.
-    recheck = store.sources_quarantined_at(out, "validate", sources) if previous.sources and not full and not unchanged else None
-    plan = manifest.plan(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full, recheck=recheck)
+    recheck = store.quarantined_at_mask(out, "validate", entries.sources) if len(previous) and not full and not unchanged else None
+    plan = manifest.plan_table(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full, recheck=recheck)
+    del previous, have_rows, recheck
     if full_reason:
         plan.full_reason = full_reason
-    log.info("plan: clean %d sources, keep %d, drop %d deleted%s", len(plan.clean), len(plan.keep), len(plan.deleted),
-             f" (full re-clean: {plan.full_reason})" if plan.full_reason else "")
-    carried = store.carry_over(stage, out, plan.keep) if plan.keep else {name: 0 for name in store.TABLES}
-    if plan.clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
-        corpus = corpus_pass(raw_dir, sources, cfg, stage)
+    to_clean = [sources[i] for i in np.flatnonzero(plan.clean).tolist()]  # the discovered str objects, not copies
+    log.info("plan: clean %d sources, keep %d, drop %d deleted%s", len(to_clean), len(sources) - len(to_clean),
+             len(plan.deleted), f" (full re-clean: {plan.full_reason})" if plan.full_reason else "")
+    keep = entries.sources[plan.keep]
+    carried = store.carry_over(stage, out, keep) if len(keep) else {name: 0 for name in store.TABLES}
+    del keep
+    if to_clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256)
+        corpus.pop("fingerprints")
 
-    batches = plan_batches(plan.clean, cfg.batch_size, _workers())
+    memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
+    batches = plan_batches(to_clean, cfg.batch_size, _workers())
     totals = Counter()
     lines_removed, spans_removed = Counter(), Counter()
     skipped_rows = [{"source": s, "doc_id": None, "stage": "discover", "error": why} for s, why in skipped]
@@ -393,7 +437,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
 
     cleaned_at = started_at.isoformat()
     done_docs, task_seconds = 0, 0.0
-    progress.report("clean", 0, len(plan.clean))
+    progress.report("clean", 0, len(to_clean))
     if len(batches) == 1:
         # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
         # more than the batch, and there is nothing to run in parallel with it.
@@ -412,13 +456,12 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         spans_removed.update(counts["spans_removed"])
         task_seconds += counts["seconds"]
         done_docs += len(batches[index_of[id(fut)]])
-        progress.report("clean", done_docs, len(plan.clean))
+        progress.report("clean", done_docs, len(to_clean))
     t = lap("clean", t)
 
     rows = validate_tables(str(stage))
     t = lap("validate", t)
-    new_manifest = {"pipeline_version": cfg.pipeline_version, "sources": entries}
-    outputs = write_tables(str(stage), str(out), new_manifest)
+    outputs = write_tables(str(stage), str(out), entries)
     t = lap("write", t)
 
     summary = {
@@ -437,21 +480,42 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         "batch_task_seconds": round(task_seconds, 3),
         "incremental": {"sources_total": len(sources), "files_hashed": hashed, **plan.counts(),
                         "rows_carried": carried},
-        "corpus": {k: corpus.get(k, False) for k in ("n_docs", "n_distinct_lines", "seconds", "reused")},
+        "corpus": {k: corpus.get(k, False) for k in ("n_docs", "n_distinct_lines", "seconds", "reused", "files_read")},
         "tables": rows,
         "durations_s": durations,
+        "memory_mb": memory,
         "versions": _versions(),
         "outputs": outputs | {"run": str(out / "run.json"), "manifest": str(out / manifest.MANIFEST)},
     }
     summary["artifacts"] = publish_artifacts(str(out), summary | {"durations_s": durations | {"total": time.perf_counter() - started}})
     durations["total"] = round(time.perf_counter() - started, 3)
+    memory["artifacts"] = _memory_mb()
     store.write_summary(summary, out)
     report = write_report(str(out), str(raw_dir))  # reads run.json, so it comes after it
+    memory["report"] = _memory_mb()
     if report:
         summary["outputs"]["report"] = report[0]
         summary["artifacts"] += report[1:]
         store.write_summary(summary, out)
     return summary
+
+
+def _memory_mb() -> dict:
+    """This (the flow's) process after a phase: resident now, and its peak so far (ru_maxrss), so
+    that run.json shows which phase raised the peak."""
+    out = {}
+    try:
+        import resource
+
+        out["peak"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)  # KiB on Linux
+    except (ImportError, OSError):
+        pass
+    try:
+        with open("/proc/self/statm") as fh:
+            out["rss"] = round(int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
 
 
 def _remove_leftover_staging(out: Path) -> int:
