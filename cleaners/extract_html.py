@@ -245,6 +245,22 @@ class HtmlExtraction:
     headlines: tuple[str, ...] = ()  # every headline candidate: <h1>s, og:title, <title>, trafilatura's
 
 
+def page_titles(tree) -> list[str]:
+    """The first og:title, twitter:title and <title> of the page, in that order: what the XPaths
+    //meta[@property="og:title"]/@content, //meta[@name="twitter:title"]/@content and //title give
+    first, from one pass over the page's <meta> and <title> elements."""
+    og = twitter = title = None
+    for el in tree.getroottree().getroot().iter("meta", "title"):
+        if el.tag == "title":
+            title = el if title is None else title
+            continue
+        if og is None and el.get("property") == "og:title" and el.get("content") is not None:
+            og = el.get("content")
+        if twitter is None and el.get("name") == "twitter:title" and el.get("content") is not None:
+            twitter = el.get("content")
+    return [v for v in (og, twitter, _text_of(title) if title is not None else None) if v is not None]
+
+
 def parse_html(html: str):
     """The page's tree, parsed as trafilatura parses it (comments and processing instructions
     dropped; its extractors depend on that)."""
@@ -261,6 +277,191 @@ def parse_html(html: str):
         except (etree.ParserError, ValueError):
             return None
     return tree
+
+
+# trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3), which page_author evaluates in one
+# pass over the tree; when the installed trafilatura has other expressions, its own function runs.
+_AUTHOR_XPATH_TEXTS = (
+    "//*[self::a or self::address or self::div or self::link or self::p or self::span or self::strong][ "
+    "@rel='author' or @id='author' or @class='author' or @itemprop='author name' or rel='me' or "
+    "@data-testid='AuthorCard' or @data-testid='AuthorURL' or re:test(@class, 'author-?name|AuthorName|authorName')]|//author",
+    "//*[self::a or self::div or self::h3 or self::h4 or self::p or self::span][ @class='byline' or @class='username' or "
+    "@class='byl' or @class='BBL' or contains(@itemprop, 'author') or re:test(@id, 'author|zuozhe|bianji|xiaobian') or "
+    "re:test(@class, 'author|channel-name|zuozhe|bianji|xiaobian|submitted-by|posted-by|journalist-name')]",
+    "//*[ contains(@data-component, 'Byline') or contains(@itemprop, 'author') or re:test(@id, '[Aa]uthor') or "
+    "re:test(@class, '[Aa]uthor|screenname|writer|[Bb]yline')]",
+)
+_AUTHOR_DISCARD_TEXTS = (
+    ".//*[self::a or self::div or self::section or self::span][ @id='comments' or @class='comments' or @class='title' or "
+    "@class='date' or re:test(@id, '^comments|comment-?list|ProductReviews') or re:test(@class, '^[Cc]omments|commentlist|"
+    "comments-list|sidebar|is-hidden|quote|embedly-instagram|article-(?:share|support)|print|category|meta-date|meta-reviewer') "
+    "or contains(@data-component, 'Figure')]",
+    "//time|//figure",
+)
+# the regexes of those expressions (lxml's EXSLT re:test is Python's re.search on the attribute)
+_A0_CLASS = re.compile("author-?name|AuthorName|authorName")
+_A1_ID = re.compile("author|zuozhe|bianji|xiaobian")
+_A1_CLASS = re.compile("author|channel-name|zuozhe|bianji|xiaobian|submitted-by|posted-by|journalist-name")
+_A2_ID = re.compile("[Aa]uthor")
+_A2_CLASS = re.compile("[Aa]uthor|screenname|writer|[Bb]yline")
+_D_ID = re.compile("^comments|comment-?list|ProductReviews")
+_D_CLASS = re.compile("^[Cc]omments|commentlist|comments-list|sidebar|is-hidden|quote|embedly-instagram|"
+                      "article-(?:share|support)|print|category|meta-date|meta-reviewer")
+_A0_TAGS = frozenset("a address div link p span strong".split())
+_A1_TAGS = frozenset("a div h3 h4 p span".split())
+_D_TAGS = frozenset("a div section span".split())
+
+
+def _same_author_xpaths() -> bool:
+    import trafilatura.metadata as tm
+
+    norm = lambda xs: tuple(" ".join(x.path.split()) for x in xs)  # noqa: E731
+    return norm(tm.AUTHOR_XPATHS) == _AUTHOR_XPATH_TEXTS and norm(tm.AUTHOR_DISCARD_XPATHS) == _AUTHOR_DISCARD_TEXTS
+
+
+def _pruned_text(elem, gone: set) -> str:
+    """trim(" ".join(elem.itertext())) as it reads on a copy of the tree from which the `gone`
+    elements were deleted by trafilatura's delete_element (each deleted element's tail joins the
+    previous kept sibling's tail, or the parent's text: concatenated, in document order)."""
+    pieces: list[str] = []
+
+    def walk(e):
+        children = list(e)
+        text, i = e.text or "", 0
+        while i < len(children) and children[i] in gone:
+            text += children[i].tail or ""
+            i += 1
+        pieces.append(text)
+        while i < len(children):
+            child = children[i]
+            walk(child)
+            tail = child.tail or ""
+            i += 1
+            while i < len(children) and children[i] in gone:
+                tail += children[i].tail or ""
+                i += 1
+            pieces.append(tail)
+
+    walk(elem)
+    return " ".join(" ".join(pieces).split()).strip()
+
+
+def page_author(tree) -> str | None:
+    """trafilatura's `extract_author(tree)`, with the same result, at a fraction of its cost.
+
+    trafilatura deep-copies the page, deletes what AUTHOR_DISCARD_XPATHS match (comments, sidebars,
+    dates, figures...), then returns the first element of AUTHOR_XPATHS (expression by expression,
+    in document order) whose text has 3-119 characters; each expression is a full-tree XPath with
+    regex tests (~2.5 ms each here). Those expressions test tag names and attributes only, so one
+    pass over the original tree evaluates all five (the same regexes, which is what lxml's re:test
+    runs); the matches inside discarded parts are skipped and a match's text is read as it reads
+    on the pruned copy (_pruned_text). trafilatura's own function runs when its expressions differ
+    from the ones transcribed here, or when the tree holds comments or processing instructions
+    (delete_element would move tails onto them) or a <rel> element (rel='me' tests its text).
+    tests/test_html_speed_paths.py compares both on the dev pages."""
+    import trafilatura.metadata as tm
+
+    if not _same_author_xpaths() or next(tree.iter(etree.Comment, etree.ProcessingInstruction, "rel"), None) is not None:
+        return tm.extract_author(tree)
+    root = tree.getroottree().getroot()
+    gone: set = set()
+    matches: tuple[list, list, list] = ([], [], [])
+    for el in root.iter(etree.Element):
+        tag = el.tag
+        cls, ident, itemprop, component = el.get("class"), el.get("id"), el.get("itemprop"), el.get("data-component")
+        if tag in ("time", "figure") or (tag in _D_TAGS and el is not root and (
+                ident == "comments" or cls in ("comments", "title", "date")
+                or _D_ID.search(ident or "") or _D_CLASS.search(cls or "")
+                or (component is not None and "Figure" in component))):
+            gone.add(el)
+        if tag == "author" or (tag in _A0_TAGS and (
+                el.get("rel") == "author" or ident == "author" or cls == "author" or itemprop == "author name"
+                or el.get("data-testid") in ("AuthorCard", "AuthorURL") or _A0_CLASS.search(cls or ""))):
+            matches[0].append(el)
+        author_prop = itemprop is not None and "author" in itemprop
+        if tag in _A1_TAGS and (cls in ("byline", "username", "byl", "BBL") or author_prop
+                                or _A1_ID.search(ident or "") or _A1_CLASS.search(cls or "")):
+            matches[1].append(el)
+        if ((component is not None and "Byline" in component) or author_prop
+                or _A2_ID.search(ident or "") or _A2_CLASS.search(cls or "")):
+            matches[2].append(el)
+    for found in matches:
+        for el in found:
+            if el in gone or any(a in gone for a in el.iterancestors()):
+                continue  # deleted from trafilatura's copy
+            content = _pruned_text(el, gone)
+            if content and 2 < len(content) < 120:
+                return tm.normalize_authors(None, content)
+    return None
+
+
+# htmldate's last resort, search_page (see page_date). Kept on, so dates stay htmldate's own; off,
+# the HTML path is ~2 ms/page faster and returns no date instead of a guess on pages without one
+# (bench/html_date_mode.py measures both). Switching it off changes pinned expectations in
+# tests/test_html_speed_identity.py (wcxb/dev/0406, whose truth has no date, pins htmldate's guess).
+DATE_PAGE_SEARCH = True
+
+
+def page_date(tree, url: str | None, date_config: dict, *, page_search: bool | None = None) -> str | None:
+    """htmldate's `find_date(tree, url=url, **date_config)` (trafilatura's date parameters: original
+    publication date, extensive search, today as the latest date) step for step: the URL, <meta>,
+    JSON-LD and <abbr> fast paths first, then (pruned copy) date elements, <time>, timestamps,
+    images, the free-text reference search; identical results (tests/test_html_speed_paths.py).
+
+    Its last resort, `search_page`, a regex hunt for any date-like string (a copyright year, a bare
+    year-month) in the whole serialised page, runs only when `page_search` (default
+    DATE_PAGE_SEARCH). On the 461 dev pages that step alone decides 55 pages: 47 of them have no
+    published date in the truth, and of the 8 that have one it gets 1 right; it costs ~16 ms on
+    each page it runs on (bench/html_date_mode.py)."""
+    from copy import deepcopy
+
+    import htmldate.core as hd
+    from htmldate.validators import get_max_date, get_min_date
+
+    options = hd.Extractor(bool(date_config.get("extensive_search", True)), get_max_date(date_config.get("max_date")),
+                           get_min_date(date_config.get("min_date")), bool(date_config.get("original_date", False)),
+                           "%Y-%m-%d")
+    if url is None:
+        urlelem = tree.find('.//link[@rel="canonical"]')
+        if urlelem is not None:
+            url = urlelem.get("href")
+    result = hd.extract_url_date(url, options)
+    if result is not None:
+        return result
+    result = hd.examine_header(tree, options) or hd.json_search(tree, options)
+    if result is not None:
+        return result
+    result = hd.examine_abbr_elements(tree, options)
+    if result is not None:
+        return result
+    pruning_tree = deepcopy(tree)
+    try:
+        search_tree = hd.discard_unwanted(hd.clean_html(pruning_tree, hd.CLEANING_LIST))
+    except ValueError:  # rare lxml error (NULL bytes, control characters), as htmldate handles it
+        search_tree = pruning_tree
+    result = (hd.examine_elements(hd.date_candidates(search_tree, options.extensive), options)
+              or hd.examine_elements(search_tree.xpath(".//title|.//h1"), options)
+              or hd.examine_time_elements(search_tree, options))
+    if result is not None:
+        return result
+    htmlstring = hd.serialize(search_tree)
+    result = (hd.pattern_search(htmlstring, hd.TIMESTAMP_PATTERN, options)
+              or hd.img_search(search_tree, options)
+              or hd.idiosyncrasies_search(htmlstring, options))
+    if result is not None:
+        return result
+    if not options.extensive:  # htmldate's quick mode: a bare date from the text only
+        hd.clean_html(search_tree, ["script", "style"])
+        return hd.pattern_search(" ".join(search_tree.itertext()), hd.TIMESTAMP_LOOSE_PATTERN, options)
+    reference = None
+    for segment in hd.FREE_TEXT_EXPRESSIONS(search_tree):
+        segment = segment.strip()
+        if hd.MIN_SEGMENT_LEN < len(segment) < hd.MAX_SEGMENT_LEN:
+            reference = hd.compare_reference(reference, segment, options)
+    converted = hd.check_extracted_reference(reference, options)
+    if converted or not (DATE_PAGE_SEARCH if page_search is None else page_search):
+        return converted
+    return hd.search_page(htmlstring, options)
 
 
 def page_metadata(tree, url: str | None = None):
@@ -283,13 +484,13 @@ def page_metadata(tree, url: str | None = None):
     if not metadata.title:
         metadata.title = tm.extract_title(tree)
     if not metadata.author:
-        metadata.author = tm.extract_author(tree)
+        metadata.author = page_author(tree)
     if not metadata.url:
         metadata.url = tm.extract_url(tree, url)
     if metadata.url:
         metadata.hostname = tm.extract_domain(metadata.url, fast=True)
     date_config["url"] = metadata.url
-    metadata.date = tm.find_date(tree, **date_config)
+    metadata.date = page_date(tree, metadata.url, date_config)
     if not metadata.sitename:
         metadata.sitename = tm.extract_sitename(tree)
     if metadata.sitename:
@@ -327,10 +528,9 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
     except Exception:  # trafilatura bugs on odd markup: fall back to the visible text
         body_doc = None
     meta_titles = [doc.title] if doc is not None and doc.title else []
-    for xp in ('//meta[@property="og:title"]/@content', '//meta[@name="twitter:title"]/@content', "//title"):
-        for v in tree.xpath(xp)[:1]:
-            meta_titles.append(v if isinstance(v, str) else _text_of(v))
-    h1s = [_text_of(h) for h in tree.xpath("//body//h1")]
+    meta_titles += page_titles(tree)
+    h1s = [_text_of(h) for h in tree.getroottree().getroot().iter("h1")
+           if any(a.tag == "body" for a in h.iterancestors())]  # //body//h1
     page_url = url or (doc.url if doc is not None else None)
     sitename = doc.sitename if doc is not None else None
     host = (doc.hostname if doc is not None else None) or None

@@ -1,0 +1,170 @@
+"""The HTML path's metadata shortcuts give what trafilatura and htmldate give, and are taken.
+
+- page_date runs htmldate's find_date step by step: the same date on the fixture dev pages (with
+  and without URL), the <meta>/JSON-LD fast path returns before any pruned copy or text search, and
+  the last resort (search_page) runs only when asked;
+- page_author gives trafilatura's extract_author on the fixture pages and on hand-made pages where
+  the discarded parts (dates, figures, comments) sit inside and around the byline, and hands over
+  to trafilatura where its one-pass reading would not be exact;
+- page_titles gives the first og:title, twitter:title and <title> the XPaths gave.
+The whole-set check (1,910 cases: 461 dev pages with and without URL, 990 pages of trafilatura's
+evaluation set) was run with /tmp scripts and is described in bench/RESULTS-html.md.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+import cleaners.extract_html as eh
+
+PAGES = Path(__file__).parent / "data" / "html_pages"
+
+
+def _pages() -> list[tuple[str, str | None, str]]:
+    out = []
+    for line in (PAGES / "expected.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        with gzip.open(PAGES / rec["file"], "rb") as fh:
+            out.append((rec["id"], rec["url"], eh.decode_html(fh.read())[0]))
+    return out
+
+
+CASES = _pages()
+
+
+def _config():
+    from trafilatura.settings import set_date_params
+
+    return set_date_params(True)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}{'' if c[1] else '-nourl'}")
+def test_page_date_is_htmldate_find_date(case):
+    from htmldate import find_date
+
+    _, url, html = case
+    tree = eh.parse_html(html)
+    assert eh.page_date(tree, url, _config(), page_search=True) == find_date(tree, url=url, **_config())
+
+
+def _dated_page(head: str, body: str = "<p>Nothing dated here.</p>") -> str:
+    return f"<html><head><title>A page</title>{head}</head><body><article>{body}</article></body></html>"
+
+
+def test_meta_date_fast_path_is_taken_and_agrees_with_the_extensive_search(monkeypatch):
+    import htmldate.core as hd
+    from htmldate import find_date
+
+    pages = [
+        _dated_page('<meta property="article:published_time" content="2021-03-04T10:00:00Z">'),
+        _dated_page('<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2019-07-08"}</script>'),
+    ]
+    expected = [find_date(eh.parse_html(p), **_config()) for p in pages]
+    assert expected == ["2021-03-04", "2019-07-08"]
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the extensive search ran although the page has a meta/JSON-LD date")
+
+    monkeypatch.setattr(hd, "discard_unwanted", must_not_run)
+    monkeypatch.setattr(hd, "search_page", must_not_run)
+    assert [eh.page_date(eh.parse_html(p), None, _config()) for p in pages] == expected
+
+
+def test_search_page_runs_only_when_asked(monkeypatch):
+    import htmldate.core as hd
+
+    # no date anywhere but a copyright line: only htmldate's page search finds (guesses) one
+    page = _dated_page("", "<p>Some text without any date.</p><footer>© 2011 Someone</footer>")
+    tree = eh.parse_html(page)
+    guessed = eh.page_date(tree, None, _config(), page_search=True)
+    assert guessed == "2011-01-01"
+    calls = []
+    real = hd.search_page
+    monkeypatch.setattr(hd, "search_page", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert eh.page_date(tree, None, _config(), page_search=False) is None
+    assert calls == []
+    monkeypatch.setattr(eh, "DATE_PAGE_SEARCH", False)
+    assert eh.page_date(tree, None, _config()) is None
+    monkeypatch.setattr(eh, "DATE_PAGE_SEARCH", True)
+    assert eh.page_date(tree, None, _config()) == guessed
+    assert calls == [1]
+
+
+@pytest.mark.parametrize("case", CASES[::2], ids=lambda c: c[0])
+def test_page_author_is_trafilatura_extract_author(case):
+    from trafilatura.metadata import extract_author
+
+    tree = eh.parse_html(case[2])
+    assert eh.page_author(tree) == extract_author(tree)
+
+
+HAND_MADE = [
+    # the byline's date and figure are deleted from trafilatura's copy: their tails join the text
+    '<div class="byline">By <time>May 3</time> Jane <figure>pic</figure>Doe and <span class="date">x</span>John Roe</div>',
+    # the first candidate sits in a discarded sidebar; the second is the answer
+    '<div class="sidebar"><span class="author">Side Bar Person</span></div><p class="byline">Written by Ann Lee</p>',
+    # leading discarded children: their tails go to the parent's text
+    '<span class="author-name"><time>today</time>Mary<figure>f</figure> Major</span>',
+    # a too-long first match, then the generic last-resort expression
+    '<a rel="author">' + "word " * 40 + '</a><div data-component="Byline">Kim Park</div>',
+    # author element, itemprop, writer class
+    '<author>Pat Doe</author>',
+    '<div itemprop="author"><span>Lee</span> <span>Chan</span></div>',
+    '<em class="staff-writer">Ruth Ng</em>',
+    # nothing to find
+    '<p>No byline here.</p>',
+]
+
+
+@pytest.mark.parametrize("body", HAND_MADE)
+def test_page_author_reads_the_pruned_copy_like_trafilatura(body):
+    from trafilatura.metadata import extract_author
+
+    tree = eh.parse_html(f"<html><head><title>t</title></head><body><article>{body}<p>Text.</p></article></body></html>")
+    assert eh.page_author(tree) == extract_author(tree)
+
+
+def test_page_author_takes_the_one_pass_path_and_hands_over_when_it_would_not_be_exact(monkeypatch):
+    import trafilatura.metadata as tm
+
+    assert eh._same_author_xpaths()  # the installed trafilatura has the transcribed expressions
+    calls = []
+    real = tm.extract_author
+    monkeypatch.setattr(tm, "extract_author", lambda tree: calls.append(1) or real(tree))
+    plain = '<html><body><div class="byline">By Jane Doe</div><p>Text.</p></body></html>'
+    assert eh.page_author(eh.parse_html(plain)) == "Jane Doe"
+    assert calls == []
+    # a <rel> element (AUTHOR_XPATHS test its text) or a comment: trafilatura's own function
+    with_rel = '<html><body><div><rel>me</rel>Jo Bo</div><p>Text.</p></body></html>'
+    assert eh.page_author(eh.parse_html(with_rel)) == real(eh.parse_html(with_rel))
+    assert calls == [1]
+    import lxml.html
+
+    commented = lxml.html.document_fromstring('<html><body><div class="byline">By <!-- c -->Jane Doe</div></body></html>')
+    assert eh.page_author(commented) == real(commented)
+    assert calls == [1, 1]
+    # other expressions in another trafilatura version: its own function
+    monkeypatch.setattr(tm, "AUTHOR_XPATHS", tm.AUTHOR_XPATHS[:2])
+    assert not eh._same_author_xpaths()
+    eh.page_author(eh.parse_html(plain))
+    assert calls == [1, 1, 1]
+
+
+@pytest.mark.parametrize("case", CASES[::2], ids=lambda c: c[0])
+def test_page_titles_are_the_first_meta_and_title_matches(case):
+    tree = eh.parse_html(case[2])
+    old = []
+    for xp in ('//meta[@property="og:title"]/@content', '//meta[@name="twitter:title"]/@content', "//title"):
+        for v in tree.xpath(xp)[:1]:
+            old.append(v if isinstance(v, str) else eh._text_of(v))
+    assert eh.page_titles(tree) == old
+
+
+def test_page_titles_edge_cases():
+    html = ('<html><head><meta property="og:title"><meta property="og:title" content="OG">'
+            '<meta name="twitter:title" property="og:title" content="TW"><title> The   title </title>'
+            '<title>second</title></head><body><h1>H</h1></body></html>')
+    assert eh.page_titles(eh.parse_html(html)) == ["OG", "TW", "The title"]
