@@ -169,3 +169,65 @@ def test_leading_dateline_matches_the_plain_form(monkeypatch):
     assert any(got)
     monkeypatch.setattr(dateline, "_LEADING_NEEDS", (lambda t: True,) * len(dateline._LEADING))
     assert got == [dateline.leading_dateline(Line(0, 1, t), None) for t in texts]
+
+
+def _docs_for_propose():
+    """Documents whose lines exercise every rule, in many positions (the in-context rules read the
+    line's index and neighbours)."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    from cleaners.lines import normalise_lines
+
+    docs = [DATELINES + SAMPLES, SAMPLES[::-1] + DATELINES, [t for pair in zip(DATELINES, SAMPLES) for t in pair],
+            ["img alt text", "Jane Doe speaks to media", "photo: ap", "John Smith arrives at court",
+             "Getty Images", "Mary Jones waves to supporters in Paris, France", "A long sentence here, the end."]]
+    subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
+    with gzip.open(subset, "rt", encoding="utf-8") as fh:
+        for _, line in zip(range(40), fh):
+            docs.append(normalise_lines(json.loads(line)["text"]))
+    return docs
+
+
+def test_propose_matches_every_rule_called_plainly():
+    """propose (text cache, text gates of the in-context rules) gives what calling every rule gives,
+    on first sight of a text and from the cache, in any position."""
+    from cleaners import rules
+    from cleaners.rules.base import Doc
+
+    for clear in (True, False):
+        if clear:
+            rules._BY_TEXT.clear()
+        for texts in _docs_for_propose():
+            doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
+            for line in doc.lines:
+                assert rules.propose(line, doc) == rules.propose_plain(line, doc), line.text
+
+
+@given(TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_in_context_gates_are_necessary(text):
+    """Where a rule's text gate is False, the rule proposes nothing, in any position or context."""
+    from cleaners import rules
+    from cleaners.rules.base import Doc
+
+    lines = [Line(0, 1, text), Line(1, 2, "img alt text"), Line(2, 3, text)]
+    doc = Doc(lines)
+    for _, rule in rules._IN_CONTEXT:
+        if rule.text_gate is not None:
+            for line in lines:
+                if not rule.text_gate(line):
+                    assert rule(line, doc) is None
+
+
+def test_in_context_gates_on_samples():
+    from cleaners import rules
+    from cleaners.rules.base import Doc
+
+    for texts in _docs_for_propose()[:4]:
+        doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
+        for line in doc.lines:
+            for _, rule in rules._IN_CONTEXT:
+                if rule.text_gate is not None and not rule.text_gate(line):
+                    assert rule(line, doc) is None, (rule.__name__, line.text)

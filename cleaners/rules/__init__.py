@@ -34,15 +34,27 @@ RULES: tuple[Rule, ...] = (
 
 # Rules whose proposals depend on the line's text alone are run once per distinct text: the
 # decision step's later passes see the same lines again, and a corpus repeats its menus and
-# footers in every document. Keyed by text; each entry holds (position in RULES, proposal).
+# footers in every document. Keyed by text; each entry holds the text-only rules' (position in
+# RULES, proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose
+# text gate (cleaners.rules.base.in_context) lets them propose something on this text.
 _TEXT_ONLY = tuple((i, r) for i, r in enumerate(RULES) if not getattr(r, "needs_context", False))
 _IN_CONTEXT = tuple((i, r) for i, r in enumerate(RULES) if getattr(r, "needs_context", False))
-_BY_TEXT: dict[str, tuple[tuple[int, Proposal], ...]] = {}
+_Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], tuple[tuple[int, Rule], ...]]
+_BY_TEXT: dict[str, _Entry] = {}
 _BY_TEXT_MAX = 200_000
 # Equal entries of _BY_TEXT share one tuple (Proposals are frozen; most lines get the same few
 # proposals): fewer objects for the garbage collector to walk. Bounded; cleared when full.
-_SHARED: dict[tuple[tuple[int, Proposal], ...], tuple[tuple[int, Proposal], ...]] = {}
+_SHARED: dict[_Entry, _Entry] = {}
 _SHARED_MAX = 20_000
+
+
+def _entry(line: Line, doc: Doc) -> _Entry:
+    found = tuple([(i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None])
+    gated = tuple([(i, rule) for i, rule in _IN_CONTEXT if rule.text_gate is None or rule.text_gate(line)])
+    entry = (found, tuple([p for _, p in found]), gated)
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    return _SHARED.setdefault(entry, entry)
 
 
 def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
@@ -50,20 +62,22 @@ def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Propo
     `rules`: a subset of RULES in the same order, evaluated as given (not cached)."""
     if rules is not RULES:
         return [p for rule in rules if (p := rule(line, doc)) is not None]
-    found = _BY_TEXT.get(line.text)
-    if found is None:
+    entry = _BY_TEXT.get(line.text)
+    if entry is None:
         if len(_BY_TEXT) >= _BY_TEXT_MAX:
             _BY_TEXT.clear()
-        found = tuple([(i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None])
-        if found:
-            if len(_SHARED) >= _SHARED_MAX:
-                _SHARED.clear()
-            found = _SHARED.setdefault(found, found)
-        _BY_TEXT[line.text] = found
-    in_context = [(i, p) for i, rule in _IN_CONTEXT if (p := rule(line, doc)) is not None]
-    if not in_context:
-        return [p for _, p in found]
-    return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
+        entry = _BY_TEXT[line.text] = _entry(line, doc)
+    found, props, gated = entry
+    if gated:
+        in_context = [(i, p) for i, rule in gated if (p := rule(line, doc)) is not None]
+        if in_context:
+            return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
+    return list(props)
 
 
-__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "in_context", "propose"]
+def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
+    """The reference form of propose: every rule called on the line, no cache, no gate."""
+    return [p for rule in rules if (p := rule(line, doc)) is not None]
+
+
+__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "in_context", "propose", "propose_plain"]

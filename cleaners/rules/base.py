@@ -115,11 +115,19 @@ def whole_line(kind: str, rule: str, strong: bool = True) -> Proposal:
     return p
 
 
-def in_context(rule: Rule) -> Rule:
+def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None):
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
-    rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text."""
-    rule.needs_context = True
-    return rule
+    rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text.
+
+    `gate(line)`, if given, is a test on the line's text alone that is False only where the rule
+    proposes nothing whatever the context (a necessary condition): propose caches it by text too
+    and calls the rule only on lines whose gate is True. Use as @in_context or @in_context(gate=...)."""
+    def mark(rule: Rule) -> Rule:
+        rule.needs_context = True
+        rule.text_gate = gate
+        return rule
+
+    return mark(rule) if rule is not None else mark
 
 # A sentence end with the next text glued on after it.
 _SENTENCE_END_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+(?=\S)")

@@ -90,11 +90,16 @@ def _after_image(line: Line, doc: Doc) -> bool:
     return prev is not None and (alt_text(prev, doc) is not None or credit_line(prev, doc) is not None)
 
 
-@in_context
+def _may_be_caption_sentence(line: Line) -> bool:
+    """caption_sentence's test on the line's own text (its gate: without it, no proposal)."""
+    return line.n_words <= 35 and _CAPTION_SUBJECT_VERB.search(line.text) is not None
+
+
+@in_context(gate=_may_be_caption_sentence)
 def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     """A present-tense caption with a date or place ("X appears in court on Feb. 19, 2018, in …"),
     or any present-tense caption right below an image's alt text."""
-    if not _CAPTION_SUBJECT_VERB.search(line.text) or line.n_words > 35:
+    if not _may_be_caption_sentence(line):
         return None
     if _DATE_OR_PLACE.search(line.text) or _after_image(line, doc):
         return whole_line("caption", "caption_sentence")

@@ -44,7 +44,13 @@ _STAMP = re.compile(
 )
 
 
-@in_context
+def _may_lead_with_dateline(line: Line) -> bool:
+    """leading_dateline's gate: some pattern has what it needs in the line's text."""
+    text = line.text
+    return any(needs(text) for needs in _LEADING_NEEDS)
+
+
+@in_context(gate=_may_lead_with_dateline)
 def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
     if line.index > 8:
