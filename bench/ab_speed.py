@@ -1,6 +1,6 @@
 """A/B CPU time of cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
 
-    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200]
+    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--warm-up ROOTS]
 
 Each root is a folder holding a cleaners/ package (e.g. the two snapshots bench/snapshot_compare.sh
 makes). Each process cleans the first --pages dev pages after a 5-page warm-up and prints its CPU
@@ -22,6 +22,10 @@ from cleaners.settings import Settings
 from cleaners.types import DocumentError
 pages = [json.loads(l) for l in gzip.open("/work/shared/devset/pages.jsonl.gz")][:int(sys.argv[2])]
 s = Settings()
+if sys.argv[3] == "1":
+    import cleaners.model
+    if hasattr(cleaners.model, "warm_up"):
+        cleaners.model.warm_up()
 def run(ps):
     for p in ps:
         try:
@@ -41,11 +45,16 @@ def main() -> None:
     ap.add_argument("after")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--pages", type=int, default=200)
+    ap.add_argument("--warm-up", default="", help="roots (comma-separated; 'all') whose process calls "
+                    "cleaners.model.warm_up() first, as a worker would (gc.freeze after model load)")
     a = ap.parse_args()
+    if a.before == a.after:
+        ap.error("BEFORE and AFTER must differ (copy the folder to compare a root with itself)")
     res: dict[str, list[float]] = {a.before: [], a.after: []}
     for _ in range(a.reps):
         for root in (a.before, a.after):
-            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages)], capture_output=True, text=True, check=True)
+            warm = "1" if a.warm_up == "all" or root in a.warm_up.split(",") else "0"
+            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages), warm], capture_output=True, text=True, check=True)
             res[root].append(float(out.stdout.strip().splitlines()[-1]))
     med = {r: statistics.median(v) for r, v in res.items()}
     for r, v in res.items():

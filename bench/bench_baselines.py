@@ -1,7 +1,7 @@
 """Side by side, in one run, on the same documents: our cleaner against the tools users would pick.
 
     .venv/bin/python bench/bench_baselines.py [--rounds 3] [--pages 461] [--prefect-docs 2000]
-        [--skip text,html,prefect] [--out bench/out/baselines.json]
+        [--skip text,html,prefect] [--out bench/out/baselines.json] [--warm-up]
 
 Text group, on the full-page `text` of the dev pages (shared/devset/pages.jsonl.gz):
 - ours: cleaners.pipeline.clean_text (one process, one core);
@@ -301,9 +301,18 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--prefect-rounds", type=int, default=2)
     ap.add_argument("--skip", default="", help="comma list of groups to skip: text, html, prefect")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "baselines.json")
+    ap.add_argument("--warm-up", action="store_true",
+                    help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
     a = ap.parse_args(argv)
+    if a.warm_up:
+        import cleaners.model
+
+        cleaners.model.warm_up()
+        results_warm = True
+    else:
+        results_warm = False
     skip = set(filter(None, a.skip.split(",")))
-    results: dict = {"rounds": a.rounds}
+    results: dict = {"rounds": a.rounds, "warm_up": results_warm}
     pages = load_pages(a.pages) if {"text", "html"} - skip else []
     if pages:
         results["pages"] = len(pages)

@@ -74,3 +74,34 @@ def test_line_start_patterns_are_rewritten():
         for (pat, shift), orig in zip(pats, fx.PATTERNS[name]):
             assert (shift == 0) == orig.pattern.startswith("(?m)^")
             assert pat is orig if shift else pat.pattern == "(?m)\n" + orig.pattern[len("(?m)^"):]
+
+
+def test_stage2_features_match_the_plain_form():
+    rng = np.random.default_rng(4)
+    for n in (1, 2, 3, 4, 5, 7, 12, 40, 300):
+        X1 = rng.normal(size=(n, len(fx.FEATURE_NAMES))).astype(np.float32)
+        X1[:, fx._IDX["n_chars"]] = np.log1p(rng.integers(0, 400, size=n)).astype(np.float32)
+        for p in (rng.random(n), np.round(rng.random(n), 1), np.full(n, 0.5), np.zeros(n), np.ones(n),
+                  rng.normal(size=n)):  # also outside 0..1
+            got, want = fx.stage2_features(X1, p), fx.stage2_features_plain(X1, p)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), (n, p[:5])
+    X1 = np.zeros((0, len(fx.FEATURE_NAMES)), dtype=np.float32)
+    assert fx.stage2_features(X1, np.zeros(0)).shape == fx.stage2_features_plain(X1, np.zeros(0)).shape
+
+
+def test_stage2_features_on_dev_lines():
+    import gzip
+    import json
+    from pathlib import Path
+
+    from cleaners.lines import normalise_lines
+
+    subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
+    with gzip.open(subset, "rt", encoding="utf-8") as fh:
+        pages = [json.loads(line) for _, line in zip(range(20), fh)]
+    rng = np.random.default_rng(0)
+    for page in pages:
+        lines = [ln for ln in normalise_lines(page["text"]) if ln]
+        X1 = fx.doc_features(lines)
+        p = rng.random(len(lines))
+        assert np.array_equal(fx.stage2_features(X1, p), fx.stage2_features_plain(X1, p))

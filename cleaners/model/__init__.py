@@ -14,6 +14,7 @@ lleaves, bit-identical to LightGBM, cached per machine; LightGBM itself when tha
 """
 from __future__ import annotations
 
+import gc
 import json
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -163,6 +164,32 @@ class LineModel:
 @lru_cache(maxsize=1)
 def _default() -> LineModel:
     return LineModel.load(FILES)
+
+
+GC_YOUNG_THRESHOLD = 7000  # Python's default is 700
+
+
+def warm_up(freeze_gc: bool = True) -> LineModel | None:
+    """Ready a worker process before its first document: load the packaged model (compiling it once
+    per machine, see cleaners.model.compiled) and score a tiny document, so its lookup tables are
+    built; then, with freeze_gc, collect and gc.freeze() everything alive so far (modules, the model,
+    tables), so the full garbage collections a long run triggers walk only what cleaning allocates,
+    and raise the young generation's threshold to GC_YOUNG_THRESHOLD allocations (garbage
+    collection 5.6% -> 0.3% of the text cleaner's CPU on the dev pages). Call it once at the start
+    of a worker process, not per document; it changes the process's gc settings.
+    Returns the model, or None when no model is packaged."""
+    try:
+        model = LineModel.default()
+    except FileNotFoundError:
+        model = None
+    if model is not None:
+        model.analyse(["Warm up", "The model scores a short document once before the first real one."])
+    if freeze_gc:
+        gc.collect()
+        gc.freeze()
+        # fewer, cheaper young collections: cleaning allocates many short-lived containers, few cycles
+        gc.set_threshold(max(gc.get_threshold()[0], GC_YOUNG_THRESHOLD), 10, 10)
+    return model
 
 
 ContextFn = Callable[[list[str]], DocContext]

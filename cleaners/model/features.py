@@ -483,7 +483,80 @@ _KEEP2 = slice(0, len(FEATURE_NAMES))
 
 
 def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Stage-1 features plus the stage-1 P(debris) of the line, its neighbours and its region."""
+    """Stage-1 features plus the stage-1 P(debris) of the line, its neighbours and its region.
+
+    Written column by column into the output (no per-column arrays stacked, no hstack): the same
+    float64 values cast to float32 as stage2_features_plain, which tests compare with."""
+    n = len(p)
+    keep = X1[:, _KEEP2]
+    if n == 0 or X1.dtype != np.float32:
+        return stage2_features_plain(X1, p)
+    k0 = keep.shape[1]
+    out = np.empty((n, k0 + len(SMOOTH)), dtype=np.float32)
+    out[:, :k0] = keep
+    col = out[:, k0:].T  # col[j]: a view of smoothing column j
+    b = 1.0 - p  # body probability
+    col[0] = p
+    for j, s in enumerate((-1, 1, -2, 2, -3, 3), 1):  # p@s: the neighbour's p, 1 beyond the document
+        dst = col[j]
+        dst[:] = 1.0
+        if s > 0 and s < n:
+            dst[: n - s] = p[s:]
+        elif s < 0 and -s < n:
+            dst[-s:] = p[: n + s]
+    idx_i = np.arange(n)
+    for j, (w, p_sum) in enumerate(zip((2, 5, 10), _window_sums(p, (2, 5, 10))), 7):
+        # the window's line count: the cumulative sum of ones is exact, so hi - lo is the same float
+        n_sum = (np.minimum(idx_i + w + 1, n) - np.maximum(idx_i - w, 0)).astype(np.float64)
+        col[j] = p_sum / n_sum
+    bprev = np.full(n, -np.inf)
+    bnext = np.full(n, -np.inf)
+    for s in (1, 2, 3):  # the largest body probability of the 3 lines before / after (0 beyond)
+        m = min(s, n)
+        if s < n:
+            np.maximum(bprev[s:], b[: n - s], out=bprev[s:])
+            np.maximum(bnext[: n - s], b[s:], out=bnext[: n - s])
+        np.maximum(bprev[:m], 0.0, out=bprev[:m])
+        np.maximum(bnext[n - m:], 0.0, out=bnext[n - m:])
+    col[10] = bprev
+    col[11] = bnext
+    col[12] = np.minimum(bprev, bnext)
+    lens = np.expm1(X1[:, _IDX["n_chars"]].astype(np.float64))
+    bm = b * lens
+    tot = max(bm.sum(), 1.0)
+    c = np.cumsum(bm)
+    col[13] = (c - bm) / tot
+    col[14] = (tot - c) / tot
+    idx = np.arange(n, dtype=np.float64)
+    conf = np.flatnonzero(p < 0.2)
+    big = 10_000.0
+    if len(conf):
+        kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
+        prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
+        k = np.searchsorted(conf, idx, side="right")  # first confident line > i
+        nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
+        col[15] = np.log1p(prv)
+        col[16] = np.log1p(nxt)
+    else:
+        col[15] = col[16] = np.log1p(big)
+    col[17] = p - np.median(p)
+    col[18] = (p < 0.5).mean()
+    # how much debris lies between the line and the article's main block (the heaviest window of
+    # body mass): once past a share bar or a comment header, the rest is rarely the article
+    main = int(np.argmax(_window_sum(bm, 5)))
+    for j, mask in ((19, p >= 0.5), (20, p >= 0.8)):
+        c = np.cumsum(mask)
+        col[j] = np.log1p(np.abs(c - c[main]))
+    c = np.cumsum((p >= 0.5) * lens)
+    col[21] = np.log1p(np.abs(c - c[main]))
+    col[22] = np.sign(idx - main)
+    c = np.cumsum(p < 0.5)
+    col[23] = np.log1p(np.abs(c - c[main]))
+    return out
+
+
+def stage2_features_plain(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The reference form of stage2_features (tests/test_features_speed.py compares them)."""
     n = len(p)
     S = np.zeros((n, len(SMOOTH)), dtype=np.float32)
     if n == 0:
