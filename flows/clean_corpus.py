@@ -168,6 +168,8 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
     t0 = time.perf_counter()
     result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
     counts = store.write_part(Path(stage_dir), index, result)
+    del result
+    _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
     counts["seconds"] = time.perf_counter() - t0
     _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
                           len(sources), counts["docs_read"], counts["docs_cleaned"], counts["docs_quarantined"], counts["seconds"])
@@ -378,6 +380,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     memory: dict[str, dict] = {}
 
     def lap(name: str, t0: float) -> float:
+        _shed()
         now = time.perf_counter()
         durations[name] = round(now - t0, 3)
         memory[name] = _memory_mb()
@@ -426,6 +429,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256)
         corpus.pop("fingerprints")
 
+    _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
     batches = plan_batches(to_clean, cfg.batch_size, _workers())
     totals = Counter()
@@ -498,6 +502,27 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         summary["artifacts"] += report[1:]
         store.write_summary(summary, out)
     return summary
+
+
+def _shed() -> None:
+    """Give freed memory back to the system after a phase that held a lot of it for a while (the
+    corpus pass's arrays, carried-over row groups, a batch's rows): Arrow's pool keeps freed
+    buffers, and glibc keeps freed heap pages, both counted in the process's RSS until reused."""
+    import gc
+
+    gc.collect()
+    try:
+        import pyarrow as pa
+
+        pa.default_memory_pool().release_unused()
+    except Exception:  # noqa: BLE001 - an optimisation only
+        pass
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except Exception:  # noqa: BLE001 - not glibc
+        pass
 
 
 def _memory_mb() -> dict:
