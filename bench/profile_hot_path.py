@@ -1,12 +1,14 @@
 """Profile the hot path with pyinstrument and save the text reports in bench/out/ (git-ignored).
 
-    .venv/bin/python bench/profile_hot_path.py [--pages 461] [--html 100] [--interval 0.001]
+    .venv/bin/python bench/profile_hot_path.py [--pages 461] [--html 100] [--interval 0.001] [--warm-up]
 
 - bench/out/profile-text.txt: cleaners.pipeline.clean_text over the dev pages' full-page text;
 - bench/out/profile-html.txt: cleaners.pipeline.clean_document on the first --html pages' HTML;
 - bench/out/profile-stages.json: CPU seconds per stage of the text path, measured without a
   profiler (normalise_lines vs the decision passes vs the rest), so the profile's proportions can
-  be checked against unprofiled time.
+  be checked against unprofiled time; and "shares": each component's CPU seconds and share of
+  clean_text on a second, warm round (process_time around each call, garbage collection timed by
+  gc.callbacks). A sampling profile on a loaded machine counts wall time; these do not.
 """
 from __future__ import annotations
 
@@ -67,21 +69,109 @@ def stages(pages: list[dict], settings: Settings) -> dict:
             "ms_per_doc": round(1000 * (c2 - c1) / n, 2)}
 
 
+def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
+    """CPU seconds of each component of clean_text (nested: a component's time includes what it
+    calls) on the last of `rounds` rounds over the pages, and garbage collection by generation."""
+    import gc
+    from collections import Counter
+
+    import cleaners.decide as decide_mod
+    import cleaners.model as model_mod
+    import cleaners.model.features as fx
+    import cleaners.pipeline as pipeline_mod
+
+    acc: Counter = Counter()
+    clock = time.process_time
+    patched = []
+
+    def wrap(mod, name, key):
+        orig = getattr(mod, name)
+
+        def timed(*args, **kwargs):
+            t = clock()
+            try:
+                return orig(*args, **kwargs)
+            finally:
+                acc[key] += clock() - t
+        setattr(mod, name, timed)
+        patched.append((mod, name, orig))
+
+    wrap(pipeline_mod, "normalise_lines", "normalise_lines")
+    wrap(pipeline_mod, "decide_stable", "decide_stable (decision passes)")
+    wrap(decide_mod, "propose", "rules (propose)")
+    wrap(decide_mod, "model_scores", "line model (model_scores)")
+    wrap(fx, "doc_features", "  doc_features")
+    wrap(fx, "stage2_features", "  stage2_features")
+    wrap(fx, "title_features", "  title_features")
+    wrap(fx, "title_candidates", "  title_candidates")
+    wrap(pipeline_mod, "date_from_datelines", "metadata (dates)")
+    wrap(pipeline_mod, "outlet_from_spans", "metadata (outlets)")
+    model = model_mod.LineModel.default()
+    predict_before = dict(model._predict)
+    for name, fn in list(model._predict.items()):
+        def timed_predict(X, _fn=fn):
+            t = clock()
+            try:
+                return _fn(X)
+            finally:
+                acc["  tree prediction"] += clock() - t
+        model._predict[name] = timed_predict
+    started = [0.0]
+
+    def on_gc(phase, info):
+        if phase == "start":
+            started[0] = clock()
+        else:
+            acc[f"garbage collection (gen {info['generation']})"] += clock() - started[0]
+    gc.callbacks.append(on_gc)
+    try:
+        for _ in range(rounds):
+            acc.clear()
+            t = clock()
+            for p in pages:
+                try:
+                    clean_text(p["text"], settings)
+                except DocumentError:
+                    pass
+            total = clock() - t
+    finally:
+        gc.callbacks.remove(on_gc)
+        for mod, name, orig in patched:
+            setattr(mod, name, orig)
+        model._predict.update(predict_before)
+    out = {"docs": len(pages), "clean_text_cpu_s": round(total, 3), "docs_per_cpu_s": round(len(pages) / total, 1),
+           "compiled_trees": all(getattr(f, "compiled", False) for f in predict_before.values())}
+    out["components"] = {k: {"cpu_s": round(v, 3), "share": round(v / total, 3)} for k, v in acc.most_common()}
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=None)
     ap.add_argument("--html", type=int, default=100)
     ap.add_argument("--interval", type=float, default=0.001)
+    ap.add_argument("--warm-up", action="store_true",
+                    help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     settings = Settings()
     pages = _pages(a.pages)
+    if a.warm_up:
+        import cleaners.model
+
+        cleaners.model.warm_up()
     st = stages(pages, settings)
+    st["warm_up"] = a.warm_up
+    st["shares"] = cpu_shares(pages, settings)
     (OUT / "profile-stages.json").write_text(json.dumps(st, indent=2) + "\n")
     report = _profile(lambda p: clean_text(p["text"], settings), pages, a.interval)
     (OUT / "profile-text.txt").write_text(report)
     print(f"text path: {st['docs_per_cpu_s']} docs/CPU-s ({st['ms_per_doc']} ms/doc), normalise {st['normalise_cpu_s']} s "
           f"of {st['clean_text_cpu_s']} s; profile in {OUT / 'profile-text.txt'}")
+    sh = st["shares"]
+    print(f"warm round: {sh['docs_per_cpu_s']} docs/CPU-s; CPU shares of clean_text:")
+    for name, v in sh["components"].items():
+        print(f"  {name:36s} {v['cpu_s']:7.3f} s  {100 * v['share']:5.1f}%")
     if a.html:
         def html(p):
             with gzip.open(DEVSET / p["html"], "rb") as fh:

@@ -105,3 +105,22 @@ def test_stage2_features_on_dev_lines():
         X1 = fx.doc_features(lines)
         p = rng.random(len(lines))
         assert np.array_equal(fx.stage2_features(X1, p), fx.stage2_features_plain(X1, p))
+
+
+def test_token_ids_in_order_of_first_appearance():
+    """doc_features' one-pass vocabulary ids (keep["tokens"]) are the plain form's: ids numbered by
+    first appearance (dict.fromkeys), one per token."""
+    from itertools import chain, count
+
+    docs = [["Alpha beta, beta", "gamma ALPHA -- delta", "", "beta"], ["x"], ["...", "!!"], ["a b c", "c b a", "d"]]
+    for lines in docs + [[f"w{i % 7} w{i % 3} v{i}" for i in range(40)]]:
+        lines = [ln for ln in lines if ln] or ["x"]
+        keep: dict = {}
+        fx._TOKENS_BY_LINE = {}
+        fx.doc_features(lines, None, keep)
+        ids, tcount = keep["tokens"]
+        toks = [s.split() for s in fx._TOKEN_STRIP.sub(" ", "\n".join(lines).lower()).split("\n")]
+        flat = list(chain.from_iterable(toks))
+        vocab = dict(zip(dict.fromkeys(flat), count()))
+        assert np.array_equal(ids, np.array([vocab[w] for w in flat], dtype=np.int64)), lines
+        assert np.array_equal(tcount, [len(t) for t in toks])

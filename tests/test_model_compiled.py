@@ -121,3 +121,32 @@ def test_cache_folder_is_pruned(tmp_path):
     compiled._prune(tmp_path)
     left = sorted(int(f.stem[1:]) for f in tmp_path.glob("*.o"))
     assert left == list(range(5, compiled._CACHE_FILES + 5))  # the newest kept
+
+
+def test_warm_up_freezes_and_raises_the_threshold():
+    """warm_up (for a worker's start) loads the model and freezes what is alive; run in a child
+    process, since it changes the process's garbage-collector settings."""
+    import subprocess
+
+    code = ("import gc; from cleaners.model import warm_up, GC_YOUNG_THRESHOLD; m = warm_up(); "
+            "assert m is not None and gc.get_freeze_count() > 1000, gc.get_freeze_count(); "
+            "assert gc.get_threshold()[0] == GC_YOUNG_THRESHOLD; print('ok')")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_lightgbm_input_reads_tiny_values_as_zero():
+    """float32 (bit test) and float64 paths agree with the plain rule |x| <= 1e-35f -> 0."""
+    zero = float(np.float32(1e-35))
+    special = np.array([0.0, -0.0, 1e-45, -1e-45, 1e-38, zero, -zero, np.nextafter(np.float32(zero), np.float32(1)),
+                        1e-30, -1.0, 1.0, np.inf, -np.inf, np.nan], dtype=np.float32)
+    rng = np.random.default_rng(9)
+    X = rng.choice(special, size=(50, 7)).astype(np.float32)
+    want = X.astype(np.float64)
+    want[np.abs(want) <= zero] = 0.0
+    for got in (compiled.lightgbm_input(X), compiled.lightgbm_input(X.astype(np.float64)),
+                compiled.lightgbm_input(np.asfortranarray(X))):
+        assert got.dtype == np.float64 and got.flags["C_CONTIGUOUS"]
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.array_equal(np.signbit(got[got == 0]) & (np.abs(want[got == 0]) > 0), np.zeros((got == 0).sum(), bool))

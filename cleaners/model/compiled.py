@@ -39,6 +39,7 @@ _INLINE = False
 _PROBE_ROWS = 512
 _CACHE_FILES = 64  # object files kept in the cache folder (~1 MB per model of four boosters)
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold
+_ZERO_BITS = np.float32(1e-35).view(np.uint32)
 _warned: set[str] = set()
 
 
@@ -138,6 +139,24 @@ def probe_rows(model_text: str, n_features: int, rows: int = _PROBE_ROWS, seed: 
     return X
 
 
+def lightgbm_input(X: np.ndarray) -> np.ndarray:
+    """X as the float64 rows LightGBM's predictor sees: a value within kZeroThreshold (1e-35f) of
+    zero reads as zero there (lleaves compares the value itself). For float32 X (the line features)
+    the tiny values are found on the bits: 0 < |x| <= 1e-35f, i.e. 0 < bits(|x|) <= bits(1e-35f)."""
+    X = np.asarray(X)
+    if X.dtype == np.float32 and X.ndim == 2:
+        bits = X.view(np.uint32) & np.uint32(0x7FFFFFFF)
+        bits -= np.uint32(1)  # 0 wraps to the top: only 1..bits(1e-35f) fall below
+        tiny = bits < _ZERO_BITS
+        X64 = np.ascontiguousarray(X, dtype=np.float64)
+        if tiny.any():
+            X64[tiny] = 0.0
+        return X64
+    X64 = np.array(X, dtype=np.float64, order="C", copy=True)
+    np.copyto(X64, 0.0, where=np.abs(X64) <= _ZERO)
+    return X64
+
+
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
@@ -162,10 +181,7 @@ def predictor(booster, model_file: Path | str | None) -> Predict:
             raise ValueError(f"lleaves reads {n_features} features, LightGBM {booster.num_feature()}")
 
         def predict(X: np.ndarray) -> np.ndarray:
-            # LightGBM reads a value within kZeroThreshold (1e-35f) of zero as zero; lleaves does not
-            X64 = np.array(X, dtype=np.float64, order="C", copy=True)
-            np.copyto(X64, 0.0, where=np.abs(X64) <= _ZERO)
-            return model.predict(X64, n_jobs=1)
+            return model.predict(lightgbm_input(X), n_jobs=1)
 
         probe = probe_rows(text.decode("utf-8"), n_features)
         if not _same(predict(probe), booster.predict(probe, num_threads=1)):

@@ -322,9 +322,11 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
     # ------------------------------------------------------------ tokens
     toks_per_line = _line_token_lists(lines, lower)
     tcount = np.fromiter(map(len, toks_per_line), dtype=np.int64, count=n)
-    flat = list(chain.from_iterable(toks_per_line))
-    vocab = dict(zip(dict.fromkeys(flat), count()))
-    ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
+    # each token's vocabulary id, ids numbered in order of first appearance, in one C-level pass:
+    # setdefault gives a new word the vocabulary's size at the time (len, drawn just before the call)
+    vocab: dict[str, int] = {}
+    ids = np.fromiter(map(vocab.setdefault, chain.from_iterable(toks_per_line), map(len, repeat(vocab))),
+                      dtype=np.int64, count=int(tcount.sum()))
     V = len(vocab)
     # flags of the few vocabulary words that have one (stop words, months); the rest 0
     word_flags = _word_flags()
