@@ -43,8 +43,6 @@ from cleaners.types import DocumentError, RawDocument
 
 STATS_FILE = "corpus-stats.npz"
 HASHES_FILE = "line-hashes-{:05d}.npz"
-# OUT/.line-hashes/: every file's line hashes from earlier runs (LineHashCache).
-CACHE_DIR = ".line-hashes"
 # Bump when what a part holds, or how documents are read, normalised or hashed, changes: parts of
 # another format are never reused.
 CACHE_FORMAT = 1
@@ -257,14 +255,16 @@ def statistics_of(parts, sources: list[str], settings: Settings) -> tuple[Corpus
 
 # ---------------------------------------------------------------- the line-hash cache
 # Reading, decoding and hashing every file is most of an incremental run's corpus pass, though only
-# the changed files have new lines. OUT/.line-hashes/ keeps each file's line hashes (parts written
-# by hash_slice, with the sha256 each file had), so a run re-reads only files whose content hash
-# (manifest.scan: size + mtime, else sha256) has no cached part. The statistics are then built from
-# the cached parts and the new ones exactly as from a full pass (the counts do not depend on the
-# order of documents). A part is reused only under the same pipeline version and code
-# (cache_version). Every write is atomic, and a part is valid by its content hashes whatever run
-# wrote it, so a crash leaves at worst a part the next run ignores or tidies away.
+# the changed files have new lines. Each run's parts are kept with its tables: the live generation
+# holds line-hashes/ (OUT/.tables/current/line-hashes, published with the tables and the manifest
+# by cleaners.store.commit), keyed per file by path and sha256 (the manifest's: size + mtime, else
+# the bytes). The next run reads only files with no cached part under today's content hash, pipeline
+# version and code (cache_version), builds the statistics from the cached parts and the new ones
+# exactly as from a full pass (the counts do not depend on the order of documents), and stages the
+# parts it used (hard links, no copy) with its new ones into its own line-hashes/. The live
+# generation's parts are never modified: a run that dies leaves the cache as the tables are.
 
+CACHE_DIR = "line-hashes"
 MIN_PART_FILES = 250  # smaller parts (a few changed files each run) are merged when they pile up
 MAX_SMALL_PARTS = 4
 MAX_STALE_SHARE = 0.25  # a part is rewritten without its stale files beyond this share of its documents
@@ -286,15 +286,36 @@ def cache_version(settings: Settings) -> str:
     return f"{settings.pipeline_version}/{code_digest()}"
 
 
-class LineHashCache:
-    """The parts of OUT/.line-hashes/ (see above). One writer: the run that holds OUT_DIR's lock."""
+def _link_or_copy(src: Path, dst: Path) -> None:
+    import os
+    import shutil
 
-    def __init__(self, folder: Path, settings: Settings):
-        self.folder = Path(folder)
+    if dst.exists():
+        return
+    try:
+        os.link(src, dst)
+    except OSError:
+        tmp = dst.with_name(f".{dst.name}.tmp")
+        shutil.copyfile(src, tmp)
+        tmp.replace(dst)
+
+
+class LineHashCache:
+    """Parts of a previous run (`source`, read only) and this run's (`target`, in its staging
+    folder; published with its tables). One writer: the run that holds OUT_DIR's lock."""
+
+    def __init__(self, source: Path | None, settings: Settings, target: Path | None = None):
+        self.source = Path(source) if source is not None else None
+        self.target = Path(target) if target is not None else self.source
         self.version = cache_version(settings)
 
-    def parts(self) -> list[Path]:
-        return sorted(self.folder.glob("part-*.npz")) if self.folder.is_dir() else []
+    @property
+    def folder(self) -> Path:
+        return self.target
+
+    def parts(self, folder: Path | None = None) -> list[Path]:
+        folder = self.source if folder is None else folder
+        return sorted(folder.glob("part-*.npz")) if folder is not None and folder.is_dir() else []
 
     def lookup(self, sources: list[str], sha256: np.ndarray) -> tuple[list[tuple[Path, np.ndarray]], np.ndarray]:
         """Cached parts that cover some of `sources` (sorted), each with its mask of files to use,
@@ -317,26 +338,37 @@ class LineHashCache:
                 use.append((path, ok))
         return use, cached
 
-    def tidy(self, used: list[tuple[Path, np.ndarray]], new_parts: list[Path], tag: str) -> None:
-        """After a pass: drop parts nobody uses, rewrite parts that are mostly stale, merge small ones."""
-        keep = {Path(p): m for p, m in used} | {Path(p): None for p in new_parts}
+    def carry_all(self) -> None:
+        """Stage every previous part unchanged (a run that needed no corpus pass)."""
+        if self.source is None or self.target is None or self.source == self.target:
+            return
+        self.target.mkdir(parents=True, exist_ok=True)
         for path in self.parts():
-            if path not in keep:
-                path.unlink(missing_ok=True)
-        for tmp in self.folder.glob(".part-*.tmp") if self.folder.is_dir() else []:
-            tmp.unlink(missing_ok=True)  # a write that died (one writer: OUT_DIR's lock)
-        small: list[tuple[Path, np.ndarray | None]] = []
-        for n, (path, mask) in enumerate(sorted(keep.items())):
-            if mask is not None and not mask.all():
-                table = _read_file_table(path)
-                docs = table[1] if table is not None else None
-                stale = 1.0 if docs is None or not docs.sum() else float(docs[~mask].sum()) / float(docs.sum())
-                if stale > MAX_STALE_SHARE:
-                    part = read_slice(path).subset(mask)
-                    target = self.folder / f"part-{tag}-t{n:05d}.npz"
-                    save_part(part, target)
-                    path.unlink(missing_ok=True)
-                    path, mask = target, None
+            _link_or_copy(path, self.target / path.name)
+
+    def tidy(self, used: list[tuple[Path, np.ndarray]], new_parts: list[Path], tag: str) -> None:
+        """Stage the used previous parts next to the new ones: linked as they are, or rewritten
+        without their stale files when those are many; small parts merged into one."""
+        target = self.target
+        target.mkdir(parents=True, exist_ok=True)
+        staged: list[tuple[Path, np.ndarray | None]] = [(Path(p), None) for p in new_parts]
+        for n, (path, mask) in enumerate(used):
+            table = _read_file_table(path)
+            docs = table[1] if table is not None else None
+            stale = 0.0 if mask.all() else 1.0 if docs is None or not docs.sum() else \
+                float(docs[~mask].sum()) / float(docs.sum())
+            if stale > MAX_STALE_SHARE:
+                dst = target / f"part-{tag}-t{n:05d}.npz"
+                save_part(read_slice(path).subset(mask), dst)
+                staged.append((dst, None))
+            elif path.parent == target:
+                staged.append((path, mask))
+            else:
+                dst = target / path.name
+                _link_or_copy(path, dst)
+                staged.append((dst, mask))
+        small = []
+        for path, mask in staged:
             if mask is not None:
                 n_files = int(mask.sum())
             else:
@@ -344,11 +376,15 @@ class LineHashCache:
                 n_files = len(table[0]) if table is not None else 0
             if n_files < MIN_PART_FILES:
                 small.append((path, mask))
+        live = {path for path, _ in staged}
         if len(small) > MAX_SMALL_PARTS:
             merged = LineHashes.concat([_open_part((p, m) if m is not None else p) for p, m in small], self.version)
-            save_part(merged, self.folder / f"part-{tag}-merged.npz")
-            for path, _ in small:
+            live = (live - {p for p, _ in small}) | {save_part(merged, target / f"part-{tag}-merged.npz")}
+        for path in self.parts(target):  # unused, stale or merged parts (in this run's folder only)
+            if path not in live:
                 path.unlink(missing_ok=True)
+        for tmp in target.glob(".part-*.tmp"):
+            tmp.unlink(missing_ok=True)
 
 
 def build(raw_dir: Path, sources: list[str], settings: Settings) -> CorpusStats:

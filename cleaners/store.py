@@ -35,6 +35,14 @@ CARRY_PART = "part-carry.parquet"
 GENERATIONS = ".tables"  # OUT/.tables/<generation>/ + OUT/.tables/current -> <generation>
 CURRENT = "current"
 MANIFEST_NAME = MANIFEST  # saved into the staging folder by the flow, published with the tables
+# Folders a run may stage that go live with its tables but get no link in OUT_DIR: the corpus
+# pass's per-file line hashes (cleaners.corpus_context.CACHE_DIR), read by the next run.
+SIDECARS = ("line-hashes",)
+
+
+def live_path(out_dir: Path, name: str) -> Path:
+    """OUT/.tables/current/<name>: a file or folder of the live generation."""
+    return Path(out_dir) / GENERATIONS / CURRENT / name
 
 
 def to_arrow(name: str, rows: list[dict]) -> pa.Table:
@@ -108,8 +116,9 @@ def commit(stage_dir: Path, out_dir: Path) -> dict[str, Path]:
     names = [f"{name}.parquet" for name in TABLES]
     if (stage_dir / MANIFEST_NAME).exists():
         names.append(MANIFEST_NAME)
+    side = [name for name in SIDECARS if (stage_dir / name).is_dir()]
     _migrate_legacy(out_dir, tables)
-    generation = _publish_generation(stage_dir, tables, names)
+    generation = _publish_generation(stage_dir, tables, names + side)
     _switch_current(tables, generation)
     _ensure_links(out_dir, names)
     _remove_old_generations(tables)

@@ -120,9 +120,16 @@ def corpus_statistics(parts: list, sources: list[str], settings: dict, stage_dir
     path = corpus_context.save(stats, Path(stage_dir))
     if cache_dir:
         used = [p for p in parts if isinstance(p, tuple)]
-        corpus_context.LineHashCache(Path(cache_dir), cfg).tidy(used, [Path(p) for p in new_parts], tag)
+        corpus_context.LineHashCache(None, cfg, target=Path(cache_dir)).tidy(used, [Path(p) for p in new_parts], tag)
     return {"path": str(path), "n_docs": stats.n_docs, "n_distinct_lines": stats.n_distinct_lines,
             "fingerprints": corpus_context.Fingerprints(np.array(sorted(sources), dtype=str), prints)}
+
+
+def _line_hash_cache(out: Path, stage: Path, cfg: Settings) -> corpus_context.LineHashCache:
+    """The live generation's line hashes (read only) and this run's staged folder, published with
+    its tables by store.commit."""
+    return corpus_context.LineHashCache(store.live_path(out, corpus_context.CACHE_DIR), cfg,
+                                        target=stage / corpus_context.CACHE_DIR)
 
 
 def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, out: Path,
@@ -132,8 +139,8 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     over the cached parts and the new ones. `sha256`: each source's content hash (bytes array
     aligned with `sources`); without it, or with reuse=False (--full), every file is read again."""
     t0 = time.perf_counter()
-    cache = corpus_context.LineHashCache(out / corpus_context.CACHE_DIR, cfg)
-    cache.folder.mkdir(parents=True, exist_ok=True)
+    cache = _line_hash_cache(out, stage, cfg)
+    cache.target.mkdir(parents=True, exist_ok=True)
     if reuse and sha256 is not None:
         used, cached = cache.lookup(sources, sha256)
     else:
@@ -142,14 +149,14 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     pairs = [(sources[i], sha256[i].decode() if sha256 is not None else "") for i in todo]
     slices = plan_batches(pairs, cfg.batch_size, _workers())
     tag = stage.name
-    args = [(raw_dir, [s for s, _ in part], cfg.__dict__, str(cache.folder), i, [h for _, h in part],
+    args = [(raw_dir, [s for s, _ in part], cfg.__dict__, str(cache.target), i, [h for _, h in part],
              f"part-{tag}-{i:05d}.npz") for i, part in enumerate(slices)]
     if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
         new = [hash_lines(*a) for a in args]
     else:
         futures = [hash_lines.submit(*a) for a in args]
         new = [f.result() for f in futures]
-    corpus = corpus_statistics([*used, *new], sources, cfg.__dict__, str(stage), str(cache.folder), new, tag)
+    corpus = corpus_statistics([*used, *new], sources, cfg.__dict__, str(stage), str(cache.target), new, tag)
     corpus["seconds"] = round(time.perf_counter() - t0, 3)
     corpus["files_read"] = len(todo)
     _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s (%d files read in %d slices, %d cached)",
@@ -400,6 +407,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         corpus = {"path": None, "n_docs": None, "n_distinct_lines": None, "seconds": 0.0, "reused": True,
                   "files_read": 0}
         contexts = previous.context
+        _line_hash_cache(out, stage, cfg).carry_all()  # the next run's corpus pass still has them
         log.info("corpus unchanged since the last run: statistics not recomputed")
     else:
         progress.report("corpus statistics", 0, len(sources))

@@ -142,7 +142,15 @@ def test_flow_rerun_reads_only_the_changed_file_and_equals_a_fresh_run(tmp_path)
     (raw / "railway.txt").write_text(_article("railway", 6, SHARED))
     second = flow_fn(raw_dir=str(raw), out_dir=str(out))
     assert second["corpus"]["files_read"] == 1 and not second["corpus"]["reused"]
-    fresh = flow_fn(raw_dir=str(raw), out_dir=str(tmp_path / "fresh"))
+    # the cache goes live with the tables (OUT/.tables/current/line-hashes), nothing else in OUT_DIR
+    assert store.live_path(out, corpus_context.CACHE_DIR).is_dir() and corpus_context.CACHE_DIR in store.SIDECARS
+    assert not (out / corpus_context.CACHE_DIR).exists()
+    third = flow_fn(raw_dir=str(raw), out_dir=str(out))  # nothing changed: no pass, the cache carried on
+    assert third["corpus"]["reused"] and len(list(store.live_path(out, corpus_context.CACHE_DIR).glob("part-*.npz")))
+    (raw / "harbour.txt").write_text(_article("harbour", 2, SHARED))
+    fourth = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    assert fourth["corpus"]["files_read"] == 1
+    fresh = flow_fn(raw_dir=str(raw), out_dir=str(tmp_path / "fresh"), full=True)
     assert fresh["corpus"]["files_read"] == fresh["incremental"]["sources_total"]
     for name in store.TABLES:
         a, b = store.read_table(out, name), store.read_table(tmp_path / "fresh", name)
