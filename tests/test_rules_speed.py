@@ -182,7 +182,8 @@ def _docs_for_propose():
 
     docs = [DATELINES + SAMPLES, SAMPLES[::-1] + DATELINES, [t for pair in zip(DATELINES, SAMPLES) for t in pair],
             ["img alt text", "Jane Doe speaks to media", "photo: ap", "John Smith arrives at court",
-             "Getty Images", "Mary Jones waves to supporters in Paris, France", "A long sentence here, the end."]]
+             "Getty Images", "Mary Jones waves to supporters in Paris, France", "A long sentence here, the end."],
+            PREFIXED, PREFIXED[::-1]]
     subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
     with gzip.open(subset, "rt", encoding="utf-8") as fh:
         for _, line in zip(range(40), fh):
@@ -230,4 +231,53 @@ def test_in_context_gates_on_samples():
         for line in doc.lines:
             for _, rule in rules._IN_CONTEXT:
                 if rule.text_gate is not None and not rule.text_gate(line):
+                    assert rule(line, doc) is None, (rule.__name__, line.text)
+
+
+PREFIXED = ["RELATED: Mayor resigns", "Read more: x", "Tags: a, b", "Filed under: News", "© 2018 Example Media",
+            "Copyright 2019 X", "(c) 2020 Y", "All rights reserved.", "Photo: Getty Images", "Image credit: Reuters",
+            "Getty Images", "(photo)", "What do you think? Tell us", "Sign up for our newsletter", "Follow us on X",
+            "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24", "12/03/2019", "More on FoxNews.com.",
+            "Videos by Rare", "This article originally appeared on Example.com", "ǅemal", "İstanbul", "related:x"]
+
+
+def _start_patterns():
+    from cleaners import rules
+
+    return [pat for _, r in rules._TEXT_ONLY for pat in getattr(r, "start_patterns", ())]
+
+
+@given(st.lists(st.sampled_from(PREFIXED + list(ODD) + [" ", "tags", "photo", "by ", ": "]), max_size=12).map("".join))
+@settings(max_examples=400, deadline=None)
+def test_start_union_is_necessary(text):
+    """Where any marked rule's start pattern matches, the one alternation matches too."""
+    from cleaners import rules
+
+    if any(p.search(text) for p in _start_patterns()):
+        assert rules._START_UNION.search(text)
+
+
+def test_start_union_on_samples():
+    from cleaners import rules
+
+    pats = _start_patterns()
+    assert len(pats) >= 7
+    for text in PREFIXED + SAMPLES + DATELINES:
+        assert bool(rules._START_UNION.search(text)) == any(p.search(text) for p in pats), text
+    for texts in _docs_for_propose():
+        for text in texts:
+            assert bool(rules._START_UNION.search(text)) == any(p.search(text) for p in pats), text
+
+
+def test_starts_with_rules_need_their_pattern():
+    """A rule marked starts_with proposes nothing on a line none of its patterns matches."""
+    from cleaners import rules
+    from cleaners.rules.base import Doc
+
+    marked = [r for _, r in rules._TEXT_ONLY if getattr(r, "start_patterns", ())]
+    for texts in _docs_for_propose() + [PREFIXED]:
+        doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
+        for line in doc.lines:
+            for rule in marked:
+                if not any(p.search(line.text) for p in rule.start_patterns):
                     assert rule(line, doc) is None, (rule.__name__, line.text)

@@ -1,7 +1,7 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
 from cleaners.rules import call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
-from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context
+from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
 
 RULES: tuple[Rule, ...] = (
     dateline.leading_dateline,
@@ -38,6 +38,10 @@ RULES: tuple[Rule, ...] = (
 # RULES, proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose
 # text gate (cleaners.rules.base.in_context) lets them propose something on this text.
 _TEXT_ONLY = tuple((i, r) for i, r in enumerate(RULES) if not getattr(r, "needs_context", False))
+# Text-only rules that need one of their start patterns (cleaners.rules.base.starts_with): one
+# anchored alternation of all those patterns is tried per text, and where it fails they are skipped.
+_START_UNION = start_union([pat for _, r in _TEXT_ONLY for pat in getattr(r, "start_patterns", ())])
+_TEXT_ONLY_UNSTARTED = tuple((i, r) for i, r in _TEXT_ONLY if not getattr(r, "start_patterns", ()))
 _IN_CONTEXT = tuple((i, r) for i, r in enumerate(RULES) if getattr(r, "needs_context", False))
 _Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], tuple[tuple[int, Rule], ...]]
 _BY_TEXT: dict[str, _Entry] = {}
@@ -49,7 +53,8 @@ _SHARED_MAX = 20_000
 
 
 def _entry(line: Line, doc: Doc) -> _Entry:
-    found = tuple([(i, p) for i, rule in _TEXT_ONLY if (p := rule(line, doc)) is not None])
+    rules = _TEXT_ONLY if _START_UNION.search(line.text) else _TEXT_ONLY_UNSTARTED
+    found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
     gated = tuple([(i, rule) for i, rule in _IN_CONTEXT if rule.text_gate is None or rule.text_gate(line)])
     entry = (found, tuple([p for _, p in found]), gated)
     if len(_SHARED) >= _SHARED_MAX:

@@ -115,6 +115,32 @@ def whole_line(kind: str, rule: str, strong: bool = True) -> Proposal:
     return p
 
 
+def starts_with(*patterns: re.Pattern) -> Callable[[Rule], Rule]:
+    """Marks a text-only rule that proposes nothing unless one of `patterns` (each anchored with "^")
+    matches its line: cleaners.rules.propose tries all such patterns of all rules as one anchored
+    alternation (start_union) once per text, and calls these rules only where it matches."""
+    for pat in patterns:
+        if not pat.pattern.startswith("^") or pat.flags & re.M:
+            raise ValueError(f"{pat.pattern[:30]!r}: starts_with needs a pattern anchored with ^ (no re.M)")
+
+    def mark(rule: Rule) -> Rule:
+        rule.start_patterns = patterns
+        return rule
+    return mark
+
+
+def start_union(patterns: Sequence[re.Pattern]) -> re.Pattern:
+    """One pattern that matches where any of `patterns` (each "^..."; re.I and re.X kept per
+    pattern as scoped flags; group names dropped) matches: "^(?:(?ix:A)|(?i:B)|...)". With the "^"
+    outside the alternation the engine tries the start of the line only."""
+    parts = []
+    for pat in patterns:
+        flags = ("i" if pat.flags & re.I else "") + ("x" if pat.flags & re.X else "")
+        body = re.sub(r"\(\?P<\w+>", "(?:", pat.pattern[1:])
+        parts.append(f"(?{flags}:{body})" if flags else f"(?:{body})")
+    return re.compile("^(?:" + "|".join(parts) + ")")
+
+
 def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None):
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
     rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 # Reader-engagement openings. Each addresses the reader (you/your/us/our) or asks them to act.
 _OPENINGS = re.compile(
@@ -22,6 +22,7 @@ _OPENINGS = re.compile(
 )
 
 
+@starts_with(_OPENINGS)
 def reader_engagement(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 25 and _OPENINGS.search(line.text):
         return whole_line("call_to_action", "reader_engagement")

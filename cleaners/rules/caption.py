@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context, whole_line, starts_with
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
@@ -68,6 +68,7 @@ def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+@starts_with(_LINE_CREDIT)
 def credit_line(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 14 and _LINE_CREDIT.search(line.text):
         return whole_line("caption", "credit_line")

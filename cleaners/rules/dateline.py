@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 TIME = r"(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)"
@@ -44,13 +44,7 @@ _STAMP = re.compile(
 )
 
 
-def _may_lead_with_dateline(line: Line) -> bool:
-    """leading_dateline's gate: some pattern has what it needs in the line's text."""
-    text = line.text
-    return any(needs(text) for needs in _LEADING_NEEDS)
-
-
-@in_context(gate=_may_lead_with_dateline)
+@in_context  # no text gate: the position test below is cheaper than any test of the text
 def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
     if line.index > 8:
@@ -73,6 +67,7 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     return Proposal("dateline", "leading_dateline", start=0, end=m.end())
 
 
+@starts_with(_STAMP)
 def date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is a publication stamp: "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24"."""
     if line.n_words <= 16 and _STAMP.search(line.text):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 _PREFIX = re.compile(
     r"""^(?:related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news))?
@@ -16,6 +16,7 @@ _PREFIX = re.compile(
 )
 
 
+@starts_with(_PREFIX)
 def link_prefix(line: Line, doc: Doc) -> Proposal | None:
     """ "RELATED: …", "Read more: …", "See also: …"."""
     if line.n_words <= 40 and _PREFIX.search(line.text):

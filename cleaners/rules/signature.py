@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za)\b"
 _NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
@@ -18,12 +18,14 @@ _COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved)", re.I)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
+@starts_with(_SIGNED)
 def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 12 and _SIGNED.search(line.text):
         return whole_line("outlet_signature", "signed_by_outlet")
     return None
 
 
+@starts_with(_COPYRIGHT)
 def copyright_line(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 30 and _COPYRIGHT.search(line.text):
         return whole_line("outlet_signature", "copyright_line")

@@ -5,11 +5,12 @@ import re
 from operator import itemgetter
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 _PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
 
 
+@starts_with(_PREFIX)
 def tag_prefix(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 40 and _PREFIX.search(line.text):
         return whole_line("tag_list", "tag_prefix")
