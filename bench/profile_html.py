@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> dict:
             t.wrap(eh, attr, label)
     import trafilatura as tr
     bare = t.wrap(tr, "bare_extraction", "trafilatura body", nth={0: "trafilatura body", 1: "trafilatura recall retry"})
-    t.wrap(eh, "page_chars", "page_chars")
+    t.wrap(eh, "page_chars", "page_chars (exact page size, only when the body is under half the whole <body> text)")
+    if hasattr(eh, "body_chars"):
+        t.wrap(eh, "body_chars", "body_chars (whole <body> text, the bound)")
     t.wrap(eh, "visible_text", "visible_text (fallback)")
     t.wrap(eh, "_article_chars", "text path on visible text (fallback check)")
     t.wrap(eh, "choose_title", "choose_title")
