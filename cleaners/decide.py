@@ -115,6 +115,17 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
     return []
 
 
+def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, settings: Settings) -> int:
+    """The last line of the run right below the body that the model is sure is body (a list or
+    table closing the article, which is not prose and so cannot end the prose span itself)."""
+    if proba is None:
+        return last
+    j = last + 1
+    while j < len(whole) and whole[j] is None and proba[j] < settings.model_threshold_continue:
+        j += 1
+    return j - 1
+
+
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
            corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
@@ -171,6 +182,9 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         for j in below:
             model_says_debris[j] = False
         last = below[-1]
+    below = _model_continues_body(last, debris_proba, whole, settings)
+    model_says_debris[last + 1:below + 1] = False
+    last = below
     # A line between two body lines is a subheading unless the model is sure.
     for i in range(first + 1, last):
         if model_says_debris[i] and not model_says_debris[i - 1] and not model_says_debris[i + 1] \

@@ -26,6 +26,9 @@ class Settings:
     # Model-only removal of what reads as article text (a sentence next to the body, or a line
     # between two body lines, i.e. a subheading) needs this much confidence instead.
     model_threshold_prose: float = 0.9
+    # Lines right below the last prose line that the model is this sure are body (P(debris) below
+    # it) continue the body: a closing list, a table, the last short paragraphs.
+    model_threshold_continue: float = 0.2
     use_model: bool = True
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = 3

@@ -57,3 +57,39 @@ def test_model_headline_below_a_furniture_sentence_starts_the_article(monkeypatc
     assert d.title is not None and d.title.text == lines[1]
     assert [ln.text for ln, _ in d.kept] == lines[2:]
     assert any(s.line == 1 and s.whole_line for s in d.spans)
+
+
+_CLOSING_LIST = ["Council backs bigger bus network",
+                 "The city council voted on Tuesday to expand the downtown bus network after months of debate.",
+                 "Council members said the new routes would serve these neighbourhoods first:",
+                 "Riverside and the old docks",
+                 "Northfield Park",
+                 "Hill Top estate",
+                 "Most popular",
+                 "Share this story"]
+
+
+def _decide_with(monkeypatch, proba):
+    import numpy as np
+
+    import cleaners.decide as decide_module
+    from cleaners.decide import decide
+    from cleaners.settings import Settings
+
+    monkeypatch.setattr(decide_module, "model_scores", lambda texts, *a, **k: (np.array(proba), 0))
+    return [ln.text for ln, _ in decide(_CLOSING_LIST, Settings()).kept]
+
+
+def test_a_list_closing_the_article_stays_when_the_model_is_sure_it_is_body(monkeypatch):
+    """List items are not prose, so the prose span ends above them; the model's confidence carries
+    the body over them, and stops at the first line it is not sure of."""
+    kept = _decide_with(monkeypatch, [0.9, 0.05, 0.05, 0.1, 0.1, 0.15, 0.6, 0.95])
+    assert kept == _CLOSING_LIST[1:6]
+    # a line a rule removes ends the run even when the model scores it as body
+    assert _decide_with(monkeypatch, [0.9, 0.05, 0.05, 0.1, 0.1, 0.15, 0.1, 0.1]) == _CLOSING_LIST[1:6]
+
+
+def test_a_list_below_the_article_goes_when_the_model_is_not_sure(monkeypatch):
+    # look-alike: a teaser list under the story, scored as body only weakly, is not carried
+    kept = _decide_with(monkeypatch, [0.9, 0.05, 0.05, 0.3, 0.1, 0.1, 0.1, 0.95])
+    assert kept == _CLOSING_LIST[1:3]

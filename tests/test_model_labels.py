@@ -32,3 +32,32 @@ def test_title_folding_and_index():
     assert fold_title("The 7 Biggest Diet  Trends, in 2025!") == "the 7 biggest diet trends in 2025"
     assert title_index(["Menu", "The 7 biggest diet trends in 2025", "Body."], "The 7 Biggest Diet Trends in 2025") == 1
     assert title_index(["Menu"], "Nope") is None
+
+
+def test_markup_title_is_the_h1_its_meta_titles_agree_with():
+    from cleaners.model.labels import markup_title_indices
+    lines = ["Menu", "Council closes the old bridge", "By Ann Lee", "The council voted on Tuesday.",
+             "Council closes the old bridge"]
+    page = ('<html><head><title>Council closes the old bridge | Daily Post</title></head>'
+            '<body><h1>Council closes the old bridge</h1><p>x</p></body></html>')
+    assert markup_title_indices(lines, page) == [1, 4]
+    og = page.replace("<title>Council closes the old bridge | Daily Post</title>",
+                      '<meta property="og:title" content="Daily Post - Council closes the old bridge">')
+    assert markup_title_indices(lines, og) == [1, 4]
+
+
+def test_markup_title_look_alikes_give_no_label():
+    from cleaners.model.labels import markup_title_indices
+    lines = ["Daily Post Blog", "Council closes the old bridge", "The council voted on Tuesday."]
+    # the <h1> is the site's name: the <title> goes on with a whole headline after it
+    site_h1 = ('<html><head><title>Daily Post Blog: Council closes the old bridge after a long vote</title>'
+               '</head><body><h1>Daily Post Blog</h1></body></html>')
+    assert markup_title_indices(lines, site_h1) == []
+    # no meta title agrees with the <h1>
+    other = '<html><head><title>Weather today</title></head><body><h1>Council closes the old bridge</h1></body></html>'
+    assert markup_title_indices(lines, other) == []
+    # two different agreeing <h1>s: ambiguous
+    two = ('<html><head><title>Council closes the old bridge</title><meta name="twitter:title" content="Daily Post Blog">'
+           '</head><body><h1>Council closes the old bridge</h1><h1>Daily Post Blog</h1></body></html>')
+    assert markup_title_indices(lines, two) == []
+    assert markup_title_indices(lines, None) == [] and markup_title_indices(lines, b"") == []

@@ -128,7 +128,7 @@ def main(argv=None) -> int:
     spreds: dict[str, dict] = {}
     if a.cv:
         page_docs = tr.page_docs(pages)
-        snip_docs = tr.snippet_docs(snippet_rows)  # every snippet page trains the folds it is not in
+        snip_docs = tr.snippet_docs(snippet_rows, a.devset)  # every snippet page trains the folds it is not in
         folds = [fold_of(p, a.cv) for p in pages]
         sfolds = [fold_of(p, a.cv) for p in spages]
         for k in range(a.cv):

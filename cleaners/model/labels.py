@@ -97,6 +97,36 @@ def title_indices(lines: list[str], title: str | None) -> list[int]:
     return [i for i, line in enumerate(lines) if fold_title(line) == ft]
 
 
+def markup_title_indices(lines: list[str], html: bytes | str | None) -> list[int]:
+    """Silver headline labels for pages annotated without a title: the lines equal (folded) to
+    the page's one <h1> that its own meta titles agree with (og:title, twitter:title or <title>
+    equal to it, or "<h1> | Site" / "Site - <h1>" with a short site part). A long remainder means
+    the <h1> is the site's name ("Blog name" vs "Blog name: Post title"), so it does not count.
+    On the 461 WCXB pages this labels 317, and 302 of them agree with the annotated title (the
+    rest are mostly the annotator choosing a shorter or longer variant)."""
+    if not html:
+        return []
+    import lxml.html  # trafilatura's parser; only training reads markup this way
+
+    try:
+        tree = lxml.html.fromstring(html)
+    except (ValueError, lxml.etree.ParserError):
+        return []
+    h1 = {h for h in (fold_title(e.text_content()) for e in tree.iter("h1")) if len(h.split()) >= 2}
+    meta = [fold_title(e.get("content")) for e in tree.iter("meta")
+            if (e.get("property") or e.get("name") or "").lower() in ("og:title", "twitter:title") and e.get("content")]
+    meta += [fold_title(e.text_content()) for e in tree.iter("title")]
+
+    def agrees(h: str, m: str) -> bool:
+        rest = len(m.split()) - len(h.split())
+        return m == h or ((m.startswith(h + " ") or m.endswith(" " + h)) and rest <= min(6, len(h.split())))
+
+    agreed = [h for h in h1 if any(agrees(h, m) for m in meta if m)]
+    if len(agreed) != 1:
+        return []
+    return [i for i, line in enumerate(lines) if fold_title(line) == agreed[0]]
+
+
 _WS = re.compile(r"\s+")
 
 

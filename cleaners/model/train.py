@@ -126,7 +126,18 @@ def page_docs(pages: list[dict]) -> list[TrainDoc]:
     return out
 
 
-def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
+def page_html(page: dict, devset: Path) -> bytes | None:
+    """A dev page's HTML (its `html` field names a gzipped file under the devset folder)."""
+    ref = page.get("html")
+    if not ref or not (devset / ref).exists():
+        return None
+    with gzip.open(devset / ref, "rb") as f:
+        return f.read()
+
+
+def snippet_docs(pages: list[dict], devset: Path = DEVSET) -> list[TrainDoc]:
+    """The snippet-labelled pages: partial body labels from their snippets, and the headline
+    lines their own markup agrees on (labels.markup_title_indices) as silver title labels."""
     out = []
     for p in pages:
         lines = norm_lines(p["text"])
@@ -135,7 +146,9 @@ def snippet_docs(pages: list[dict]) -> list[TrainDoc]:
             continue
         y = np.where(s == 1, 0, 1).astype(np.int8)
         w = (s >= 0).astype(np.float64) * 2.0
-        out.append(TrainDoc(lines, y, w, None, site_key(p.get("url")), _group(p.get("url"), p["id"]), "snip"))
+        titles = tuple(lb.markup_title_indices(lines, page_html(p, devset)))
+        out.append(TrainDoc(lines, y, w, titles[0] if titles else None, site_key(p.get("url")),
+                            _group(p.get("url"), p["id"]), "snip", titles=titles))
     return out
 
 
@@ -237,9 +250,10 @@ def title_labels(docs: list[TrainDoc]) -> tuple[np.ndarray, np.ndarray]:
         t = np.zeros(len(d.lines))
         t[list(d.titles or ([] if d.title is None else [d.title]))] = 1
         y.append(t)
-        # pages whose headline is not a line of the text teach nothing about which line it is
+        # pages whose headline is not a line of the text teach nothing about which line it is; a
+        # snippet page without a markup headline may still have one, so it teaches nothing either
         has = d.title is not None or d.kind == "clean"
-        w.append(np.full(len(d.lines), 1.0 if has and d.kind != "snip" else 0.0))
+        w.append(np.full(len(d.lines), 1.0 if has else 0.0))
     return np.concatenate(y), np.concatenate(w)
 
 
@@ -306,7 +320,7 @@ def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
     allpages = list(docs)
     extra: list[TrainDoc] = []
     if with_snippets:
-        snip = snippet_docs(load_jsonl(devset / "trafilatura-pages.jsonl.gz"))
+        snip = snippet_docs(load_jsonl(devset / "trafilatura-pages.jsonl.gz"), devset)
         extra += snip + snippet_clean_docs(snip, seed)
         allpages += snip
     extra += clean_docs(docs, pages, seed)
