@@ -168,3 +168,29 @@ def test_page_titles_edge_cases():
             '<meta name="twitter:title" property="og:title" content="TW"><title> The   title </title>'
             '<title>second</title></head><body><h1>H</h1></body></html>')
     assert eh.page_titles(eh.parse_html(html)) == ["OG", "TW", "The title"]
+
+
+@pytest.mark.parametrize("case", CASES[::2], ids=lambda c: c[0])
+def test_tree_parsed_from_utf8_bytes_is_trafilaturas(case):
+    from lxml import etree
+    from trafilatura.utils import load_html
+
+    html = eh._XML_DECL.sub("", case[2], count=1)
+    assert etree.tostring(eh._load_html(html).getroottree()) == etree.tostring(load_html(html).getroottree())
+
+
+@pytest.mark.parametrize("html", [
+    "<!DOCTYPE html><html><body><p>x\x00y\x0b z</p></body></html>",  # characters repair_faulty_html removes
+    '<html lang="en"/>\n<head><title>t</title></head><body><p>Self-closed html tag.</p></body>',
+    "<p>only a fragment</p>",  # dubious: not a page for trafilatura
+    "plain text, no markup at all",
+    "<html><body>\ud800 lone surrogate</body></html>",
+])
+def test_odd_inputs_parse_as_trafilatura_parses_them(html):
+    from lxml import etree
+    from trafilatura.utils import load_html
+
+    ours, theirs = eh._load_html(html), load_html(html)
+    assert (ours is None) == (theirs is None)
+    if ours is not None:
+        assert etree.tostring(ours.getroottree()) == etree.tostring(theirs.getroottree())
