@@ -242,14 +242,54 @@ def publish_artifacts(out_dir: str, summary: dict) -> list[str]:
 @task(name="write-report", cache_policy=NO_CACHE)
 def write_report(out_dir: str, raw_dir: str) -> list[str]:
     """OUT/report.html for people to look at, and a link artifact to it. A view: never fails a run."""
-    from flows.report import build_report, publish_report
+    from flows.report import publish_report
 
     try:
-        path = build_report(Path(out_dir), Path(raw_dir))
+        path = _build_report_apart(Path(out_dir), Path(raw_dir))
     except Exception as exc:  # noqa: BLE001
         _log().warning("could not write report.html: %s", exc)
         return []
     return [str(path), *publish_report(path)]
+
+
+def _build_report_apart(out_dir: Path, raw_dir: Path) -> Path:
+    """flows.report.build_report in a short-lived child process: the report reads per-document
+    columns of the whole tables (its memory grows with the corpus), and a child gives all of it
+    back when it exits, instead of leaving the flow's process at the report's peak."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    code = ("import sys; from pathlib import Path; from flows.report import build_report; "
+            "print(build_report(Path(sys.argv[1]), Path(sys.argv[2])))")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(out_dir).resolve()), str(Path(raw_dir).resolve())],
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError((done.stderr or done.stdout).strip().splitlines()[-1] if (done.stderr or done.stdout).strip()
+                           else f"exit status {done.returncode}")
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def _release_workers() -> bool:
+    """Every cleaning batch is done: stop a process pool's workers now (each holds the line model
+    and its caches, ~0.5 GB) instead of when the flow returns, so validation, the artifacts and
+    the report do not run beside idle workers. Nothing is submitted after this point. Other task
+    runners (threads, a Dask cluster) are left alone."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from prefect.context import FlowRunContext
+
+    ctx = FlowRunContext.get()
+    executor = getattr(getattr(ctx, "task_runner", None), "_executor", None) if ctx else None
+    if isinstance(executor, ProcessPoolExecutor):
+        try:
+            executor.shutdown(wait=True)
+            return True
+        except Exception:  # noqa: BLE001 - an optimisation only: the runner stops them at the end anyway
+            return False
+    return False
 
 
 def table_breakdowns(out_dir: Path, max_reasons: int = 50) -> tuple[list[dict], list[dict]]:
@@ -469,6 +509,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         task_seconds += counts["seconds"]
         done_docs += len(batches[index_of[id(fut)]])
         progress.report("clean", done_docs, len(to_clean))
+    _release_workers()
     t = lap("clean", t)
 
     rows = validate_tables(str(stage))
