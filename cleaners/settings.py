@@ -28,7 +28,7 @@ class Settings:
     model_threshold_prose: float = 0.9
     # Lines right below the last prose line that the model is this sure are body (P(debris) below
     # it) continue the body: a closing list, a table, the last short paragraphs.
-    model_threshold_continue: float = 0.2
+    model_threshold_continue: float = 0.35
     use_model: bool = True
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = 3

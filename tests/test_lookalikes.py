@@ -91,5 +91,5 @@ def test_a_list_closing_the_article_stays_when_the_model_is_sure_it_is_body(monk
 
 def test_a_list_below_the_article_goes_when_the_model_is_not_sure(monkeypatch):
     # look-alike: a teaser list under the story, scored as body only weakly, is not carried
-    kept = _decide_with(monkeypatch, [0.9, 0.05, 0.05, 0.3, 0.1, 0.1, 0.1, 0.95])
+    kept = _decide_with(monkeypatch, [0.9, 0.05, 0.05, 0.45, 0.1, 0.1, 0.1, 0.95])
     assert kept == _CLOSING_LIST[1:3]
