@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> dict:
         t.wrap(eh, "page_metadata", "metadata (all)")
     t.wrap(tm, "find_date", "metadata: htmldate find_date")
     t.wrap(tm, "extract_author", "metadata: trafilatura extract_author")
-    for attr, label in (("page_date", "metadata: date (page_date: htmldate's steps, no search_page)"),
+    for attr, label in (("page_date", "metadata: date (page_date: htmldate's find_date steps; search_page if DATE_PAGE_SEARCH)"),
                         ("page_author", "metadata: author (page_author: trafilatura's author XPaths in one pass)")):
         if hasattr(eh, attr):
             t.wrap(eh, attr, label)
