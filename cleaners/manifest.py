@@ -13,6 +13,9 @@ it to decide what to clean:
 
 The manifest goes live in the same atomic generation switch as the tables (cleaners.store.commit),
 so it always describes exactly the tables beside it.
+
+The flow holds it as columns (Table: numpy arrays, scan_table, plan_table), never as an object per
+source; Manifest/Entry (a dict of dataclasses) is the same content for small uses and tests.
 """
 from __future__ import annotations
 

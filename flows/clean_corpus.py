@@ -15,6 +15,12 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   cleaning: a document that fails to clean fails deterministically and is quarantined instead.
 - Incremental: OUT/manifest.json (cleaners.manifest) says which sources changed; only those are
   cleaned, the rows of the others are carried over, the rows of deleted sources dropped.
+- The corpus pass reads only files whose line hashes are not cached with the live tables
+  (OUT/.tables/current/line-hashes, cleaners.corpus_context.LineHashCache), keyed by the
+  manifest's sha256: a re-run after a few edits re-reads those files, not the corpus.
+- Per-source state is columnar (manifest.Table, plan masks, fingerprint arrays); the process
+  pool's workers are stopped once the cleaning is done, and report.html is built in a child
+  process, so the flow's own process does not grow with the corpus (bench/RESULTS-e2e-session4.md).
 - One writer per OUT_DIR (cleaners.runlock): a second run on the same OUT_DIR fails at once.
 """
 from __future__ import annotations
