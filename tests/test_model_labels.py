@@ -61,3 +61,24 @@ def test_markup_title_look_alikes_give_no_label():
            '</head><body><h1>Council closes the old bridge</h1><h1>Daily Post Blog</h1></body></html>')
     assert markup_title_indices(lines, two) == []
     assert markup_title_indices(lines, None) == [] and markup_title_indices(lines, b"") == []
+
+
+def test_snippet_pages_teach_the_title_ranker_their_markup_headline(tmp_path):
+    """A snippet-labelled page has no annotated title; its markup headline (silver) becomes a title
+    label with weight, and a page without one teaches the title models nothing."""
+    import gzip
+
+    from cleaners.model import train as tr
+
+    html = ('<html><head><meta property="og:title" content="Council closes the old bridge"></head>'
+            '<body><h1>Council closes the old bridge</h1></body></html>')
+    (tmp_path / "a.html.gz").write_bytes(gzip.compress(html.encode()))
+    text = "Menu\nCouncil closes the old bridge\nThe council voted on Tuesday to close the old bridge for repairs.\nShare"
+    pages = [{"id": "a", "url": None, "text": text, "with": ["council voted on Tuesday"], "without": ["Share"],
+              "html": "a.html.gz"},
+             {"id": "b", "url": None, "text": text, "with": ["council voted on Tuesday"], "without": ["Share"]}]
+    a, b = tr.snippet_docs(pages, tmp_path)
+    assert a.titles == (1,) and b.titles == ()
+    y, w = tr.title_labels([a, b])
+    assert list(y) == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert list(w) == [1, 1, 1, 1, 0, 0, 0, 0]
