@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import multiprocessing
 import os
 import platform
 import time
@@ -171,11 +172,28 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     return corpus
 
 
+_WARMED = False
+
+
+def _warm_worker() -> None:
+    """Once per worker process, before its first batch: load (and compile) the line model and
+    freeze the garbage collector's view of it (cleaners.model.warm_up: gc 5.6% -> 0.3% of the
+    cleaner's CPU). Not in the flow's own process, whose gc settings stay as they are."""
+    global _WARMED
+    if _WARMED or multiprocessing.current_process().name == "MainProcess":
+        return
+    _WARMED = True
+    from cleaners.model import warm_up
+
+    warm_up()
+
+
 @task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int,
                 cleaned_at: str, stats_path: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
+    _warm_worker()
     cfg = Settings(**settings)
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
