@@ -266,15 +266,18 @@ def read_table(out_dir: Path, name: str) -> pd.DataFrame:
 # the whole table in memory) into a first part of each table; merge_parts puts them ahead of the
 # new batches' parts; commit() renames the result into place.
 
-def file_source(row_source: str, sources: list[str]) -> str | None:
+def file_source(row_source: str, sources) -> str | None:
     """The discovered source (file) a row belongs to: the row's own `source`, or, for a record of
     a multi-document file written as e.g. `dump.jsonl#12`, the file whose path prefixes it.
-    `sources` must be sorted."""
-    import bisect
+    `sources` must be sorted: a list of str, or a numpy str array (searched without a list)."""
+    if isinstance(sources, np.ndarray):
+        i = int(np.searchsorted(sources, row_source, side="right")) - 1
+    else:
+        import bisect
 
-    i = bisect.bisect_right(sources, row_source) - 1
+        i = bisect.bisect_right(sources, row_source) - 1
     while i >= 0:
-        cand = sources[i]
+        cand = str(sources[i])
         if row_source == cand:
             return cand
         if row_source.startswith(cand) and row_source[len(cand)] in "#:!/":
@@ -335,23 +338,8 @@ def _file_mask(row_sources: pa.Array, files: np.ndarray, value_set: pa.Array) ->
     names = row_sources.take(pa.array(miss)).to_pylist()
     for i, s in zip(miss.tolist(), names):
         if s is not None:
-            hit[i] = _file_of(s, files) is not None
+            hit[i] = file_source(s, files) is not None
     return hit
-
-
-def _file_of(row_source: str, files: np.ndarray) -> str | None:
-    """file_source over a sorted str array (bisect by searchsorted), without a list of the files."""
-    i = int(np.searchsorted(files, row_source, side="right")) - 1
-    while i >= 0:
-        cand = str(files[i])
-        if row_source == cand:
-            return cand
-        if row_source.startswith(cand) and row_source[len(cand)] in "#:!/":
-            return cand
-        if not row_source.startswith(cand[:1]):
-            break
-        i -= 1
-    return None
 
 
 def _sorted_str_array(sources) -> np.ndarray:
@@ -424,7 +412,7 @@ def _mark_files(found: np.ndarray, files: np.ndarray, row_sources: pa.Array) -> 
     found |= exact
     hit = pc.fill_null(pc.is_in(row_sources, value_set=pa.array(files, pa.string())), False).to_numpy(zero_copy_only=False)
     for s in row_sources.filter(pa.array(~hit)).to_pylist():
-        f = _file_of(s, files)
+        f = file_source(s, files)
         if f is not None:
             found[int(np.searchsorted(files, f))] = True
 
