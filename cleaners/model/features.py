@@ -530,17 +530,7 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     col[13] = (c - bm) / tot
     col[14] = (tot - c) / tot
     idx = np.arange(n, dtype=np.float64)
-    conf = np.flatnonzero(p < 0.2)
-    big = 10_000.0
-    if len(conf):
-        kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
-        prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
-        k = np.searchsorted(conf, idx, side="right")  # first confident line > i
-        nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
-        col[15] = np.log1p(prv)
-        col[16] = np.log1p(nxt)
-    else:
-        col[15] = col[16] = np.log1p(big)
+    col[15], col[16] = _confident_gaps(p, idx)
     col[17] = p - np.median(p)
     col[18] = (p < 0.5).mean()
     # how much debris lies between the line and the article's main block (the heaviest window of
@@ -555,6 +545,20 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     c = np.cumsum(p < 0.5)
     col[23] = np.log1p(np.abs(c - c[main]))
     return out
+
+
+def _confident_gaps(p: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log1p of the distance from each line to the nearest confident body line (P(debris) < 0.2)
+    above it and below it (10,000 where there is none)."""
+    conf = np.flatnonzero(p < 0.2)
+    big = 10_000.0
+    if not len(conf):
+        return np.full(len(p), np.log1p(big)), np.full(len(p), np.log1p(big))
+    kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
+    prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
+    k = np.searchsorted(conf, idx, side="right")  # first confident line > i
+    nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
+    return np.log1p(prv), np.log1p(nxt)
 
 
 def stage2_features_plain(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -578,16 +582,7 @@ def stage2_features_plain(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     c = np.cumsum(bm)
     cols += [(c - bm) / tot, (tot - c) / tot]
     idx = np.arange(n, dtype=np.float64)
-    conf = np.flatnonzero(p < 0.2)
-    big = 10_000.0
-    if len(conf):
-        kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
-        prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
-        k = np.searchsorted(conf, idx, side="right")  # first confident line > i
-        nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
-    else:
-        prv = nxt = np.full(n, big)
-    cols += [np.log1p(prv), np.log1p(nxt), p - np.median(p), np.full(n, (p < 0.5).mean())]
+    cols += [*_confident_gaps(p, idx), p - np.median(p), np.full(n, (p < 0.5).mean())]
     # how much debris lies between the line and the article's main block (the heaviest window of
     # body mass): once past a share bar or a comment header, the rest is rarely the article
     main = int(np.argmax(_window_sum(bm, 5)))
