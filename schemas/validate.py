@@ -16,8 +16,10 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pandera.errors
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
@@ -162,33 +164,83 @@ def validate_batch(result: BatchResult) -> BatchResult:
     return result
 
 
+KEY_BATCH_ROWS = 200_000
+
+
+def _key_column(path: Path, name: str) -> pa.Array:
+    """One key column of a table as a single pyarrow string array (the table's other columns are
+    not read). A missing file or column is an error, as it was for pq.read_table."""
+    pf = pq.ParquetFile(path, pre_buffer=False)
+    chunks = [b.column(0) for b in pf.iter_batches(batch_size=KEY_BATCH_ROWS, columns=[name])]
+    if not chunks:
+        return pa.array([], pa.string())
+    col = pa.chunked_array(chunks).combine_chunks()
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+
+
+def _later_copies(col: pa.Array) -> np.ndarray:
+    """Bool mask of the rows whose value occurred in an earlier row (pandas' duplicated(keep="first");
+    nulls are equal to each other, as there). No Python object per row: the column is dictionary
+    encoded and each code's first row found with numpy."""
+    codes = pc.dictionary_encode(col, null_encoding="encode").indices.to_numpy(zero_copy_only=False)
+    later = np.ones(len(codes), dtype=bool)
+    later[np.unique(codes, return_index=True)[1]] = False
+    return later
+
+
+def _duplicates_problem(label: str, col: pa.Array) -> str | None:
+    """"<label> unique: N duplicates, e.g. [first three later copies, in row order]" or None."""
+    later = _later_copies(col)
+    n = int(later.sum())
+    if not n:
+        return None
+    first3 = col.take(np.flatnonzero(later)[:3]).to_pylist()
+    return f"{label} unique: {n} duplicates, e.g. {first3}"
+
+
 def check_tables(folder: Path) -> list[str]:
-    """Cross-table checks over folder/{articles,removed,quarantine}.parquet (reads only key
-    columns). Returns the problems; empty when the tables agree."""
-    folder = Path(folder)
-    arts = pq.read_table(folder / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
-    quar = pq.read_table(folder / "quarantine.parquet", columns=["doc_id", "source"]).to_pandas()
-    problems = []
-    known = set(arts["doc_id"]) | set(quar["doc_id"].dropna())
-    # removed.parquet grows ~230 rows per document: its doc_ids are streamed, distinct per batch
+    """Cross-table checks over folder/{articles,removed,quarantine}.parquet. Returns the problems;
+    empty when the tables agree.
+
+    Bounded memory at any corpus size: key columns are read one at a time as arrow arrays and
+    compared with arrow set look-ups (`is_in`) and numpy; removed.parquet (~230 rows per document)
+    is streamed; nothing is held as a Python object per row."""
     from cleaners.store import iter_batches
 
-    removed_ids: set = set()
+    folder = Path(folder)
+    arts_path, quar_path = folder / "articles.parquet", folder / "quarantine.parquet"
+    problems = []
+    art_ids = _key_column(arts_path, "doc_id")
+    known = pc.unique(pa.concat_arrays([art_ids.drop_null(), _key_column(quar_path, "doc_id").drop_null()]))
+    # removed doc_ids in neither table: distinct per batch, looked up in the known ones
+    orphan_parts, orphan_null = [], False
     for batch in iter_batches(folder / "removed.parquet", ["doc_id"]):
-        removed_ids.update(pc.unique(batch.column(0)).to_pylist())
-    orphans = sorted(removed_ids - known, key=str)
-    if orphans:
-        problems.append(f"removed_doc_id_known: {len(orphans)} removed doc_ids are in neither articles nor quarantine, e.g. {orphans[:3]}")
-    both = sorted(set(arts["source"]) & set(quar["source"]))
-    if both:
-        problems.append(f"source_in_one_place: {len(both)} sources are both articles and quarantined, e.g. {both[:3]}")
-    for col in ("doc_id", "source"):
-        dup = arts[col][arts[col].duplicated()]
-        if len(dup):
-            problems.append(f"articles.{col} unique: {len(dup)} duplicates, e.g. {list(dup.head(3))}")
-    dup = quar["source"][quar["source"].duplicated()]
-    if len(dup):
-        problems.append(f"quarantine.source unique: {len(dup)} duplicates, e.g. {list(dup.head(3))}")
+        ids = pc.unique(batch.column(0))
+        if not pa.types.is_string(ids.type):
+            ids = ids.cast(pa.string())
+        orphan_null |= ids.null_count > 0
+        ids = ids.drop_null()
+        orphan_parts.append(ids.filter(pc.invert(pc.is_in(ids, value_set=known))))
+    del known
+    orphans = pc.unique(pa.concat_arrays(orphan_parts)) if orphan_parts else pa.array([], pa.string())
+    if len(orphans) or orphan_null:
+        first = orphans.take(pc.sort_indices(orphans)[:3]).to_pylist()
+        # a null doc_id is unknown too; it sorts as the string "None" would
+        shown = sorted(first + [None], key=str)[:3] if orphan_null else first
+        problems.append(f"removed_doc_id_known: {len(orphans) + orphan_null} removed doc_ids are in neither articles nor quarantine, e.g. {shown}")
+    art_sources = _key_column(arts_path, "source")
+    quar_sources = _key_column(quar_path, "source")
+    both = pc.unique(quar_sources.filter(pc.is_in(quar_sources, value_set=art_sources.drop_null())))
+    if len(both):
+        problems.append(f"source_in_one_place: {len(both)} sources are both articles and quarantined, e.g. {both.take(pc.sort_indices(both)[:3]).to_pylist()}")
+    for label, col in (("articles.doc_id", art_ids), ("articles.source", art_sources)):
+        problem = _duplicates_problem(label, col)
+        if problem:
+            problems.append(problem)
+    del art_ids, art_sources
+    problem = _duplicates_problem("quarantine.source", quar_sources)
+    if problem:
+        problems.append(problem)
     return problems
 
 
@@ -197,17 +249,26 @@ def resolve_duplicates(folder: Path) -> int:
     new): keep the first articles row of each doc_id, move the others to quarantine (stage
     "validate", naming the kept copy) and drop their duplicate removed rows. Works on the merged
     tables in `folder`, streaming row groups; rewrites a file only when it has duplicates.
-    Returns the number of rows moved."""
-    import pyarrow as pa
+    Returns the number of rows moved.
 
+    Finding none (the usual case) reads only the articles' doc_id column as an arrow array; the
+    Python objects made are for the duplicates and their removed rows only."""
     folder = Path(folder)
-    keys = pq.read_table(folder / "articles.parquet", columns=["doc_id", "source"]).to_pandas()
-    dup_mask = keys["doc_id"].duplicated(keep="first")
-    if not dup_mask.any():
+    ids = _key_column(folder / "articles.parquet", "doc_id")
+    drop = _later_copies(ids)
+    if not drop.any():
         return 0
-    kept = keys[~dup_mask].set_index("doc_id")["source"]
-    moved = keys[dup_mask]
-    dup_ids = set(moved["doc_id"])
+    sources = _key_column(folder / "articles.parquet", "source")
+    moved_at = np.flatnonzero(drop)
+    moved_ids = ids.take(moved_at).to_pylist()
+    moved_sources = sources.take(moved_at).to_pylist()
+    dup_ids = set(moved_ids)
+    first_at = np.flatnonzero(~drop)
+    firsts = ids.take(first_at)
+    in_dup = pc.is_in(firsts, value_set=pa.array(sorted(dup_ids, key=str), pa.string())).to_numpy(zero_copy_only=False)
+    kept = dict(zip(firsts.filter(pa.array(in_dup)).to_pylist(), sources.take(first_at[in_dup]).to_pylist()))
+    del ids, sources, firsts
+    dup_value_set = pa.array(sorted(d for d in dup_ids if d is not None), pa.string())
 
     def rewrite(name: str, keep_rows) -> None:
         src = folder / f"{name}.parquet"
@@ -224,27 +285,31 @@ def resolve_duplicates(folder: Path) -> int:
                     writer.write_table(sel.cast(ARROW_SCHEMAS[name]))
         os.replace(tmp, src)
 
-    drop = dup_mask.to_numpy()
     rewrite("articles", lambda rg, off: ~drop[off:off + rg.num_rows])
     seen: set[tuple] = set()
 
     def keep_removed(rg, off):
-        mask = []
-        cols = rg.select(["doc_id", "line", "start", "end", "kind", "rule"]).to_pylist()
-        for r in cols:
-            if r["doc_id"] not in dup_ids:
-                mask.append(True)
-                continue
-            key = tuple(r.values())
-            mask.append(key not in seen)
-            seen.add(key)
+        # only rows of duplicated documents become Python tuples; every other row is kept as is
+        ids_rg = rg.column("doc_id")
+        is_dup = pc.fill_null(pc.is_in(ids_rg if pa.types.is_string(ids_rg.type) else ids_rg.cast(pa.string()),
+                                       value_set=dup_value_set), False)
+        if None in dup_ids:
+            is_dup = pc.or_(is_dup, pc.is_null(ids_rg))
+        mask = np.ones(rg.num_rows, dtype=bool)
+        at = np.flatnonzero(is_dup.to_numpy(zero_copy_only=False))
+        if len(at):
+            cols = rg.select(["doc_id", "line", "start", "end", "kind", "rule"]).take(pa.array(at)).to_pylist()
+            for j, r in zip(at, cols):
+                key = tuple(r.values())
+                mask[j] = key not in seen
+                seen.add(key)
         return mask
 
     rewrite("removed", keep_removed)
     quar = pq.read_table(folder / "quarantine.parquet")
     extra = [{"source": s, "doc_id": d, "stage": "validate",
               "error": f"same bytes as {kept[d]} (doc_id {d}), which is cleaned once; remove the duplicate file"}
-             for d, s in zip(moved["doc_id"], moved["source"])]
+             for d, s in zip(moved_ids, moved_sources)]
     merged = pa.concat_tables([quar.cast(ARROW_SCHEMAS["quarantine"]), pa.Table.from_pylist(extra, schema=ARROW_SCHEMAS["quarantine"])])
     tmp = folder / ".quarantine.dedup.tmp"
     pq.write_table(merged, tmp, compression="zstd")

@@ -5,8 +5,12 @@ documents from `raw_dir`, and renders one self-contained HTML file (inline CSS, 
 is loaded from the network) with Jinja2 and autoescaping: every piece of document text is escaped.
 
 Scale: overview numbers, outliers and the quarantine list are computed from the whole tables, which
-are read column by column (the articles' `text` column is never loaded). The per-document view shows
-at most `max_docs` documents: the outliers plus a seeded random sample of the rest.
+are read a few columns and one batch at a time (the articles' `text` column is never loaded). The
+per-document view shows at most `max_docs` documents: the outliers plus a seeded random sample of the
+rest. Memory is flat in the corpus size: per-document numbers (removed rows and words, kinds, share)
+are numpy arrays over the articles' positions (~80 bytes per document in all), only the shown
+documents' rows of articles.parquet and removed.parquet are read, the removed rows become dicts one
+document at a time, and the page is streamed to its file.
 """
 from __future__ import annotations
 
@@ -175,14 +179,6 @@ def segment_line(line: str, spans: Iterable[dict]) -> tuple[list[Segment], list[
 # Reading the run
 
 
-def _read_parquet(path: Path, columns: Iterable[str] | None = None) -> pa.Table | None:
-    if not path.exists():
-        return None
-    schema = pq.read_schema(path)
-    cols = None if columns is None else [c for c in columns if c in schema.names]
-    return pq.read_table(path, columns=cols)
-
-
 def _read_run_json(out_dir: Path) -> dict:
     path = out_dir / "run.json"
     if not path.exists():
@@ -260,13 +256,53 @@ def _removed_words(table: pa.Table) -> np.ndarray:
     return np.where(pc.equal(text, "").to_numpy(zero_copy_only=False), 0, n)
 
 
+def _str_column(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """A key column as one string array (nulls stay null: they match nothing, as in pandas)."""
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+
+
+def _value_counts(arr: pa.Array) -> Counter:
+    """Non-null values -> count."""
+    vc = pc.value_counts(arr.drop_null())
+    return Counter(dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist())))
+
+
 @dataclass
 class RemovedSummary:
+    """Counts over removed.parquet. Per-document statistics are arrays aligned with `ids` (the
+    documents asked about, e.g. the articles' distinct doc_ids): no per-document Python objects."""
+
     n_rows: int
     kinds: Counter  # rows per kind
     whole: Counter | None  # whole-line rows per kind (None: the table has no whole_line column)
-    per_doc: pd.DataFrame  # index doc_id: n_spans, removed_words
-    kinds_per_doc: pd.Series  # doc_id -> sorted kinds
+    ids: pa.Array  # distinct doc_ids (string) the arrays below are indexed by
+    n_spans: np.ndarray  # int64 per id: removed rows
+    words: np.ndarray  # int64 per id: removed words
+    kind_names: list[str]  # the columns of kind_seen
+    kind_seen: np.ndarray  # bool [id, kind]: the document has a row of that kind
+
+    def kinds_at(self, i: int | None) -> list[str]:
+        """Sorted kinds of the document at index i of `ids` (none for None)."""
+        if i is None or not len(self.kind_names):
+            return []
+        return sorted(self.kind_names[j] for j in np.flatnonzero(self.kind_seen[i]))
+
+    @property
+    def per_doc(self) -> pd.DataFrame:
+        """index doc_id: n_spans, removed_words (the documents with at least one row)."""
+        has = self.n_spans > 0
+        index = pd.Index(np.asarray(self.ids.to_pylist(), dtype=object)[has], name=None)
+        return pd.DataFrame({"n_spans": self.n_spans[has], "removed_words": self.words[has]}, index=index)
+
+    @property
+    def kinds_per_doc(self) -> pd.Series:
+        """doc_id -> sorted kinds (the documents with at least one row)."""
+        ids = self.ids.to_pylist()
+        return pd.Series({ids[i]: self.kinds_at(i) for i in np.flatnonzero(self.n_spans > 0)}, dtype=object)
 
 
 REMOVED_BATCH_ROWS = 50_000
@@ -279,42 +315,102 @@ def _removed_batches(path: Path, columns: list[str] | None):
     yield from iter_batches(path, columns, REMOVED_BATCH_ROWS)
 
 
-def _removed_summary(path: Path) -> RemovedSummary:
-    """Counts over removed.parquet, streamed batch by batch."""
+def _removed_ids(path: Path) -> pa.Array:
+    """The distinct non-null doc_ids of removed.parquet (streamed)."""
+    parts = [pc.unique(_str_column(b.column(0)).drop_null()) for b in _removed_batches(path, ["doc_id"])]
+    return pc.unique(pa.concat_arrays(parts)) if parts else pa.array([], pa.string())
+
+
+def _removed_summary(path: Path, ids: pa.Array | None = None) -> RemovedSummary:
+    """Counts over removed.parquet, streamed batch by batch; per-document counts for `ids` (distinct
+    doc_ids; default: every doc_id removed.parquet names). Rows of other documents count in the
+    totals only. Null doc_ids and kinds count in n_rows only (pandas' group-by drops them)."""
+    ids = _removed_ids(path) if ids is None else _str_column(ids)
+    n_ids = len(ids)
     n, kinds, whole, has_whole = 0, Counter(), Counter(), False
-    spans: Counter = Counter()
-    words: Counter = Counter()
-    kind_sets: dict[str, set] = {}
+    spans = np.zeros(n_ids, np.int64)
+    words = np.zeros(n_ids, np.int64)
+    kind_names: list[str] = []
+    kind_code: dict[str, int] = {}
+    seen = np.zeros((n_ids, 0), dtype=bool)
+    lookup = pc.SetLookupOptions(value_set=ids, skip_nulls=True)
     for batch in _removed_batches(path, ["doc_id", "kind", "whole_line", "text"]):
         table = pa.Table.from_batches([batch])
-        n += table.num_rows
-        df = table.select([c for c in ("doc_id", "kind", "whole_line") if c in table.column_names]).to_pandas()
-        df["doc_id"] = df["doc_id"].astype(str)
-        df["kind"] = df["kind"].astype(str) if "kind" in df else "?"
-        df["words"] = _removed_words(table)
-        kinds.update(df["kind"].value_counts().to_dict())
-        if "whole_line" in df:
+        m = table.num_rows
+        n += m
+        if not m:
+            continue
+        names = table.column_names
+        kind = _str_column(table["kind"]) if "kind" in names else pa.array(["?"] * m, pa.string())
+        kinds.update(_value_counts(kind))
+        if "whole_line" in names:
             has_whole = True
-            whole.update(df.loc[df["whole_line"].fillna(False).astype(bool), "kind"].value_counts().to_dict())
-        grouped = df.groupby("doc_id", sort=False)
-        spans.update(grouped.size().to_dict())
-        words.update(grouped["words"].sum().to_dict())
-        for doc_id, ks in grouped["kind"].unique().items():
-            kind_sets.setdefault(doc_id, set()).update(ks)
-    per_doc = pd.DataFrame({"n_spans": pd.Series(spans, dtype=np.int64),
-                            "removed_words": pd.Series(words, dtype=np.int64)})
-    kinds_per_doc = pd.Series({d: sorted(ks) for d, ks in kind_sets.items()}, dtype=object)
-    return RemovedSummary(n, kinds, whole if has_whole else None, per_doc, kinds_per_doc)
+            is_whole = pc.fill_null(table["whole_line"].cast(pa.bool_()), False)
+            whole.update(_value_counts(pc.filter(kind, is_whole)))
+        if not n_ids or "doc_id" not in names:
+            continue
+        at = pc.index_in(_str_column(table["doc_id"]), options=lookup)
+        at = pc.fill_null(at, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+        sel = at >= 0
+        if not sel.any():
+            continue
+        doc = at[sel]
+        spans += np.bincount(doc, minlength=n_ids)
+        words += np.bincount(doc, weights=_removed_words(table)[sel], minlength=n_ids).astype(np.int64)
+        enc = pc.dictionary_encode(kind.filter(pa.array(sel)))
+        codes = []
+        for k in enc.dictionary.to_pylist():
+            if k not in kind_code:
+                kind_code[k] = len(kind_names)
+                kind_names.append(k)
+            codes.append(kind_code[k])
+        if seen.shape[1] < len(kind_names):
+            seen = np.hstack([seen, np.zeros((n_ids, len(kind_names) - seen.shape[1]), dtype=bool)])
+        idx = enc.indices
+        valid = idx.is_valid().to_numpy(zero_copy_only=False)
+        idx = pc.fill_null(idx, 0).to_numpy(zero_copy_only=False)
+        if len(codes):
+            seen[doc[valid], np.asarray(codes, np.int64)[idx[valid]]] = True
+    return RemovedSummary(n, kinds, whole if has_whole else None, ids, spans, words, kind_names, seen)
+
+
+def _removed_table_of(path: Path, doc_ids: set[str]) -> pa.Table | None:
+    """The removed rows of a few documents (in table order), streamed; None when there are none."""
+    value_set = pa.array(sorted(doc_ids), pa.string())
+    parts = []
+    for batch in _removed_batches(path, None):
+        table = pa.Table.from_batches([batch])
+        part = table.filter(pc.is_in(table["doc_id"].cast(pa.string()), value_set=value_set))
+        if part.num_rows:
+            parts.append(part)
+    return pa.concat_tables(parts) if parts else None
 
 
 def _removed_rows_of(path: Path, doc_ids: set[str]) -> list[dict]:
     """The removed rows of a few documents, streamed."""
-    value_set = pa.array(sorted(doc_ids), pa.string())
-    rows: list[dict] = []
-    for batch in _removed_batches(path, None):
-        table = pa.Table.from_batches([batch])
-        rows.extend(table.filter(pc.is_in(table["doc_id"].cast(pa.string()), value_set=value_set)).to_pylist())
-    return rows
+    table = _removed_table_of(path, doc_ids)
+    return table.to_pylist() if table is not None else []
+
+
+class _SpansOf:
+    """doc_id -> that document's removed rows as dicts (in table order), made when asked for: the
+    shown documents' rows stay one arrow table, not ~100k dicts held through the whole report."""
+
+    def __init__(self, table: pa.Table | None):
+        self.table, self.rows_of = table, {}
+        if table is None or not table.num_rows:
+            return
+        ids = pc.dictionary_encode(_str_column(table["doc_id"]))
+        codes = ids.indices.to_numpy(zero_copy_only=False)
+        order = np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes[order], np.arange(len(ids.dictionary) + 1))
+        self.rows_of = {d: order[bounds[k]:bounds[k + 1]] for k, d in enumerate(ids.dictionary.to_pylist())}
+
+    def get(self, doc_id: str) -> list[dict]:
+        at = self.rows_of.get(doc_id)
+        if at is None or not len(at):
+            return []
+        return self.table.take(pa.array(at)).to_pylist()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -344,23 +440,49 @@ class DocView:
     clean_text: str | None = None  # shown when the raw text cannot be read
 
 
-def _coverage(articles: pd.DataFrame) -> list[dict]:
-    n = len(articles)
+ARTICLE_BATCH_ROWS = 8_192
+
+
+def _article_batches(path: Path, columns: list[str] | None):
+    """A table's named columns (articles.parquet's; quarantine's), batch by batch: bounded memory at
+    any row-group size."""
+    from cleaners.store import iter_batches
+
+    yield from iter_batches(path, columns, ARTICLE_BATCH_ROWS)
+
+
+def _coverage(path: Path, names: list[str], n: int) -> list[dict]:
+    """Metadata coverage over the whole articles table, read batch by batch and only the metadata
+    columns: per field the rows that have it and, where a column names where each value came from,
+    those rows by origin (most first; ties in order of first appearance, as pandas' value_counts)."""
+    fields = [(name, src) for name, src in _META_FIELDS if name in names]
+    if not fields:
+        return []
+    cols = list(dict.fromkeys(c for name, src in fields for c in (name, src) if c in names))
+    have = {name: 0 for name, _ in fields}
+    by_source: dict[str, dict[str, int]] = {name: {} for name, _ in fields}
+    for batch in _article_batches(path, cols):
+        df = batch.to_pandas()
+        for name, src_col in fields:
+            col = df[name]
+            has = col.notna()
+            if col.dtype == object:
+                has &= col.astype(str).str.strip().ne("")
+            k = int(has.sum())
+            have[name] += k
+            if src_col in names and k:
+                acc = by_source[name]
+                for s, c in df.loc[has, src_col].fillna("(unknown)").astype(str).value_counts(sort=False).items():
+                    acc[s] = acc.get(s, 0) + int(c)
     rows = []
-    for name, src_col in _META_FIELDS:
-        if name not in articles.columns:
-            continue
-        col = articles[name]
-        has = col.notna()
-        if col.dtype == object:
-            has &= col.astype(str).str.strip().ne("")
-        k = int(has.sum())
+    for name, src_col in fields:
+        k = have[name]
         sources = []
-        if src_col in articles.columns and k:
-            vc = articles.loc[has, src_col].fillna("(unknown)").astype(str).value_counts()
-            sources = [{"name": s, "n": int(c), "share": c / k} for s, c in vc.items()]
+        if src_col in names and k:
+            ranked = sorted(by_source[name].items(), key=lambda kv: -kv[1])  # stable: ties keep first appearance
+            sources = [{"name": s, "n": c, "share": c / k} for s, c in ranked]
         rows.append({"field": name, "n": k, "share": (k / n) if n else 0.0, "sources": sources,
-                     "has_source_column": src_col in articles.columns})
+                     "has_source_column": src_col in names})
     return rows
 
 
@@ -383,13 +505,12 @@ def _bar_chart(by_kind: list[tuple[str, int]], whole: Counter | None = None) -> 
             "bars": bars, "split": whole is not None}
 
 
-def _sample(articles: pd.DataFrame, outlier_ids: list[str], max_docs: int, seed: int) -> tuple[list[int], bool]:
-    """Row positions to show: every outlier, then a seeded random sample of the rest."""
-    n = len(articles)
+def _sample(n: int, chosen: list[int], max_docs: int, seed: int) -> tuple[list[int], bool]:
+    """Row positions to show: every outlier (`chosen`, positions), then a seeded random sample of
+    the rest."""
     if n <= max_docs:
         return list(range(n)), False
-    pos_of = {d: i for i, d in enumerate(articles["doc_id"].tolist())} if outlier_ids else {}
-    chosen = [pos_of[d] for d in outlier_ids if d in pos_of][:max_docs]
+    chosen = chosen[:max_docs]
     rest_n = max(0, max_docs - len(chosen))
     mask = np.ones(n, dtype=bool)
     mask[chosen] = False
@@ -397,6 +518,21 @@ def _sample(articles: pd.DataFrame, outlier_ids: list[str], max_docs: int, seed:
     rng = np.random.default_rng(seed)
     picked = rng.choice(rest, size=min(rest_n, len(rest)), replace=False) if rest_n else []
     return sorted(set(chosen) | {int(i) for i in picked}), True
+
+
+def _take_rows(path: Path, columns: list[str], positions: list[int]) -> pd.DataFrame:
+    """The rows at `positions` (sorted, distinct) of articles.parquet, read batch by batch: only a
+    few hundred rows are ever held, whatever the table's size."""
+    want = np.asarray(positions, dtype=np.int64)
+    parts, offset = [], 0
+    for batch in _article_batches(path, columns):
+        lo, hi = np.searchsorted(want, [offset, offset + batch.num_rows])
+        if hi > lo:
+            parts.append(pa.Table.from_batches([batch.take(pa.array(want[lo:hi] - offset))]))
+        offset += batch.num_rows
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    return pa.concat_tables(parts).to_pandas().reset_index(drop=True)
 
 
 def _anchor(doc_id: str, i: int) -> str:
@@ -485,28 +621,50 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     t0 = datetime.now(timezone.utc)
     run = _read_run_json(out_dir)
 
-    art_tbl = _read_parquet(out_dir / "articles.parquet", _ARTICLE_COLUMNS)
-    articles = art_tbl.to_pandas() if art_tbl is not None else pd.DataFrame(columns=["doc_id", "source"])
-    for c in ("doc_id", "source"):
-        if c not in articles.columns:
-            articles[c] = pd.Series(dtype=object)
-    articles = articles.reset_index(drop=True)
+    # The whole tables are only ever read a few columns and a batch at a time: per-document numbers
+    # are numpy arrays over the articles' positions, and only the shown documents' rows are read.
+    art_path = out_dir / "articles.parquet"
+    art_exists = art_path.exists()
+    art_cols = [c for c in _ARTICLE_COLUMNS if c in pq.read_schema(art_path).names] if art_exists else []
+    n_articles = pq.ParquetFile(art_path).metadata.num_rows if art_exists else 0
+    # each article's index into the distinct doc_ids (-1: none), the ids the removed stats are kept for
+    ids = pa.array([], pa.string())
+    art_at = np.full(n_articles, -1, dtype=np.int64)
+    if "doc_id" in art_cols and n_articles:
+        art_ids = _str_column(pa.chunked_array([b.column(0) for b in _article_batches(art_path, ["doc_id"])]))
+        ids = pc.unique(art_ids.drop_null())
+        at = pc.index_in(art_ids, options=pc.SetLookupOptions(value_set=ids, skip_nulls=True))
+        art_at = pc.fill_null(at, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+        del art_ids, at
 
-    removed = _removed_summary(out_dir / "removed.parquet")
+    removed = _removed_summary(out_dir / "removed.parquet", ids)
 
-    q_tbl = _read_parquet(out_dir / "quarantine.parquet")
-    quarantine = q_tbl.to_pandas() if q_tbl is not None else pd.DataFrame(columns=["source", "stage", "error"])
+    q_path = out_dir / "quarantine.parquet"
+    if q_path.exists():
+        n_quarantine = pq.ParquetFile(q_path).metadata.num_rows
+        q_names = pq.read_schema(q_path).names
+        q_parts, q_got = [], 0
+        for batch in _article_batches(q_path, None):
+            if q_got >= MAX_QUARANTINE_ROWS:
+                break
+            q_parts.append(batch.slice(0, MAX_QUARANTINE_ROWS - q_got))
+            q_got += q_parts[-1].num_rows
+        q_head = pa.Table.from_batches(q_parts).to_pandas() if q_parts \
+            else pq.read_table(q_path).to_pandas()
+        q_stage = pq.read_table(q_path, columns=["stage"]).to_pandas()["stage"] if "stage" in q_names else None
+    else:
+        n_quarantine, q_head, q_stage = 0, pd.DataFrame(columns=["source", "stage", "error"]), None
 
     # ---- overview counts
     docs_read = _as_int(_lookup(run, "docs_read"))
     docs_cleaned = _as_int(_lookup(run, "docs_cleaned"))
     docs_quar = _as_int(_lookup(run, "docs_quarantined"))
     counts = {
-        "read": docs_read if docs_read is not None else len(articles) + len(quarantine),
-        "cleaned": docs_cleaned if docs_cleaned is not None else len(articles),
-        "quarantined": docs_quar if docs_quar is not None else len(quarantine),
+        "read": docs_read if docs_read is not None else n_articles + n_quarantine,
+        "cleaned": docs_cleaned if docs_cleaned is not None else n_articles,
+        "quarantined": docs_quar if docs_quar is not None else n_quarantine,
     }
-    table_counts = {"articles": len(articles), "quarantine": len(quarantine),
+    table_counts = {"articles": n_articles, "quarantine": n_quarantine,
                     "removed": removed.n_rows}
     # An incremental run cleans only new or changed sources and carries the other rows over: the run's
     # counts then cover this run, the tables the whole corpus.
@@ -515,12 +673,12 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     carried = {k: _as_int(carried_raw.get(k)) or 0 for k in ("articles", "quarantine", "removed")} \
         if isinstance(carried_raw, dict) else {"articles": 0, "quarantine": 0, "removed": 0}
     count_notes = []
-    if docs_cleaned is not None and docs_cleaned + carried["articles"] != len(articles):
+    if docs_cleaned is not None and docs_cleaned + carried["articles"] != n_articles:
         count_notes.append(f"run.json says {docs_cleaned} cleaned (+{carried['articles']} carried over); "
-                           f"articles.parquet holds {len(articles)} rows.")
-    if docs_quar is not None and docs_quar + carried["quarantine"] != len(quarantine):
+                           f"articles.parquet holds {n_articles} rows.")
+    if docs_quar is not None and docs_quar + carried["quarantine"] != n_quarantine:
         count_notes.append(f"run.json says {docs_quar} quarantined (+{carried['quarantine']} carried over); "
-                           f"quarantine.parquet holds {len(quarantine)} rows.")
+                           f"quarantine.parquet holds {n_quarantine} rows.")
 
     kind_counts = removed.kinds
     run_by_kind = _lookup(run, "removed_by_kind")
@@ -563,36 +721,57 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         versions.insert(0, ("pipeline_version", str(_lookup(run, "pipeline_version"))))
     if _lookup(run, "started_at") is not None:
         durations.insert(0, ("started at", str(_lookup(run, "started_at"))))
-    if not versions and "pipeline_version" in articles.columns and len(articles):
-        versions = [("pipeline_version", v) for v in sorted(articles["pipeline_version"].dropna().astype(str).unique())[:5]]
+    if not versions and "pipeline_version" in art_cols and n_articles:
+        seen_versions: set[str] = set()
+        for batch in _article_batches(art_path, ["pipeline_version"]):
+            seen_versions.update(batch.to_pandas()["pipeline_version"].dropna().astype(str).unique())
+        versions = [("pipeline_version", v) for v in sorted(seen_versions)[:5]]
 
     # ---- per-document stats over the whole corpus
-    per_doc, kinds_per_doc = removed.per_doc, removed.kinds_per_doc
-    ids = articles["doc_id"].astype(str)
-    n_spans = ids.map(per_doc["n_spans"]).fillna(0).astype(np.int64).to_numpy() if len(per_doc) else np.zeros(len(articles), np.int64)
-    rw = ids.map(per_doc["removed_words"]).fillna(0).astype(np.int64).to_numpy() if len(per_doc) else np.zeros(len(articles), np.int64)
-    n_words = pd.to_numeric(articles["n_words"], errors="coerce").fillna(0).astype(np.int64).to_numpy() \
-        if "n_words" in articles.columns else np.zeros(len(articles), np.int64)
+    known = art_at >= 0
+    safe_at = np.where(known, art_at, 0)
+    n_spans = np.where(known, removed.n_spans[safe_at], 0).astype(np.int64) if len(ids) else np.zeros(n_articles, np.int64)
+    rw = np.where(known, removed.words[safe_at], 0).astype(np.int64) if len(ids) else np.zeros(n_articles, np.int64)
+    del safe_at, known
+    if "n_words" in art_cols and n_articles:
+        n_words_col = pq.read_table(art_path, columns=["n_words"]).to_pandas()["n_words"]
+        n_words = pd.to_numeric(n_words_col, errors="coerce").fillna(0).astype(np.int64).to_numpy()
+        del n_words_col
+    else:
+        n_words = np.zeros(n_articles, np.int64)
     denom = rw + n_words
-    share = np.divide(rw, denom, out=np.zeros(len(articles), dtype=float), where=denom > 0)
-    articles["_n_spans"], articles["_rw"], articles["_share"], articles["_n_words"] = n_spans, rw, share, n_words
+    share = np.divide(rw, denom, out=np.zeros(n_articles, dtype=float), where=denom > 0)
 
     order = np.lexsort((-n_spans, -share))  # largest share first, then most spans
     outlier_pos = [int(i) for i in order[:N_OUTLIERS] if share[i] > 0 or n_spans[i] > 0]
-    outlier_ids = [str(articles.at[i, "doc_id"]) for i in outlier_pos]
+    del order
+    # an outlier's id stands for the last row with that id (ids are unique in a valid table)
+    chosen = [int(np.flatnonzero(art_at == art_at[i])[-1]) for i in outlier_pos if art_at[i] >= 0] \
+        if n_articles > max(1, int(max_docs)) else []
+    shown_pos, sampled = _sample(n_articles, chosen, max(1, int(max_docs)), seed)
 
-    shown_pos, sampled = _sample(articles, outlier_ids, max(1, int(max_docs)), seed)
-    shown = articles.iloc[shown_pos].copy()
+    # ---- the rows of the shown documents and the outliers only
+    take = sorted(set(shown_pos) | set(outlier_pos))
+    articles = _take_rows(art_path, art_cols, take) if art_exists else pd.DataFrame(columns=["doc_id", "source"])
+    for c in ("doc_id", "source"):
+        if c not in articles.columns:
+            articles[c] = pd.Series(dtype=object)
+    sel = np.asarray(take, dtype=np.int64)
+    articles["_n_spans"], articles["_rw"], articles["_share"], articles["_n_words"] = \
+        n_spans[sel], rw[sel], share[sel], n_words[sel]
+    articles["_at"] = art_at[sel]
+    row_of = {p: k for k, p in enumerate(take)}
+    outlier_ids = [str(articles.at[row_of[i], "doc_id"]) for i in outlier_pos]
+
+    shown = articles.iloc[[row_of[p] for p in shown_pos]].copy()
     shown["_src_sort"] = shown["source"].astype(str)
     shown = shown.sort_values(["_src_sort", "doc_id"], kind="stable")
     outlier_set = set(outlier_ids)
 
     # ---- removed rows of the shown documents only
     shown_ids = set(shown["doc_id"].astype(str))
-    rem_shown = _removed_rows_of(out_dir / "removed.parquet", shown_ids) if removed.n_rows and shown_ids else []
-    spans_of: dict[str, list[dict]] = {}
-    for r in rem_shown:
-        spans_of.setdefault(str(r["doc_id"]), []).append(r)
+    spans_of = _SpansOf(_removed_table_of(out_dir / "removed.parquet", shown_ids)
+                        if removed.n_rows and shown_ids else None)
 
     read_lines = _lines_reader(run)
     per_doc_chars = max(MIN_DOC_CHARS, min(MAX_DOC_CHARS, TOTAL_CHARS_BUDGET // max(1, len(shown))))
@@ -601,13 +780,13 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     n_unplaced = 0
     for i, row in enumerate(shown.to_dict("records")):
         doc_id = str(row["doc_id"])
-        kinds = list(kinds_per_doc.get(doc_id, [])) if len(kinds_per_doc) else []
+        kinds = removed.kinds_at(int(row["_at"]) if row["_at"] >= 0 else None)
         title = _cell(row.get("title"))
         doc = DocView(anchor=_anchor(doc_id, i), doc_id=doc_id, source=str(row["source"]),
                       meta=_meta_rows(row), n_words=int(row["_n_words"]), n_spans=int(row["_n_spans"]),
                       removed_words=int(row["_rw"]), share=float(row["_share"]), kinds=kinds,
                       is_outlier=doc_id in outlier_set, title=title if isinstance(title, str) else None)
-        spans = sorted(spans_of.get(doc_id, []), key=lambda r: (int(r["line"]), int(r["start"])))
+        spans = sorted(spans_of.get(doc_id), key=lambda r: (int(r["line"]), int(r["start"])))
         try:
             lines = read_lines(raw_dir, doc.source)
         except Exception as exc:  # noqa: BLE001 - show why instead of failing the report
@@ -626,16 +805,16 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     anchor_of = {d.doc_id: d.anchor for d in docs}
     outliers = []
     for i in outlier_pos:
-        r = articles.iloc[i]
+        r = articles.iloc[row_of[i]]
         title = _cell(r.get("title")) if "title" in articles.columns else None
         outliers.append({"doc_id": str(r["doc_id"]), "source": str(r["source"]), "title": title,
                          "share": float(r["_share"]), "n_spans": int(r["_n_spans"]),
                          "removed_words": int(r["_rw"]), "n_words": int(r["_n_words"]),
                          "anchor": anchor_of.get(str(r["doc_id"])),
-                         "kinds": list(kinds_per_doc.get(str(r["doc_id"]), [])) if len(kinds_per_doc) else []})
+                         "kinds": removed.kinds_at(int(r["_at"]) if int(r["_at"]) >= 0 else None)})
 
     q_rows = []
-    q_records = quarantine.head(MAX_QUARANTINE_ROWS).to_dict("records")
+    q_records = q_head.head(MAX_QUARANTINE_ROWS).to_dict("records")
     for j, r in enumerate(q_records):
         err = _cell(r.get("error"))
         err = "" if err is None else str(err)
@@ -644,8 +823,8 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                        "error": err[:MAX_ERROR_CHARS] + ("…" if len(err) > MAX_ERROR_CHARS else ""),
                        "preview": _quarantine_preview(raw_dir, str(r.get("source")))
                        if j < MAX_QUARANTINE_PREVIEWS else None})
-    q_by_stage = quarantine["stage"].fillna("(none)").astype(str).value_counts().items() \
-        if "stage" in quarantine.columns and len(quarantine) else []
+    q_by_stage = q_stage.fillna("(none)").astype(str).value_counts().items() \
+        if q_stage is not None and n_quarantine else []
 
     kinds_shown = Counter(k for d in docs for ln in d.lines for s in ln.segments if s.kind for k in [s.kind])
     filter_kinds = [(k, kinds_shown.get(k, 0)) for k in ordered_kinds]
@@ -654,18 +833,18 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda x, d=1: f"{100 * float(x):.{d}f}%"
     template = env.get_template("report.html.j2")
-    html = template.render(
+    context = dict(
         title=f"newsclean report: {out_dir.name}",
         out_dir=str(out_dir), raw_dir=str(raw_dir),
         generated_at=t0.strftime("%Y-%m-%d %H:%M:%S UTC"),
         counts=counts, table_counts=table_counts, count_notes=count_notes, carried=carried,
         chart=chart, by_kind=by_kind, n_removed_total=removed.n_rows,
-        coverage=_coverage(articles), n_articles=len(articles),
+        coverage=_coverage(art_path, art_cols, n_articles) if art_exists else [], n_articles=n_articles,
         durations=durations, versions=versions,
         run_json=json.dumps(run, indent=2, sort_keys=True, default=str)[:50_000],
         outliers=outliers, n_outliers=N_OUTLIERS,
-        quarantine=q_rows, n_quarantine=len(quarantine), q_by_stage=list(q_by_stage),
-        q_truncated=len(quarantine) > MAX_QUARANTINE_ROWS, max_q_rows=MAX_QUARANTINE_ROWS,
+        quarantine=q_rows, n_quarantine=n_quarantine, q_by_stage=list(q_by_stage),
+        q_truncated=n_quarantine > MAX_QUARANTINE_ROWS, max_q_rows=MAX_QUARANTINE_ROWS,
         docs=docs, sampled=sampled, max_docs=max_docs, seed=seed,
         n_outliers_shown=sum(1 for d in docs if d.is_outlier),
         filter_kinds=filter_kinds, kind_css=kind_css, known_kinds=KINDS,
@@ -676,7 +855,11 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     final = out_dir / "report.html"
     tmp = out_dir / f".report.html.{os.getpid()}.tmp"
     try:
-        tmp.write_text(html, encoding="utf-8")
+        # streamed to the file piece by piece (the same text as render()): the ~30 MB page is never
+        # held whole, nor its list of pieces, nor its encoded copy
+        with tmp.open("w", encoding="utf-8") as fh:
+            for piece in template.generate(**context):
+                fh.write(piece)
         os.replace(tmp, final)
     finally:
         if tmp.exists():
