@@ -10,7 +10,9 @@ psutil every 0.1 s. It records per run:
   write, total); start-up = wall - flow total (interpreter, imports, the Prefect ephemeral server);
 - CPU seconds of the process tree (user + system, summed over every process seen);
 - peak RSS: the largest single process, and the largest sum over the tree at one instant (the pool
-  workers and the Prefect server included).
+  workers and the Prefect server included); and the peak of each role: the flow process ("root"),
+  the largest pool worker, the Prefect API server, and the child that builds report.html
+  ("report"); a timeline of the roles every ~1 s.
 
 From the medians it reports docs/s and MB/s of input, and the marginal rate between the smallest
 and largest size, (N - n) / (T_N - T_n): the fixed start-up cancels out.
@@ -65,8 +67,11 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
     cpu: dict[int, float] = {}
     servers: set[int] = set()  # Prefect API servers (uvicorn) started inside the tree
     workers: set[int] = set()
+    reports: set[int] = set()  # the short-lived child that builds report.html
     peak_one = peak_tree = 0
-    timeline: list[list[float]] = []  # every ~1 s: [t, flow process, largest worker, API server, tree] MB
+    role_peaks = {"root": 0, "worker": 0, "server": 0, "report": 0}
+    # every ~1 s: [t, flow process, largest worker, API server, tree, report child] MB
+    timeline: list[list[float]] = []
     last_sample = -1.0
     while proc.poll() is None:
         try:
@@ -74,37 +79,44 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
         except psutil.NoSuchProcess:
             break
         total = 0
-        roles = {"root": 0, "worker": 0, "server": 0}
+        roles = {"root": 0, "worker": 0, "server": 0, "report": 0}
         for p in procs:
             try:
                 with p.oneshot():
                     rss = p.memory_info().rss
                     t = p.cpu_times()
                 cpu[p.pid] = t.user + t.system
-                if p.pid not in servers and p.pid not in workers and p is not root:
+                if p.pid not in servers and p.pid not in workers and p.pid not in reports and p is not root:
                     cmd = " ".join(p.cmdline())
                     if "uvicorn" in cmd:
                         servers.add(p.pid)
                     elif "multiprocessing" in cmd and "resource_tracker" not in cmd:
                         workers.add(p.pid)
+                    elif "build_report" in cmd:
+                        reports.add(p.pid)
             except (psutil.NoSuchProcess, psutil.AccessDenied):
                 continue
             total += rss
             peak_one = max(peak_one, rss)
-            role = "root" if p is root else "server" if p.pid in servers else "worker" if p.pid in workers else None
+            role = "root" if p is root else "server" if p.pid in servers else "worker" if p.pid in workers \
+                else "report" if p.pid in reports else None
             if role:
                 roles[role] = max(roles[role], rss)
         peak_tree = max(peak_tree, total)
+        for k, v in roles.items():
+            role_peaks[k] = max(role_peaks[k], v)
         now = time.perf_counter() - started
         if now - last_sample >= 1.0:
             last_sample = now
-            timeline.append([round(now, 1), *(round(roles[k] / 2**20) for k in ("root", "worker", "server")), round(total / 2**20)])
+            timeline.append([round(now, 1), *(round(roles[k] / 2**20) for k in ("root", "worker", "server")), round(total / 2**20),
+                             round(roles["report"] / 2**20)])
         time.sleep(interval)
     wall = time.perf_counter() - started
     if log:
         out.close()
     return {"returncode": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(sum(cpu.values()), 2),
             "peak_rss_mb": round(peak_one / 2**20, 1), "peak_tree_rss_mb": round(peak_tree / 2**20, 1),
+            "peak_rss_by_role_mb": {k: round(v / 2**20, 1) for k, v in role_peaks.items()},
             "api_servers_started": len(servers), "worker_processes": len(workers), "timeline": timeline}
 
 
