@@ -19,6 +19,7 @@ import numpy as np
 from cleaners import shape
 from cleaners.rules import RULES, Doc, Line, Proposal, Rule, propose
 from cleaners.settings import Settings
+from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
 
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
@@ -127,12 +128,14 @@ def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, sett
 
 
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
-           corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES) -> Decision:
+           corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
+           url: str | None = None) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
     corpus repetition of these non-empty lines, optional). `rules`: the rules that propose (all of
-    them unless a caller keeps only some kinds of removal, as the HTML path does)."""
+    them unless a caller keeps only some kinds of removal, as the HTML path does); `url`: the
+    document's address, which names its outlet in a headline's trailing label (cleaners.titles)."""
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
@@ -162,8 +165,12 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         raise DocumentError("decide", NO_BODY)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
+    # A rule's strong or caption proposal vetoes the model's headline only inside the body: above
+    # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
+    # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),
+    # and the model weighs that shape with the line's place on the page.
     title_ok = model_title is not None and not cuts[model_title] \
-        and not any(p.strong or p.kind == "caption" for p in proposals[model_title])
+        and (model_title < first or not any(p.strong or p.kind == "caption" for p in proposals[model_title]))
     # The model's headline below a few body-like lines: the article starts at its headline, and the
     # fewer "sentences" above it are page furniture the model missed (a cookie notice, a teaser).
     if title_ok and first < model_title < last and not body_like[model_title] \
@@ -221,10 +228,20 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # the body or is not prose itself, and no rule cuts it, calls it a caption or proposes it
     # strongly. It must also come before every kept line: the output puts the title first, and a
     # title taken from the middle of the text would not be found again in it (idempotence).
+    title = None
     if title_ok and (model_title < first or not body_like[model_title]):
         title = doc.lines[model_title]
         spans, kept = assemble(title)
-        if not kept or kept[0][0].index > model_title:
-            return Decision(title, kept, spans)
-    spans, kept = assemble(shape_title)
-    return Decision(shape_title, kept, spans)
+        if kept and kept[0][0].index < model_title:
+            title = None
+    if title is None:
+        title = shape_title
+        spans, kept = assemble(title)
+    if title is not None:
+        # the headline's trailing outlet or label ("Headline | Outlet") is removed like any span, so
+        # the next pass (cleaners.fixpoint) sees the headline as the output will show it
+        cut = label_cut(title.text, url, [ln.text for ln in doc.lines])
+        if cut is not None:
+            start, kind = cut
+            spans.append(Span(title.number, start, len(title.text), kind, title.text[start:], "title_label"))
+    return Decision(title, kept, spans)

@@ -35,7 +35,8 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     cleaners.rules.RULES."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
-    decision = decide_stable(lines, settings, rules=rules)  # decide until nothing more goes: idempotent (cleaners.fixpoint)
+    # decide until nothing more goes: idempotent (cleaners.fixpoint)
+    decision = decide_stable(lines, settings, rules=rules, url=record_evidence(meta or {}).url)
     spans = decision.spans
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 
