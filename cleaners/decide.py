@@ -22,6 +22,8 @@ from cleaners.settings import Settings
 from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
 
+CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
+MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
 
 
@@ -165,6 +167,12 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         raise DocumentError("decide", NO_BODY)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
+    # A comments header below some of the body closes the article: the readers' comments under it
+    # are not its body, however prose-like (a thread often outweighs the article).
+    closing = next((i for i in range(first + 1, last + 1) if any(p.rule in CLOSES_ARTICLE for p in proposals[i])
+                    and sum(body_like[first:i]) >= MIN_BODY_ABOVE_CLOSING), None)
+    if closing is not None:
+        last = max(j for j in range(first, closing) if body_like[j])
     # A rule's strong or caption proposal vetoes the model's headline only inside the body: above
     # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
     # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),

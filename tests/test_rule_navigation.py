@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ruletools import kind_of, survives
+from tests.ruletools import BODY, kind_of, survives
 
 
 @pytest.mark.parametrize("line", ["Watch LIVE", "Watch now", "Skip to content", "Please verify", "Most recent",
@@ -18,3 +18,47 @@ def test_subheadings_between_paragraphs_survive(line):
 
 def test_short_fragments_after_the_body_are_navigation():
     assert kind_of("Editors' choice", "after") == "navigation"
+
+
+# readers' comments on the article's own topic, in prose: the line model alone keeps them as body
+COMMENTS = [
+    "Anna Berg",
+    "The council has promised new bus routes for years, and the network downtown still has the same gaps it had when the plan was first debated.",
+    "Tom Lee",
+    "More buses on the downtown network would help the neighbourhoods that lost reliable service, but the transit authority has to approve the budget first.",
+    "Mia Chen",
+    "I hope the regional transit authority approves the routes next month, because the council vote on Tuesday means little without the money for buses.",
+]
+
+
+@pytest.mark.parametrize("header", ["57 Comments", "124 Reader Comments", "10 comments:", "Comments (12)",
+                                    '3 thoughts on "Council backs bigger bus network"', "Leave a Reply Cancel reply",
+                                    "12 Kommentare"])
+def test_comments_header_closes_the_article(header):
+    from cleaners.pipeline import clean_text
+    from cleaners.settings import Settings
+    from tests.ruletools import article
+
+    doc = clean_text(article(after=[header, *COMMENTS]), Settings())
+    kinds = {s.text: (s.kind, s.by) for s in doc.removed}
+    assert kinds[header] == ("navigation", "comments_header")
+    # the readers' prose under the header is not the article's, however sentence-like
+    assert not any(c in doc.text for c in COMMENTS)
+    assert doc.text.endswith(BODY[2])
+
+
+@pytest.mark.parametrize("line", ["Comments from the minister were not expected", "57 comments on the plan arrived by Friday.",
+                                  "The comments were harsh.", "Leave a comment below and tell us what you think of the plan."])
+def test_comments_header_lookalikes_do_not_close_the_article(line):
+    from cleaners.rules.navigation import _COMMENTS_HEADER
+
+    assert not _COMMENTS_HEADER.search(line)
+
+
+def test_a_comment_count_above_the_body_does_not_cut_it():
+    from cleaners.pipeline import clean_text
+    from cleaners.settings import Settings
+    from tests.ruletools import article
+
+    doc = clean_text(article(before=["By Jane Doe | 12 Comments", "57 Comments"]), Settings())
+    assert all(b in doc.text for b in BODY)

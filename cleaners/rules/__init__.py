@@ -11,6 +11,7 @@ RULES: tuple[Rule, ...] = (
     signature.signed_by_outlet,
     signature.copyright_line,
     signature.bare_domain,
+    navigation.comments_header,
     call_to_action.reader_engagement,
     consent.cookie_consent,
     caption.end_credit,

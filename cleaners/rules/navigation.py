@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, starts_with, whole_line
 
 # The vocabulary of site chrome: words menus, buttons and prompts are made of.
 UI_WORDS = frozenset(
@@ -53,4 +53,26 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
     if line.n_words <= 4 and not line.ends_sentence:
         return whole_line("navigation", "short_fragment", strong=False)
+    return None
+
+
+# The header of a reader-comment thread: a count of comments ("57 Comments", "124 Reader Comments",
+# "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)", or the reply form's title
+# ("Leave a Reply"). Below the article it closes the article (cleaners.decide): what follows is the
+# readers' text, however prose-like.
+_COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|commentaires?|comentarios?|commenti|reacties|komentarze?)"
+_COMMENTS_HEADER = re.compile(
+    rf"""^(?:
+        \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)\s+["“„«'‘].{{0,200}})?\s*:?
+      | {_COMMENT}\s*(?:\(\d[\d,.]*\))?\s*:?
+      | (?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@starts_with(_COMMENTS_HEADER)
+def comments_header(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= 40 and _COMMENTS_HEADER.search(line.text):
+        return whole_line("navigation", "comments_header")
     return None
