@@ -45,7 +45,7 @@ class Articles(pa.DataFrameModel):
     doc_id: Series[str] = pa.Field(str_matches=HEX16, unique=True, description="first 16 hex digits of the SHA-256 of the raw bytes")
     source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
-    title: Series[str] = pa.Field(nullable=True, description="the headline")
+    title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
     text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
     author: Series[str] = pa.Field(nullable=True, description="the author, when a record or the HTML gives one")
     outlet: Series[str] = pa.Field(nullable=True, description="the publisher's canonical name")
