@@ -167,6 +167,16 @@ def validate_batch(result: BatchResult) -> BatchResult:
 KEY_BATCH_ROWS = 200_000
 
 
+def string_array(col: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """A key column (doc_id, source, kind) as one plain string array: chunks combined, dictionary
+    encoding and other types cast to string; nulls stay null."""
+    if isinstance(col, pa.ChunkedArray):
+        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+
+
 def _key_column(path: Path, name: str) -> pa.Array:
     """One key column of a table as a single pyarrow string array (the table's other columns are
     not read). A missing file or column is an error, as it was for pq.read_table."""
@@ -174,8 +184,7 @@ def _key_column(path: Path, name: str) -> pa.Array:
     chunks = [b.column(0) for b in pf.iter_batches(batch_size=KEY_BATCH_ROWS, columns=[name])]
     if not chunks:
         return pa.array([], pa.string())
-    col = pa.chunked_array(chunks).combine_chunks()
-    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+    return string_array(pa.chunked_array(chunks))
 
 
 def _later_copies(col: pa.Array) -> np.ndarray:
@@ -215,9 +224,7 @@ def check_tables(folder: Path) -> list[str]:
     # removed doc_ids in neither table: distinct per batch, looked up in the known ones
     orphan_parts, orphan_null = [], False
     for batch in iter_batches(folder / "removed.parquet", ["doc_id"]):
-        ids = pc.unique(batch.column(0))
-        if not pa.types.is_string(ids.type):
-            ids = ids.cast(pa.string())
+        ids = string_array(pc.unique(batch.column(0)))
         orphan_null |= ids.null_count > 0
         ids = ids.drop_null()
         orphan_parts.append(ids.filter(pc.invert(pc.is_in(ids, value_set=known))))
@@ -291,8 +298,7 @@ def resolve_duplicates(folder: Path) -> int:
     def keep_removed(rg, off):
         # only rows of duplicated documents become Python tuples; every other row is kept as is
         ids_rg = rg.column("doc_id")
-        is_dup = pc.fill_null(pc.is_in(ids_rg if pa.types.is_string(ids_rg.type) else ids_rg.cast(pa.string()),
-                                       value_set=dup_value_set), False)
+        is_dup = pc.fill_null(pc.is_in(string_array(ids_rg), value_set=dup_value_set), False)
         if None in dup_ids:
             is_dup = pc.or_(is_dup, pc.is_null(ids_rg))
         mask = np.ones(rg.num_rows, dtype=bool)

@@ -34,6 +34,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cleaners.types import KINDS
+from schemas.validate import string_array
 
 N_OUTLIERS = 20
 # Per-document cap on raw characters shown, and the total budget they share (keeps the file small).
@@ -256,15 +257,6 @@ def _removed_words(table: pa.Table) -> np.ndarray:
     return np.where(pc.equal(text, "").to_numpy(zero_copy_only=False), 0, n)
 
 
-def _str_column(col: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """A key column as one string array (nulls stay null: they match nothing, as in pandas)."""
-    if isinstance(col, pa.ChunkedArray):
-        col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
-    if pa.types.is_dictionary(col.type):
-        col = col.cast(col.type.value_type)
-    return col if pa.types.is_string(col.type) else col.cast(pa.string())
-
-
 def _value_counts(arr: pa.Array) -> Counter:
     """Non-null values -> count."""
     vc = pc.value_counts(arr.drop_null())
@@ -317,7 +309,7 @@ def _removed_batches(path: Path, columns: list[str] | None):
 
 def _removed_ids(path: Path) -> pa.Array:
     """The distinct non-null doc_ids of removed.parquet (streamed)."""
-    parts = [pc.unique(_str_column(b.column(0)).drop_null()) for b in _removed_batches(path, ["doc_id"])]
+    parts = [pc.unique(string_array(b.column(0)).drop_null()) for b in _removed_batches(path, ["doc_id"])]
     return pc.unique(pa.concat_arrays(parts)) if parts else pa.array([], pa.string())
 
 
@@ -325,7 +317,7 @@ def _removed_summary(path: Path, ids: pa.Array | None = None) -> RemovedSummary:
     """Counts over removed.parquet, streamed batch by batch; per-document counts for `ids` (distinct
     doc_ids; default: every doc_id removed.parquet names). Rows of other documents count in the
     totals only. Null doc_ids and kinds count in n_rows only (pandas' group-by drops them)."""
-    ids = _removed_ids(path) if ids is None else _str_column(ids)
+    ids = _removed_ids(path) if ids is None else string_array(ids)
     n_ids = len(ids)
     n, kinds, whole, has_whole = 0, Counter(), Counter(), False
     spans = np.zeros(n_ids, np.int64)
@@ -341,7 +333,7 @@ def _removed_summary(path: Path, ids: pa.Array | None = None) -> RemovedSummary:
         if not m:
             continue
         names = table.column_names
-        kind = _str_column(table["kind"]) if "kind" in names else pa.array(["?"] * m, pa.string())
+        kind = string_array(table["kind"]) if "kind" in names else pa.array(["?"] * m, pa.string())
         kinds.update(_value_counts(kind))
         if "whole_line" in names:
             has_whole = True
@@ -349,7 +341,7 @@ def _removed_summary(path: Path, ids: pa.Array | None = None) -> RemovedSummary:
             whole.update(_value_counts(pc.filter(kind, is_whole)))
         if not n_ids or "doc_id" not in names:
             continue
-        at = pc.index_in(_str_column(table["doc_id"]), options=lookup)
+        at = pc.index_in(string_array(table["doc_id"]), options=lookup)
         at = pc.fill_null(at, -1).to_numpy(zero_copy_only=False).astype(np.int64)
         sel = at >= 0
         if not sel.any():
@@ -400,7 +392,7 @@ class _SpansOf:
         self.table, self.rows_of = table, {}
         if table is None or not table.num_rows:
             return
-        ids = pc.dictionary_encode(_str_column(table["doc_id"]))
+        ids = pc.dictionary_encode(string_array(table["doc_id"]))
         codes = ids.indices.to_numpy(zero_copy_only=False)
         order = np.argsort(codes, kind="stable")
         bounds = np.searchsorted(codes[order], np.arange(len(ids.dictionary) + 1))
@@ -631,7 +623,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     ids = pa.array([], pa.string())
     art_at = np.full(n_articles, -1, dtype=np.int64)
     if "doc_id" in art_cols and n_articles:
-        art_ids = _str_column(pa.chunked_array([b.column(0) for b in _article_batches(art_path, ["doc_id"])]))
+        art_ids = string_array(pa.chunked_array([b.column(0) for b in _article_batches(art_path, ["doc_id"])]))
         ids = pc.unique(art_ids.drop_null())
         at = pc.index_in(art_ids, options=pc.SetLookupOptions(value_set=ids, skip_nulls=True))
         art_at = pc.fill_null(at, -1).to_numpy(zero_copy_only=False).astype(np.int64)
