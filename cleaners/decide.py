@@ -169,7 +169,9 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     last = n - 1 - body_like[::-1].index(True)
     # A comments header below some of the body closes the article: the readers' comments under it
     # are not its body, however prose-like (a thread often outweighs the article).
-    closing = next((i for i in range(first + 1, last + 1) if any(p.rule in CLOSES_ARTICLE for p in proposals[i])
+    # (such a header is a strong whole-line proposal: only lines removed whole are looked at)
+    closing = next((i for i in range(first + 1, last + 1) if whole[i] is not None
+                    and any(p.rule in CLOSES_ARTICLE for p in proposals[i])
                     and sum(body_like[first:i]) >= MIN_BODY_ABOVE_CLOSING), None)
     if closing is not None:
         last = max(j for j in range(first, closing) if body_like[j])
@@ -248,7 +250,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     if title is not None:
         # the headline's trailing outlet or label ("Headline | Outlet") is removed like any span, so
         # the next pass (cleaners.fixpoint) sees the headline as the output will show it
-        cut = label_cut(title.text, url, [ln.text for ln in doc.lines])
+        cut = label_cut(title.text, url, (ln.text for ln in doc.lines))
         if cut is not None:
             start, kind = cut
             spans.append(Span(title.number, start, len(title.text), kind, title.text[start:], "title_label"))

@@ -15,7 +15,7 @@ from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, Htm
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.dates import date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
-from cleaners.metadata.resolve import Evidence, record_evidence, resolve
+from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
 from cleaners.rules import RULES
 from cleaners.settings import Settings
 from cleaners.shape import fold, stop_share, words
@@ -36,7 +36,8 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
     # decide until nothing more goes: idempotent (cleaners.fixpoint)
-    decision = decide_stable(lines, settings, rules=rules, url=record_evidence(meta or {}).url)
+    url = record_value(meta or {}, "url")
+    decision = decide_stable(lines, settings, rules=rules, url=str(url) if url is not None else None)
     spans = decision.spans
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 

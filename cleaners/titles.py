@@ -11,15 +11,15 @@ A subtitle after a colon is the headline's (": A Beginner's Guide"), and is neve
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 from cleaners.metadata.outlets import registrable_domain
-from cleaners.shape import STOP_WORDS, fold
+from cleaners.shape import STOP_WORDS, ends_sentence, fold, words
 
 MAX_LABEL_WORDS = 3
 MIN_HEAD_WORDS = 2
 # a separator with space on both sides (a hyphen inside a word, "Debt-Free", is not one)
 _SEP = re.compile(r"\s+(?:\|{1,2}|-{1,2}|–|—|/|·)\s+")
-_WORD = re.compile(r"\w+")
 
 
 def _domain_name(url: str | None) -> str:
@@ -35,8 +35,8 @@ def _domain_name(url: str | None) -> str:
 
 
 def _is_site(label: str, domain: str) -> bool:
-    ws = _WORD.findall(label.lower())
-    squashed = "".join(ws[1:] if ws[:1] == ["the"] and len(ws) > 1 else ws).replace("_", "")
+    ws = words(label.lower())
+    squashed = "".join(ws[1:] if ws[:1] == ("the",) and len(ws) > 1 else ws).replace("'", "").replace("’", "")
     # "Riverside Gazette" on riversidegazette.com, "Example News Online" on examplenews.com; a
     # shorter label must still spell most of the name ("Spice AI" on spiceai.dev, not "News" on newsday.com)
     return len(domain) >= 3 and len(squashed) >= 3 and (
@@ -44,39 +44,49 @@ def _is_site(label: str, domain: str) -> bool:
 
 
 def _is_short_label(label: str) -> bool:
-    ws = _WORD.findall(label.lower())
-    return 1 <= len(ws) <= MAX_LABEL_WORDS and not any(w in STOP_WORDS for w in ws) \
-        and not label.rstrip().endswith((".", "!", "?"))
+    ws = words(label.lower())
+    return 1 <= len(ws) <= MAX_LABEL_WORDS and not any(w in STOP_WORDS for w in ws) and not ends_sentence(label)
 
 
-def label_cut(title: str, url: str | None = None, lines: list[str] | None = None) -> tuple[int, str] | None:
-    """Where the trailing label(s) of a headline line start (the offset of the first cut separator)
-    and their kind ("outlet_signature" when an outlet is among them, else "navigation"), or None
-    when nothing trailing is recognisably a label (see the module's doc)."""
-    if not _SEP.search(title):
-        return None
-    domain = _domain_name(url)
-    suffixes: dict[str, set[str]] = {}  # label -> the heads it ends on the page
+def _template_suffixes(lines: Iterable[str]) -> dict[str, set[str]]:
+    """label -> the (folded) heads it ends on the page's separated lines ("Head | Label")."""
+    suffixes: dict[str, set[str]] = {}
     for s in lines or ():
         parts = _SEP.split(s)
         if len(parts) > 1:
             suffixes.setdefault(fold(parts[-1]), set()).add(fold(" ".join(parts[:-1])))
+    return suffixes
+
+
+def label_cut(title: str, url: str | None = None, lines: Iterable[str] = ()) -> tuple[int, str] | None:
+    """Where the trailing label(s) of a headline line start (the offset of the first cut separator)
+    and their kind ("outlet_signature" when an outlet is among them, else "navigation"), or None
+    when nothing trailing is recognisably a label (see the module's doc). `lines`, the page's lines,
+    are read only when the title has a label that does not spell the URL's site."""
+    if not _SEP.search(title):
+        return None
+    domain = _domain_name(url)
+    suffixes: dict[str, set[str]] | None = None
     cut, kind = None, "navigation"
     head = title
     while True:  # label by label until one is not recognisably a label: cutting the rest again cuts nothing
-        parts = _SEP.split(head)
-        if len(parts) < 2:
+        seps = list(_SEP.finditer(head))
+        if not seps:
             break
-        m = list(_SEP.finditer(head))[-1]
+        m = seps[-1]
         label = head[m.end():].strip()
         rest = head[:m.start()].strip()
-        if len(_WORD.findall(rest)) < MIN_HEAD_WORDS or not _WORD.search(label):
+        if len(words(rest)) < MIN_HEAD_WORDS or not words(label):
             break
         # a line of several separated parts is a breadcrumb or a list: only an outlet is cut there
-        short = len(parts) == 2 and _is_short_label(label)
-        fh = fold(rest)
-        # it ends another headline too (not a copy of this one inside a longer line: a "next post" link)
-        outlet = _is_site(label, domain) or any(fh not in h for h in suffixes.get(fold(label), ()))
+        short = len(seps) == 1 and _is_short_label(label)
+        outlet = _is_site(label, domain)
+        if not outlet:
+            # it ends another headline too (not a copy of this one inside a longer line: a "next post" link)
+            if suffixes is None:
+                suffixes = _template_suffixes(lines)
+            fh = fold(rest)
+            outlet = any(fh not in h for h in suffixes.get(fold(label), ()))
         if not (outlet or short):
             break
         if outlet:
@@ -85,7 +95,7 @@ def label_cut(title: str, url: str | None = None, lines: list[str] | None = None
     return None if cut is None else (cut, kind)
 
 
-def headline_text(title: str, url: str | None = None, lines: list[str] | None = None) -> str:
+def headline_text(title: str, url: str | None = None, lines: Iterable[str] = ()) -> str:
     """`title` without its trailing outlet or short label (label_cut), or unchanged."""
     cut = label_cut(title, url, lines)
     return title if cut is None else title[:cut[0]]
