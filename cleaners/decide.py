@@ -187,8 +187,10 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
             and sum(body_like[:model_title]) < sum(body_like[model_title + 1:]):
         first = body_like.index(True, model_title + 1)
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
-    # above it, a short closing sentence ("He did not respond.") below it.
+    # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
+    # above the body is a heading (the last entry of a table of contents), not its lede.
     while first > 0 and not (title_ok and first - 1 == model_title) and shape.is_sentence_like(residual[first - 1]) \
+            and not shape.is_title_cased(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
         first -= 1
         model_says_debris[first] = False

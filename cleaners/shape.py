@@ -159,6 +159,16 @@ def is_headline_shaped(text: str) -> bool:
     return 4 <= len(words(text)) <= 30
 
 
+TITLE_CASE_SHARE = 0.8  # of the longer words capitalised: a heading's style, not a sentence's
+
+
+def is_title_cased(text: str) -> bool:
+    """Most longer words (4+ letters) capitalised, at least 3 of them: "What Are The Best Phone
+    Plans?" is a heading even though it ends like a sentence; "Have you ever wondered why?" is not."""
+    long_words = [w for w in words(text) if len(w) > 3]
+    return len(long_words) >= 3 and sum(map(is_capitalised, long_words)) >= TITLE_CASE_SHARE * len(long_words)
+
+
 class _FoldTable(dict):
     """str.translate table, filled on first sight of each character: punctuation and symbols -> space."""
 

@@ -73,3 +73,18 @@ def test_unicode_and_astral_characters():
     X = fx.doc_features(["Ça marche très bien 🎉", "東京都の天気は晴れです。", "\u200b"])
     assert not np.isnan(X).any()
     assert col(X, "other_letter_ratio")[1] > 0.5
+
+
+def test_title_meta_distances_point_at_the_byline_under_the_headline():
+    lines = ["Home", "Top 10 Shoe Companies in the World", "Our Blogs",
+             "Top 10 Shoe Companies in the World You Should Know About", "By Anna Berg", "March 3, 2025", *BODY]
+    X1 = fx.doc_features(lines)
+    p = np.array([0.99, 0.9, 0.99, 0.9, 0.95, 0.95] + [0.05] * len(BODY))
+    XT = fx.title_features(fx.stage2_features(X1, p), p, lines)
+    below = XT[:, fx.TITLE_NAMES.index("meta_below")]
+    above = XT[:, fx.TITLE_NAMES.index("meta_above")]
+    assert below[3] == 1 and below[1] == 3  # the headline right above its byline; the breadcrumb's item further
+    assert above[6] == 1 and above[3] == fx.META_FAR  # the first paragraph under the date; none above the headline
+    assert below[-1] == fx.META_FAR  # no byline below the last paragraph
+    no_meta = fx.title_features(fx.stage2_features(fx.doc_features(BODY), p[-3:]), p[-3:], BODY)
+    assert (no_meta[:, fx.TITLE_NAMES.index("meta_below")] == fx.META_FAR).all()

@@ -26,7 +26,7 @@ import numpy as np
 
 from cleaners.corpus import DocContext
 
-MODEL_VERSION = "line-model-3"
+MODEL_VERSION = "line-model-4"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.

@@ -608,7 +608,9 @@ TITLE_EXTRA = ["p2", "lines_to_first_body", "body_lines_before", "is_first_line"
                "is_last_copy_above_body", "slug_prefix_in_line", "line_prefix_in_slug",
                "lines_to_first_body_raw", "p1_min_below3", "n_cand_above_log",
                # the same measured against the page's best candidate (ranking within the page)
-               "slug_vs_best", "embedded_vs_best", "p2_below_vs_best"]
+               "slug_vs_best", "embedded_vs_best", "p2_below_vs_best",
+               # the headline sits just above its byline or date (and a kicker's date just above it)
+               "meta_below", "meta_above"]
 TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
 _TITLE_INDEX = {name: k for k, name in enumerate(TITLE_EXTRA)}
 
@@ -719,6 +721,25 @@ def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[
     return embedded, holds_share > 0, holds_share
 
 
+META_MAX_WORDS = 15  # a byline or date line is short
+META_FAR = 10  # distances are capped: beyond a few lines a byline says nothing about this line
+
+
+def _meta_distances(X2: np.ndarray, nw: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lines from each line down to the nearest short byline or date line below it, and up to the
+    nearest above (META_FAR when none is nearer): the page's headline is the line its byline and
+    date follow, which tells it from a section heading, a teaser or a breadcrumb's last item."""
+    meta = np.flatnonzero(((X2[:, _IDX["date"]] > 0) | (X2[:, _IDX["byline"]] > 0)) & (nw <= META_MAX_WORDS))
+    if not len(meta):
+        far = np.full(len(idx), float(META_FAR))
+        return far, far
+    below = np.searchsorted(meta, idx, side="right")  # the first meta line after the line
+    above = np.searchsorted(meta, idx, side="left") - 1  # the last one before it
+    down = np.where(below < len(meta), meta[np.minimum(below, len(meta) - 1)] - idx, META_FAR)
+    up = np.where(above >= 0, idx - meta[np.maximum(above, 0)], META_FAR)
+    return np.minimum(down, META_FAR), np.minimum(up, META_FAR)
+
+
 def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = None,
                    url: str | None = None, tokens: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Stage-2 features plus where the line sits relative to the predicted body, how well it
@@ -758,6 +779,7 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     col[ti["body_rank_above"]] = np.where(rank >= 0, rank, -1)
     col[ti["words_rel_median"]] = nw / max(float(np.median(nw)), 1.0)
     col[ti["n_cand_above_log"]] = np.log1p(np.cumsum(cand) - cand)
+    col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances(X2, nw, idx)
     if lines is not None:
         ids, tcount = tokens if tokens is not None else _line_tokens(lines)
         emb, holds, share = _recurrence(ids, tcount, cand)

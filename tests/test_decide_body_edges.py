@@ -1,0 +1,55 @@
+"""Where the article body starts: the decision extends it upwards over a lede the model is unsure
+about, but not over a heading that ends like a sentence (the last entry of a table of contents)."""
+import numpy as np
+import pytest
+
+from cleaners import shape
+from cleaners.decide import decide
+from cleaners.settings import Settings
+
+BODY = [
+    "A mobile app is a program built for phones and tablets, installed from an app store and used by touch.",
+    "The three main kinds are native apps, web apps and hybrid apps, and each suits a different budget.",
+    "Most teams start with one platform, test the idea with real users and add the second one later.",
+]
+HEADLINE = "Mobile Apps Explained For Everyone"
+UNSURE = 0.7  # above the model's threshold, below the stricter one for prose next to the body
+
+
+def _kept(line_above_body: str) -> list[str]:
+    lines = ["Home", HEADLINE, line_above_body, *BODY]
+    proba = np.array([0.99, 0.9, UNSURE] + [0.02] * len(BODY))
+    decision = decide(lines, Settings(), debris_proba=proba)
+    assert decision.title is not None and decision.title.text == HEADLINE
+    return [text for _, text in decision.kept]
+
+
+@pytest.mark.parametrize("heading", [
+    "What Are The Best Mobile App Design Builders?",
+    "How Much Does It Cost To Build A Mobile App?",
+    "Why Should Small Businesses Invest In Apps Now!",
+])
+def test_title_cased_question_above_the_body_is_not_its_lede(heading):
+    assert _kept(heading) == BODY
+
+
+@pytest.mark.parametrize("lede", [
+    "Have you ever wondered why some apps feel fast and others never seem to load?",
+    "What does it really cost to build an app for a small shop in 2025?",
+    "Apps are everywhere, and most of us open a dozen of them before breakfast.",
+])
+def test_sentence_lede_above_the_body_is_kept(lede):
+    assert _kept(lede) == [lede, *BODY]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("What Are The Best Mobile App Design Builders?", True),
+    ("The Ultimate Guide To Home Insurance In 2026", True),
+    ("Why Schools In The North Are Closing Early", True),
+    ("Have you ever wondered why your phone dies so fast?", False),
+    ("Die Regierung hat am Montag neue Regeln für Mieter beschlossen.", False),  # German nouns
+    ("NASA and the ESA met in Paris.", False),  # fewer than 3 longer words are capitalised
+    ("Short Two", False),
+])
+def test_is_title_cased(text, expected):
+    assert shape.is_title_cased(text) is expected
