@@ -682,7 +682,10 @@ def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[
     Returns per line: how many longer lines' word windows equal the (candidate) line, whether the
     line holds a shorter candidate line, and the largest share of its words such a candidate makes
     up. Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
-    the wrapping sum over its words (prefix sums), so every window length is one numpy pass."""
+    the wrapping sum over its words (prefix sums), so every window length is one numpy pass. The sum
+    does not see word order: a window with the candidate's words in another order matches too. (A
+    match anchored on the candidate's first word is cheaper but gave a lower title score on the
+    cross-validated dev pages, 0.784 vs 0.788 over three ranker seeds.)"""
     n = len(tcount)
     embedded = np.zeros(n)
     holds_share = np.zeros(n)
