@@ -547,18 +547,23 @@ def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
     return out
 
 
+def _distances_to(marked: np.ndarray, idx: np.ndarray, far: float) -> tuple[np.ndarray, np.ndarray]:
+    """Lines from each line up to the nearest marked line above it and down to the nearest below
+    it (`marked`: sorted line indices; `far` where there is none)."""
+    if not len(marked):
+        return np.full(len(idx), far), np.full(len(idx), far)
+    kp = np.searchsorted(marked, idx, side="left") - 1  # last marked line < i
+    up = np.where(kp >= 0, idx - marked[np.maximum(kp, 0)], far)
+    k = np.searchsorted(marked, idx, side="right")  # first marked line > i
+    down = np.where(k < len(marked), marked[np.minimum(k, len(marked) - 1)] - idx, far)
+    return up, down
+
+
 def _confident_gaps(p: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """log1p of the distance from each line to the nearest confident body line (P(debris) < 0.2)
     above it and below it (10,000 where there is none)."""
-    conf = np.flatnonzero(p < 0.2)
-    big = 10_000.0
-    if not len(conf):
-        return np.full(len(p), np.log1p(big)), np.full(len(p), np.log1p(big))
-    kp = np.searchsorted(conf, idx, side="left") - 1  # last confident line < i
-    prv = np.where(kp >= 0, idx - conf[np.maximum(kp, 0)], big)
-    k = np.searchsorted(conf, idx, side="right")  # first confident line > i
-    nxt = np.where(k < len(conf), conf[np.minimum(k, len(conf) - 1)] - idx, big)
-    return np.log1p(prv), np.log1p(nxt)
+    up, down = _distances_to(np.flatnonzero(p < 0.2), idx, 10_000.0)
+    return np.log1p(up), np.log1p(down)
 
 
 def stage2_features_plain(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -733,13 +738,7 @@ def _meta_distances(X2: np.ndarray, nw: np.ndarray, idx: np.ndarray) -> tuple[np
     nearest above (META_FAR when none is nearer): the page's headline is the line its byline and
     date follow, which tells it from a section heading, a teaser or a breadcrumb's last item."""
     meta = np.flatnonzero(((X2[:, _IDX["date"]] > 0) | (X2[:, _IDX["byline"]] > 0)) & (nw <= META_MAX_WORDS))
-    if not len(meta):
-        far = np.full(len(idx), float(META_FAR))
-        return far, far
-    below = np.searchsorted(meta, idx, side="right")  # the first meta line after the line
-    above = np.searchsorted(meta, idx, side="left") - 1  # the last one before it
-    down = np.where(below < len(meta), meta[np.minimum(below, len(meta) - 1)] - idx, META_FAR)
-    up = np.where(above >= 0, idx - meta[np.maximum(above, 0)], META_FAR)
+    up, down = _distances_to(meta, idx, META_FAR)
     return np.minimum(down, META_FAR), np.minimum(up, META_FAR)
 
 
