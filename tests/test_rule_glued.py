@@ -31,9 +31,9 @@ def test_glued_tail_is_cut_with_its_kind(tail, kind):
     # one short fragment, not a sentence, before the chrome words
     ("Vote now. Watch LIVE", None),
     ("Vote now. Share this article", True),
-    # a bare agency name after a sentence may start a truncated sentence: not a credit (the line,
-    # with no final full stop, is no body paragraph either)
-    ("Buses lined up outside the depot on Monday morning as drivers returned to work. Reuters reported the figures", False),
+    # a bare agency name after a sentence may start a truncated sentence: not a credit; and the
+    # line, a truncated paragraph between two body paragraphs, stays with the body around it
+    ("Buses lined up outside the depot on Monday morning as drivers returned to work. Reuters reported the figures", True),
     # a credit word inside the last sentence is not a tail
     ("Drivers returned to work on Monday. Photo editors at the paper chose the image of the depot.", True),
 ])
@@ -42,6 +42,8 @@ def test_glued_lookalikes_are_not_cut(para, stays):
     assert not [s for s in doc.removed if s.by.startswith("glued_")]
     if stays is not None:
         assert survives(para) == stays
+    kept = doc.text.split("\n\n")
+    assert all(p in kept for p in BODY)  # the article around the look-alike is whole
 
 
 def test_leading_credit_bracket_is_a_span():

@@ -7,8 +7,9 @@
     p, t = model.analyse(lines, ctx)                  # both in one pass (what cleaners.decide calls)
 
 `lines` are a document's non-empty normalised lines in order (cleaners.lines). The packaged model
-is four LightGBM boosters (stage1, stage2, title ranker, title gate) in LightGBM's text format plus model.json (version, feature names,
-thresholds); loading them runs no code. `python -m cleaners.model.train` rebuilds them. Boosters
+is four LightGBM boosters (stage1, stage2, title ranker, title gate) in LightGBM's text format, the
+word lexicon the line features read (lexicon.json, cleaners.model.lexicon) and model.json (version,
+feature names, thresholds); loading them runs no code. `python -m cleaners.model.train` rebuilds them. Boosters
 loaded from files score through cleaners.model.compiled (the same trees compiled to native code with
 lleaves, bit-identical to LightGBM, cached per machine; LightGBM itself when that is unavailable).
 """
@@ -26,7 +27,7 @@ import numpy as np
 
 from cleaners.corpus import DocContext
 
-MODEL_VERSION = "line-model-4"
+MODEL_VERSION = "line-model-5"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.
@@ -34,11 +35,13 @@ DEFAULTS = {"debris_threshold": 0.5, "title_threshold": -1.3, "title_gate_thresh
 
 
 class LineModel:
-    def __init__(self, boosters: dict, meta: dict | None = None, files: dict | None = None):
-        self.stage1 = boosters["stage1"]
-        self.stage2 = boosters["stage2"]
-        self.title = boosters.get("title")
-        self.title_gate = boosters.get("title_gate")
+    def __init__(self, parts: dict, meta: dict | None = None, files: dict | None = None):
+        """parts: the boosters by name, and "lexicon" (word -> log-odds of debris, or None)."""
+        self.stage1 = parts["stage1"]
+        self.stage2 = parts["stage2"]
+        self.title = parts.get("title")
+        self.title_gate = parts.get("title_gate")
+        self.lexicon = parts.get("lexicon")
         self.meta = dict(DEFAULTS, **(meta or {}))
         from cleaners.model import compiled
         from cleaners.model import features as fx
@@ -46,7 +49,8 @@ class LineModel:
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
         # code (cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
         files = files or {}
-        self._predict = {name: compiled.predictor(b, files.get(name)) for name, b in boosters.items() if b is not None}
+        self._predict = {name: compiled.predictor(b, files.get(name)) for name, b in parts.items()
+                         if b is not None and name != "lexicon"}
 
         self._fx = fx
         if "features" in self.meta and self.meta["features"] != fx.FEATURE_NAMES:
@@ -60,8 +64,11 @@ class LineModel:
         meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
         files = {name: folder / f"{name}.lgb.txt" for name in ("stage1", "stage2", "title", "title_gate")
                  if (folder / f"{name}.lgb.txt").exists()}
-        boosters = {name: lgb.Booster(model_file=str(path)) for name, path in files.items()}
-        return cls(boosters, meta, files)
+        from cleaners.model import lexicon
+
+        parts = {name: lgb.Booster(model_file=str(path)) for name, path in files.items()}
+        parts["lexicon"] = lexicon.load(folder)
+        return cls(parts, meta, files)
 
     @classmethod
     def default(cls) -> "LineModel":
@@ -79,7 +86,7 @@ class LineModel:
 
     def _stages(self, lines: list[str], context: DocContext | None):
         keep: dict = {}
-        X1 = self._fx.doc_features(lines, context, keep)
+        X1 = self._fx.doc_features(lines, context, keep, self.lexicon)
         p1 = self._predict["stage1"](X1)
         X2 = self._fx.stage2_features(X1, p1)
         p2 = self._predict["stage2"](X2)

@@ -2,7 +2,8 @@
 
 All features are general: shape (length, words, stop words, punctuation, capitalisation, digits),
 patterns (URL, e-mail, date, time, byline, copyright), position, neighbours, fit to the document's
-main body, and corpus repetition. Nothing is keyed to any page's wording.
+main body, corpus repetition, and a lexicon learned from the training labels (cleaners.model.lexicon:
+words that lean to debris or to body across many sites). Nothing is keyed to any page's wording.
 
 Speed: a document is handled as one string. Character classes come from a lookup table over the
 code points (numpy), summed per line with np.add.reduceat; tokens come from one regex pass over the
@@ -87,6 +88,14 @@ _MONTHS = (r"jan|feb|febr|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|f
            r"ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|"
            r"dezembro|mei|augustus")
 MONTHS = frozenset(_MONTHS.split("|"))
+WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thur thurs fri "
+    "montag dienstag mittwoch donnerstag freitag samstag sonntag sonnabend "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche "
+    "lunes martes miércoles jueves viernes sábado domingo "
+    "lunedì martedì mercoledì giovedì venerdì sabato domenica "
+    "segunda terça quarta quinta sexta "
+    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag".split())
 # Run on the lower-cased "\n"-joined text. Each name is a few patterns that begin with a literal,
 # which the regex engine scans for quickly (a leading class or look-behind is ~50x slower).
 _TLD = r"(?:com|org|net|gov|edu|io|co|de|fr|es|it|uk)\b"
@@ -104,6 +113,11 @@ PATTERNS = {
 }
 _TOKEN_STRIP = re.compile(r"[^\w\s]+")
 
+
+def line_tokens(line: str) -> list[str]:
+    """One line's tokens as the features see them: lower case, punctuation runs as spaces."""
+    return _TOKEN_STRIP.sub(" ", line.lower()).split()
+
 # ---------------------------------------------------------------- feature names
 BASE = [
     "n_chars", "n_words", "mean_word_len", "letter_ratio", "upper_ratio", "digit_ratio",
@@ -113,6 +127,7 @@ BASE = [
     "url", "email", "date", "time", "byline", "copyright", "number_only", "bullet",
     "dup_in_doc", "fit_share", "fit_log", "freq_share",
     "df_log", "df_frac", "df_site_log", "df_site_frac",
+    "lex_mean", "lex_max", "lex_min", "lex_known",
 ]
 POSITION = [
     "rel_pos", "pos_from_start_log", "pos_from_end_log", "mass_before", "n_lines_log",
@@ -123,7 +138,7 @@ POSITION = [
     "seg6_share", "seg6_is_max", "seg6_after_max", "seg3_n_text", "gap_before_log", "gap_after_log",
 ]
 NEIGHBOUR_BASE = ["n_words", "ends_sent", "stop_ratio", "fit_share", "df_log", "title_case_ratio",
-                  "punct_ratio", "digit_ratio", "url", "date", "dup_in_doc", "sep_ratio"]
+                  "punct_ratio", "digit_ratio", "url", "date", "dup_in_doc", "sep_ratio", "lex_mean"]
 NEIGHBOUR_SHIFTS = (-2, -1, 1, 2)
 NEIGHBOUR = [f"{name}@{s:+d}" for s in NEIGHBOUR_SHIFTS for name in NEIGHBOUR_BASE]
 FEATURE_NAMES = BASE + POSITION + NEIGHBOUR
@@ -237,9 +252,12 @@ def _line_token_lists(lines: list[str], lower: str) -> list[list[str]]:
     return toks
 
 
-def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | None = None) -> np.ndarray:
+def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | None = None,
+                 lexicon: dict[str, float] | None = None) -> np.ndarray:
     """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines. With `keep`
-    (a dict), the lines' tokens are left in keep["tokens"] for title_features."""
+    (a dict), the lines' tokens are left in keep["tokens"] for title_features. `lexicon`: the
+    model's learned word log-odds of debris (cleaners.model.lexicon); without one the lex_*
+    features are 0."""
     n = len(lines)
     F = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
     if n == 0:
@@ -347,6 +365,26 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
         col[_IDX["date"]] += n_month * has_digit
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(tcount, 1))
+
+    # learned word log-odds of debris: mean, max and min over the line's known words
+    if lexicon and V:
+        lex_v = np.fromiter(map(lexicon.get, vocab, repeat(np.nan)), dtype=np.float64, count=V)
+        tv = lex_v[ids]
+        known = ~np.isnan(tv)
+        n_known = np.bincount(tok_line, weights=known, minlength=n)
+        tz = np.where(known, tv, 0.0)
+        put("lex_mean", np.bincount(tok_line, weights=tz, minlength=n) / np.maximum(n_known, 1))
+        has_tok = tcount > 0
+        st = np.concatenate([[0], np.cumsum(tcount)[:-1]])[has_tok]
+        hi = np.where(known, tv, -np.inf)
+        lo = np.where(known, tv, np.inf)
+        mx = np.zeros(n)
+        mn = np.zeros(n)
+        mx[has_tok] = np.maximum.reduceat(hi, st)
+        mn[has_tok] = np.minimum.reduceat(lo, st)
+        put("lex_max", np.where(n_known > 0, mx, 0.0))
+        put("lex_min", np.where(n_known > 0, mn, 0.0))
+        put("lex_known", n_known / np.maximum(tcount, 1))
 
     # duplicates of the whole line inside the document
     seen = Counter(lines)

@@ -38,6 +38,7 @@ import numpy as np
 
 from cleaners.corpus import CorpusStats, DocContext
 from cleaners.model import features as fx
+from cleaners.model import lexicon
 from cleaners.model import labels as lb
 
 DEVSET = Path("/work/shared/devset")
@@ -226,8 +227,8 @@ def attach_context(docs: list[TrainDoc], stats: CorpusStats, seed: int) -> None:
         d.ctx = stats.doc_context(d.lines, d.key, d.url) if use else DocContext.empty(len(d.lines), d.url)
 
 
-def matrices(docs: list[TrainDoc]) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    X = [fx.doc_features(d.lines, d.ctx) for d in docs]
+def matrices(docs: list[TrainDoc], lexicons: list[dict] | None = None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    X = [fx.doc_features(d.lines, d.ctx, lexicon=lexicons[i] if lexicons else None) for i, d in enumerate(docs)]
     y = np.concatenate([d.y for d in docs]).astype(np.float64)
     w = np.concatenate([_weights(d.lines, d.w) for d in docs])
     return X, y, w
@@ -258,9 +259,18 @@ def title_labels(docs: list[TrainDoc]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
-    """Fit stage1, stage2 (on out-of-fold stage-1 probabilities) and the title model."""
+    """Fit the word lexicon, stage1, stage2 (on out-of-fold stage-1 probabilities) and the title model."""
     t0 = time.time()
-    Xs, y, w = matrices(docs)
+    # the word lexicon, out of fold: a document's lex_* features come from the lexicon of the other
+    # inner fold, so stage 1 learns how far to trust the lexicon on words it was not counted from
+    doc_fold = [_fold_of(d.group, inner_folds) for d in docs]
+
+    def lex_of(folds: set[int]) -> dict:  # kind-(b) texts repeat their pages' lines: not counted twice
+        return lexicon.build((d.lines, d.y, d.w, d.group) for d, f in zip(docs, doc_fold) if d.kind != "clean" and f in folds)
+    lex_all = lex_of(set(range(inner_folds)))
+    lex_k = [lex_of(set(range(inner_folds)) - {k}) for k in range(inner_folds)]
+    Xs, y, w = matrices(docs, [lex_k[f] for f in doc_fold])
+    log(f"  lexicon: {len(lex_all)} words")
     X1 = np.vstack(Xs)
     sizes = np.array([len(x) for x in Xs])
     doc_of_row = np.repeat(np.arange(len(docs)), sizes)
@@ -287,7 +297,7 @@ def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
     keep = (tw > 0) & cand
     titles = _fit_title(XT, ty, keep, doc_of_row)
     log(f"  title done {time.time() - t0:.1f}s")
-    return {"stage1": stage1, "stage2": stage2, **titles}
+    return {"stage1": stage1, "stage2": stage2, **titles, "lexicon": lex_all}
 
 
 TITLE_PARAMS = dict(min_data_in_leaf=20)
@@ -331,9 +341,13 @@ def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
 
 
 def save(models: dict, out: Path, meta: dict) -> None:
+    """The boosters as LightGBM text files, the lexicon as JSON, and model.json."""
     out.mkdir(parents=True, exist_ok=True)
-    for name, booster in models.items():
-        booster.save_model(str(out / f"{name}.lgb.txt"))
+    for name, part in models.items():
+        if name == "lexicon":
+            lexicon.save(part, out)
+        else:
+            part.save_model(str(out / f"{name}.lgb.txt"))
     (out / "model.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
@@ -356,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     save(models, a.out, dict(DEFAULTS, version=MODEL_VERSION, features=fx.FEATURE_NAMES,
                              stage2_features=fx.STAGE2_NAMES, title_features=fx.TITLE_NAMES,
                              seed=SEED, rounds=ROUNDS, weighting=WEIGHTING,
+                             lexicon={"words": len(models["lexicon"]), "min_sites": lexicon.MIN_SITES,
+                                      "min_docs": lexicon.MIN_DOCS, "prior": lexicon.PRIOR},
                              trained_on=_describe(a.devset, not a.no_snippets)))
     print(f"saved to {a.out} in {time.time() - t0:.0f}s")
     return 0
