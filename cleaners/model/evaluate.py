@@ -10,8 +10,12 @@ written PRED.jsonl, plus the title exact-match rate (lower case, punctuation and
 Then the second, more varied source: the snippet pages of trafilatura-pages.jsonl.gz (many sites,
 years and languages), scored as trafilatura's evaluation does (cleaners.model.score.snippet_score:
 share of `with` snippets kept, of `without` snippets left out); --no-snippet-eval skips it.
-In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) texts
-are built from that half only) and scores the other half, then the halves swap; the written
+Then input kind (b), mostly clean text: each page's true body with a few of its own debris lines
+inserted and, in most, its headline on top, built as training builds such texts but with a seed
+training never uses (cleaners.model.score.kind_b_score: token P/R/F1 against the body, the share of
+inserted debris lines kept, of body lines lost, headline exact match); --no-kind-b-eval skips it.
+In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) training
+texts are built from that half only) and scores the other half (kind (b) included), then the halves swap; the written
 PRED.jsonl holds every page's out-of-fold prediction.
 """
 from __future__ import annotations
@@ -30,7 +34,11 @@ from cleaners.model import LineModel
 from cleaners.model import labels as lb
 from cleaners.model import train as tr
 
-from cleaners.model.score import score, snippet_score  # the metric of shared/tools/score-devset
+from cleaners.model.score import kind_b_score, score, snippet_score  # the metric of shared/tools/score-devset
+
+# Kind-(b) texts for evaluation are built as training builds them (train.clean_docs), with a seed
+# training never uses (it uses SEED, SEED + 1, SEED + 2), so their debris draws are new.
+KIND_B_SEED = tr.SEED + 7
 
 
 def print_score(s: dict, label: str = "") -> None:
@@ -40,6 +48,41 @@ def print_score(s: dict, label: str = "") -> None:
     print(f"P {s['P']:.3f}  R {s['R']:.3f}  leak {s['leak']:.3f}")
     print(f"F1 {s['F1']:.3f}")
     print(f"title exact match {s['title']:.3f}")
+
+
+def print_kind_b_score(s: dict, label: str = "") -> None:
+    if label:
+        print(f"== {label}")
+    print(f"texts {s['texts']}  P {s['P']:.3f}  R {s['R']:.3f}  F1 {s['F1']:.3f}")
+    print(f"inserted debris lines kept {s['debris_kept']:.3f} (of {s['n_debris']})  "
+          f"body lines lost {s['body_lost']:.3f} (of {s['n_body']})  title exact match {s['title']:.3f} (of {s['n_titles']})")
+
+
+def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> list:
+    """Kind (b) from the dev pages: each page's true body with a few of its own debris lines
+    inserted and, in most, its headline on top (train.clean_docs). Returns the cases, (lines,
+    labels, headline index) for each page that has a body, and those pages."""
+    keep = [i for i, p in enumerate(pages) if tr.norm_lines(p["truth"])]
+    docs = tr.page_docs([pages[i] for i in keep]) if page_docs is None else [page_docs[i] for i in keep]
+    built = tr.clean_docs(docs, [pages[i] for i in keep], seed)
+    return [(d.lines, [int(v) for v in d.y], d.title) for d in built], [pages[i] for i in keep]
+
+
+def clean_kind_b(cases: list, pages: list[dict], model: LineModel, settings) -> list[dict]:
+    """The real pipeline on kind-(b) texts (blank lines between paragraphs, no corpus pass)."""
+    from cleaners.model import using
+    from cleaners.pipeline import clean_text
+    from cleaners.types import DocumentError
+
+    out = []
+    with using(model, None):
+        for (lines, _, _), page in zip(cases, pages):
+            try:
+                doc = clean_text("\n\n".join(lines), settings, source=page["id"])
+                out.append({"text": doc.text, "title": doc.title})
+            except DocumentError:
+                out.append({"text": "", "title": None})
+    return out
 
 
 def print_snippet_score(s: dict, label: str = "") -> None:
@@ -113,6 +156,8 @@ def main(argv=None) -> int:
     ap.add_argument("--model-dir", type=Path, default=None)
     ap.add_argument("--no-corpus", action="store_true", help="skip the corpus repetition pass")
     ap.add_argument("--no-snippet-eval", action="store_true", help="skip the snippet pages' score")
+    ap.add_argument("--no-kind-b-eval", action="store_true",
+                    help="skip the kind-(b) score (the pages' true bodies with some of their debris inserted)")
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args(argv)
 
@@ -126,6 +171,8 @@ def main(argv=None) -> int:
     t0 = time.time()
     preds: dict[str, dict] = {}
     spreds: dict[str, dict] = {}
+    kb_cases: list = []
+    kb_out: list[dict] = []
     if a.cv:
         page_docs = tr.page_docs(pages)
         snip_docs = tr.snippet_docs(snippet_rows, a.devset)  # every snippet page trains the folds it is not in
@@ -140,11 +187,18 @@ def main(argv=None) -> int:
             preds.update(fp)
             if ste:
                 spreds.update(run(ste, model, None if a.no_corpus else corpus_of(ste), a.mode, settings))
+            if not a.no_kind_b_eval:
+                cases, kpages = kind_b_cases(te, [page_docs[i] for i, f in enumerate(folds) if f == k])
+                kb_cases += cases
+                kb_out += clean_kind_b(cases, kpages, model, settings)
     else:
         model = LineModel.load(a.model_dir) if a.model_dir else LineModel.default()
         preds = run(pages, model, None if a.no_corpus else corpus_of(pages), a.mode, settings)
         if spages:
             spreds = run(spages, model, None if a.no_corpus else corpus_of(spages), a.mode, settings)
+        if not a.no_kind_b_eval:
+            kb_cases, kpages = kind_b_cases(pages)
+            kb_out = clean_kind_b(kb_cases, kpages, model, settings)
     with open(a.pred, "w", encoding="utf-8") as f:
         for p in pages:
             f.write(json.dumps({"id": p["id"], "text": preds[p["id"]]["text"],
@@ -153,6 +207,8 @@ def main(argv=None) -> int:
     print_score(score(pages, preds), f"{how} ({time.time() - t0:.0f}s)")
     if spreds:
         print_snippet_score(snippet_score(spages, spreds), f"{how}, snippet pages (trafilatura-pages.jsonl.gz)")
+    if kb_cases:
+        print_kind_b_score(kind_b_score(kb_cases, kb_out), f"{how}, kind (b): the pages' true bodies with some of their debris inserted")
     return 0
 
 

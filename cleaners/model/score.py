@@ -69,3 +69,28 @@ def snippet_score(pages: list[dict], preds: dict[str, dict]) -> dict:
     r = tp / (tp + fn) if tp + fn else 0.0
     return {"pages": len(pages), "empty": empty, "P": p, "R": r, "F1": 2 * p * r / (p + r) if p + r else 0.0,
             "accuracy": (tp + tn) / max(tp + fn + fp + tn, 1), "tp": tp, "fn": fn, "fp": fp, "tn": tn}
+
+
+def kind_b_score(cases: list[tuple[list[str], list[int], int | None]], outputs: list[dict]) -> dict:
+    """Mostly clean texts with inserted debris (kind b). cases: (lines, labels 1 = debris,
+    headline index or None) per text; outputs: {"text", "title"} per text. Token P/R/F1 of the
+    output against the body lines (macro), the share of inserted debris lines kept whole, the share
+    of body lines not kept whole, and the headline's exact match where the text has one."""
+    rows, kept_debris, n_debris, lost_body, n_body, title_hits, n_titles = [], 0, 0, 0, 0, 0, 0
+    for (lines, y, title), out in zip(cases, outputs):
+        body = [s for s, d in zip(lines, y) if not d]
+        rows.append(prf(tokens(out.get("text", "")), tokens("\n".join(body))))
+        kept = set(out.get("text", "").split("\n\n"))
+        debris = [s for i, (s, d) in enumerate(zip(lines, y)) if d and i != title]
+        kept_debris += sum(s in kept for s in debris)
+        n_debris += len(debris)
+        lost_body += sum(s not in kept for s in body)
+        n_body += len(body)
+        if title is not None:
+            n_titles += 1
+            title_hits += fold_title(out.get("title") or "") == fold_title(lines[title])
+    n = max(len(rows), 1)
+    return {"texts": len(rows), "P": sum(r[0] for r in rows) / n, "R": sum(r[1] for r in rows) / n,
+            "F1": sum(r[2] for r in rows) / n, "debris_kept": kept_debris / max(n_debris, 1),
+            "body_lost": lost_body / max(n_body, 1), "title": title_hits / max(n_titles, 1),
+            "n_debris": n_debris, "n_body": n_body, "n_titles": n_titles}
