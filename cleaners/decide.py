@@ -216,6 +216,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:
         spans: list[Span] = []
         kept: list[tuple[Line, str]] = []
+        seen: set[str] = set()  # repeat keys of the kept paragraphs
         for i, line in enumerate(doc.lines):
             if line is title:
                 continue
@@ -228,9 +229,15 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
                 rule = next((p.rule for p in props if p.kind == kind), "position")
             if kind is None and model_says_debris[i]:
                 kind, rule = "boilerplate", "model"
+            key = None if kind is not None or cuts[i] else shape.repeat_key(line.text)
+            if key is not None and key in seen:
+                # the same long paragraph again: a template's second copy (the first one stays)
+                kind, rule = "boilerplate", "repeated_paragraph"
             if kind is not None:
                 spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True))
                 continue
+            if key is not None:
+                seen.add(key)
             for s, e, p in cuts[i]:
                 spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
             kept.append((line, residual[i]))

@@ -18,7 +18,7 @@ from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
 from cleaners.rules import RULES
 from cleaners.settings import Settings
-from cleaners.shape import fold, stop_share, words
+from cleaners.shape import fold, repeat_key, stop_share, words
 from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
 
 
@@ -65,7 +65,6 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
 
 HTML_RULES = tuple(rule for rule in RULES if rule.__name__ in CUE_RULES | EDGE_RULES)
 HEADLINE_WITHIN = 3  # body lines searched for the page's headline
-REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate
 MIN_AS_IS_CHARS = 100  # a body with no prose line is kept as extracted when it has this many characters
 FURNITURE_MAX_WORDS = 8  # a line above the headline this short is page furniture
 _LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
@@ -119,12 +118,13 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
             line = " ".join(" ".join(pieces).split())
             if not any(ch.isalnum() for ch in line):
                 continue
-        key = fold(line)
-        if len(key.split()) >= REPEAT_MIN_WORDS and number not in cuts and key in seen:
+        key = repeat_key(line)
+        if key is not None and number not in cuts and key in seen:
             # the same long paragraph twice: a page template's second copy (mobile/desktop, sticky box)
             spans.append(Span(number, 0, len(line), "boilerplate", line, "repeated_paragraph", whole_line=True))
             continue
-        seen.add(key)
+        if key is not None:
+            seen.add(key)
         kept.append((number, line))
     # The page's headline near the top of the body is the title, and the short lines above it are
     # page furniture (kicker, section name, reading time): drop them. Longer text above it stays.

@@ -185,3 +185,15 @@ def fold(text: str | None) -> str:
     """Lower case, NFKC, punctuation and symbols as spaces, spaces folded: the form in which
     headlines and titles are compared."""
     return " ".join(unicodedata.normalize("NFKC", text or "").lower().translate(_FOLD_TABLE).split())
+
+
+REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate
+
+
+def repeat_key(text: str) -> str | None:
+    """The key under which a paragraph printed twice on a page (a template's mobile and desktop
+    copies, a sticky box, a pull quote repeating its sentence) is found again: the folded text of
+    a paragraph of REPEAT_MIN_WORDS words or more; None for shorter lines, which recur by nature
+    ("Read more", a subheading echoed in a table of contents)."""
+    key = fold(text)
+    return key if key.count(" ") + 1 >= REPEAT_MIN_WORDS else None

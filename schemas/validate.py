@@ -84,7 +84,8 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
 
 
 # Rules that remove a repeated copy of a paragraph whose first copy stays in the text by design
-# (cleaners.pipeline's HTML path): their rows are exempt from the removed-line check.
+# (cleaners.decide and cleaners.pipeline's HTML path): their rows are exempt from the removed-line
+# check.
 COPY_RULES = frozenset({"repeated_paragraph"})
 
 
