@@ -1,5 +1,5 @@
 """A learned word lexicon: how much more often a word occurs in debris lines than in body lines,
-across many sites ("subscribe", "cookies", "newsletter", "Anzeige" lean to debris; "said",
+across many sites ("subscribe", "cookies", "newsletter", "Impressum" lean to debris; "said",
 "according" to body). It is counted from the training documents' labels, once per document and
 class, and keeps only words seen on several sites, so no one site's menu wording is learned.
 
