@@ -58,33 +58,6 @@ def print_kind_b_score(s: dict, label: str = "") -> None:
           f"body lines lost {s['body_lost']:.3f} (of {s['n_body']})  title exact match {s['title']:.3f} (of {s['n_titles']})")
 
 
-def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> list:
-    """Kind (b) from the dev pages: each page's true body with a few of its own debris lines
-    inserted and, in most, its headline on top (train.clean_docs). Returns the cases, (lines,
-    labels, headline index) for each page that has a body, and those pages."""
-    keep = [i for i, p in enumerate(pages) if tr.norm_lines(p["truth"])]
-    docs = tr.page_docs([pages[i] for i in keep]) if page_docs is None else [page_docs[i] for i in keep]
-    built = tr.clean_docs(docs, [pages[i] for i in keep], seed)
-    return [(d.lines, [int(v) for v in d.y], d.title) for d in built], [pages[i] for i in keep]
-
-
-def clean_kind_b(cases: list, pages: list[dict], model: LineModel, settings) -> list[dict]:
-    """The real pipeline on kind-(b) texts (blank lines between paragraphs, no corpus pass)."""
-    from cleaners.model import using
-    from cleaners.pipeline import clean_text
-    from cleaners.types import DocumentError
-
-    out = []
-    with using(model, None):
-        for (lines, _, _), page in zip(cases, pages):
-            try:
-                doc = clean_text("\n\n".join(lines), settings, source=page["id"])
-                out.append({"text": doc.text, "title": doc.title})
-            except DocumentError:
-                out.append({"text": "", "title": None})
-    return out
-
-
 def print_snippet_score(s: dict, label: str = "") -> None:
     if label:
         print(f"== {label}")
@@ -113,6 +86,25 @@ def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: st
     except DocumentError:
         return {"id": page["id"], "text": "", "title": None}
     return {"id": page["id"], "text": doc.text, "title": doc.title}
+
+
+def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> list:
+    """Kind (b) from the dev pages: each page's true body with a few of its own debris lines
+    inserted and, in most, its headline on top (train.clean_docs). Returns the cases, (lines,
+    labels, headline index) for each page that has a body, and those pages."""
+    keep = [i for i, p in enumerate(pages) if tr.norm_lines(p["truth"])]
+    docs = tr.page_docs([pages[i] for i in keep]) if page_docs is None else [page_docs[i] for i in keep]
+    built = tr.clean_docs(docs, [pages[i] for i in keep], seed)
+    return [(d.lines, [int(v) for v in d.y], d.title) for d in built], [pages[i] for i in keep]
+
+
+
+
+def clean_kind_b(cases: list, pages: list[dict], model: LineModel, settings) -> list[dict]:
+    """The real pipeline (clean_page) on kind-(b) texts: blank lines between paragraphs, no URL,
+    no corpus pass."""
+    return [clean_page({"id": page["id"], "text": "\n\n".join(lines)}, model, None, "pipeline", settings)
+            for (lines, _, _), page in zip(cases, pages)]
 
 
 def run(pages, model, stats, mode, settings):
