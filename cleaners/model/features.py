@@ -88,14 +88,6 @@ _MONTHS = (r"jan|feb|febr|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|f
            r"ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|"
            r"dezembro|mei|augustus")
 MONTHS = frozenset(_MONTHS.split("|"))
-WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thur thurs fri "
-    "montag dienstag mittwoch donnerstag freitag samstag sonntag sonnabend "
-    "lundi mardi mercredi jeudi vendredi samedi dimanche "
-    "lunes martes miércoles jueves viernes sábado domingo "
-    "lunedì martedì mercoledì giovedì venerdì sabato domenica "
-    "segunda terça quarta quinta sexta "
-    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag".split())
 # Run on the lower-cased "\n"-joined text. Each name is a few patterns that begin with a literal,
 # which the regex engine scans for quickly (a leading class or look-behind is ~50x slower).
 _TLD = r"(?:com|org|net|gov|edu|io|co|de|fr|es|it|uk)\b"

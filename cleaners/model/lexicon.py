@@ -13,8 +13,16 @@ import math
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from cleaners.model.features import MONTHS, WEEKDAYS, line_tokens
+from cleaners.model.features import MONTHS, line_tokens
 
+WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thur thurs fri "
+    "montag dienstag mittwoch donnerstag freitag samstag sonntag sonnabend "
+    "lundi mardi mercredi jeudi vendredi samedi dimanche "
+    "lunes martes miércoles jueves viernes sábado domingo "
+    "lunedì martedì mercoledì giovedì venerdì sabato domenica "
+    "segunda terça quarta quinta sexta "
+    "maandag dinsdag woensdag donderdag vrijdag zaterdag zondag".split())
 CALENDAR = MONTHS | WEEKDAYS
 
 MIN_SITES = 12  # a word must occur on this many sites (CV groups) to enter the lexicon
