@@ -26,6 +26,7 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import math
 import multiprocessing
 import os
@@ -33,8 +34,10 @@ import platform
 import time
 import uuid
 from collections import Counter
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 from prefect import flow, get_run_logger, task
@@ -432,7 +435,8 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | 
         with RunLock(out, run=_flow_run_id()) as lock:
             if lock.stale:
                 _log().warning("took over the lock of a run that died (%s)", lock.stale)
-            return _clean_corpus(raw_dir, out, Settings(**(settings or {})), full)
+            with _heap_frozen():
+                return _clean_corpus(raw_dir, out, Settings(**(settings or {})), full)
     finally:
         if not had_url:
             os.environ.pop("PREFECT_API_URL", None)
@@ -577,12 +581,26 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     return summary
 
 
+@contextmanager
+def _heap_frozen() -> Iterator[None]:
+    """For the length of a run, hide from the garbage collector what was alive before it (Prefect,
+    pandas and the modules: ~400k objects here). A full collection then walks only what the run
+    allocated: _shed's gc.collect() drops from ~0.3 s to milliseconds, and a run calls it after
+    every phase and, with threads, after every batch. What was alive is collected once first, and
+    unfrozen afterwards, so a process that runs many flows (`newsclean serve`) keeps nothing
+    frozen across runs."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _shed() -> None:
     """Give freed memory back to the system after a phase that held a lot of it for a while (the
     corpus pass's arrays, carried-over row groups, a batch's rows): Arrow's pool keeps freed
     buffers, and glibc keeps freed heap pages, both counted in the process's RSS until reused."""
-    import gc
-
     gc.collect()
     try:
         import pyarrow as pa

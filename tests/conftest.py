@@ -1,8 +1,15 @@
-"""Shared fixtures. Prefect runs in its local ephemeral mode with a project-local PREFECT_HOME."""
+"""Shared fixtures. Prefect runs in its local ephemeral mode with a project-local PREFECT_HOME;
+tests that start many `newsclean` processes share one real Prefect server (`prefect_server`)."""
 from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -26,3 +33,50 @@ def expected_seeds() -> dict[str, dict]:
 def settings():
     from cleaners.settings import Settings
     return Settings()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory):
+    """A real `prefect server start` on 127.0.0.1 at a free port, with its own database, started
+    once for the whole session. Yields (api_url, env): `env` makes a `newsclean` or `prefect`
+    subprocess a client of this server. Each process then skips the ephemeral server's start-up
+    (~8-10 s of CPU per process here), which is what the tests running many CLI processes need."""
+    home = tmp_path_factory.mktemp("prefect-server-home")
+    port = free_port()
+    server_env = os.environ.copy()
+    server_env.pop("PREFECT_API_URL", None)
+    server_env.update(PREFECT_HOME=str(home), PREFECT_SERVER_ANALYTICS_ENABLED="false",
+                      PREFECT_SERVER_LOGGING_LEVEL="WARNING")
+    log = open(home / "server.log", "wb")
+    server = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1",
+                               "--port", str(port), "--analytics-off"], env=server_env, stdout=log,
+                              stderr=subprocess.STDOUT, cwd=home, start_new_session=True)
+    api = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(api + "/health", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
+                time.sleep(0.5)
+        env = os.environ.copy()
+        env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
+        yield api, env
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        log.close()

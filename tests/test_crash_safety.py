@@ -13,8 +13,8 @@ models, cross-table checks, run.json and manifest.json parse), and each table mu
 never a mix or a partial file. After every tenth kill the next run is let finish: its tables
 must equal the uninterrupted run's (excluding cleaned_at), with no duplicates.
 
-To keep the test within its budget the runs share one Prefect server started here (instead of an
-ephemeral server per run) and use the thread task runner with a small batch size, so that kills
+To keep the test within its budget the runs share the session's Prefect server (conftest, instead
+of an ephemeral server per run) and use the thread task runner with a small batch size, so that kills
 land between batch parts, merges and renames.
 """
 from __future__ import annotations
@@ -24,11 +24,9 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pandas as pd
@@ -63,44 +61,10 @@ def write_doc(raw: Path, i: int, variant: int = 0) -> None:
     (sub / f"doc {i:04d}.txt").write_text("\n\n".join(lines) + "\n", encoding="utf-8")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def env(tmp_path_factory):
-    """A Prefect server of our own on a free port, for all runs of this module."""
-    home = tmp_path_factory.mktemp("prefect-home")
-    port = free_port()
-    e = os.environ.copy()
-    e.update(PREFECT_HOME=str(home), PREFECT_SERVER_ANALYTICS_ENABLED="false", PREFECT_LOGGING_LEVEL="WARNING",
-             PREFECT_SERVER_LOGGING_LEVEL="CRITICAL", PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="120")
-    e.pop("PREFECT_API_URL", None)
-    log = open(home / "server.log", "wb")
-    server = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1",
-                               "--port", str(port)], env=e, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/api"
-    try:
-        deadline = time.time() + 180
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/health", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.time() > deadline:
-                    pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
-                time.sleep(0.5)
-        e["PREFECT_API_URL"] = url
-        yield e
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-        log.close()
+def env(prefect_server):
+    """The environment of every run here: a client of the session's Prefect server."""
+    return prefect_server[1]
 
 
 def cli(env: dict, raw: Path, out: Path, timeout: float = 300) -> subprocess.CompletedProcess:

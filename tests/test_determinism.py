@@ -83,12 +83,12 @@ def _tree(base: Path) -> dict[str, tuple]:
 
 @pytest.mark.slow
 @pytest.mark.prefect
-def test_two_cli_runs_give_identical_tables_and_write_only_out_dir(tmp_path):
+def test_two_cli_runs_give_identical_tables_and_write_only_out_dir(tmp_path, prefect_server):
     base = tmp_path / "work"
     raw = base / "raw"
     make_raw(raw)
     before = _tree(base)
-    env = os.environ.copy()
+    env = prefect_server[1]  # a client of the session's server: no ephemeral server start per run
     outs = []
     for runner, name in (("process", "out-1"), ("thread", "out-2")):
         out = base / name

@@ -83,13 +83,13 @@ def test_flow_refuses_an_out_dir_another_process_writes(tmp_path):
 
 @pytest.mark.prefect
 @pytest.mark.slow
-def test_two_real_overlapping_runs(tmp_path):
+def test_two_real_overlapping_runs(tmp_path, prefect_server):
     """Run A is started; while it runs, run B on the same OUT_DIR fails at once; A completes."""
     raw, out = tmp_path / "raw", tmp_path / "out"
     raw.mkdir()
     for p in SEEDS_RAW.glob("*.txt"):
         (raw / p.name).write_bytes(p.read_bytes())
-    env = os.environ.copy()
+    env = prefect_server[1]  # a client of the session's server: no ephemeral server start per run
     a = subprocess.Popen(CLI + ["run", str(raw), str(out), "--task-runner", "thread"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         deadline = time.monotonic() + 60

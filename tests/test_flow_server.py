@@ -1,4 +1,4 @@
-"""Against a real `prefect server start` on 127.0.0.1 at a free port (one server for the session):
+"""Against a real `prefect server start` on 127.0.0.1 at a free port (conftest.prefect_server):
 `newsclean serve` serves the deployment with a schedule, a run is triggered through the REST API and
 completes, its output and artifacts are checked; prefect.yaml deploys against the same server."""
 from __future__ import annotations
@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,12 +19,6 @@ from tests.conftest import ROOT, SEEDS_RAW
 
 pytestmark = [pytest.mark.prefect, pytest.mark.slow]
 BIN = Path(sys.executable).parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait(what: str, check, timeout: float, proc: subprocess.Popen | None = None, every: float = 0.5):
@@ -57,36 +50,6 @@ def _stop(proc: subprocess.Popen, sig=signal.SIGINT, timeout: float = 30) -> Non
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
-
-@pytest.fixture(scope="session")
-def prefect_server(tmp_path_factory):
-    """A real Prefect server with its own database; yields (api_url, env for its clients)."""
-    home = tmp_path_factory.mktemp("prefect-server-home")
-    port = _free_port()
-    env = os.environ.copy()
-    env.pop("PREFECT_API_URL", None)
-    env.update(PREFECT_HOME=str(home), PREFECT_SERVER_ANALYTICS_ENABLED="false", PREFECT_SERVER_LOGGING_LEVEL="WARNING")
-    log = open(home / "server.log", "w")
-    server = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port),
-                               "--analytics-off"], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=home,
-                              start_new_session=True)
-    api = f"http://127.0.0.1:{port}/api"
-
-    def healthy():
-        try:
-            return httpx.get(f"{api}/health", timeout=2).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    try:
-        _wait("prefect server health", healthy, 180, server)
-        client_env = os.environ.copy()
-        client_env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
-        yield api, client_env
-    finally:
-        _stop(server, signal.SIGTERM)
-        log.close()
 
 
 def _deployment(api: str, name: str) -> dict | None:

@@ -39,7 +39,7 @@ def test_small_model_bit_identical(tmp_path, monkeypatch, objective):
     pytest.importorskip("lleaves")
     monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
     booster, path = _small_booster(tmp_path, objective)
-    predict = compiled.predictor(booster, path)
+    predict = compiled.predictor(lambda: booster, path)
     assert getattr(predict, "compiled", False)
     rng = np.random.default_rng(5)
     X = rng.normal(size=(300, 6)).astype(np.float32)  # the line features are float32
@@ -51,8 +51,53 @@ def test_small_model_bit_identical(tmp_path, monkeypatch, objective):
     assert np.array_equal(predict(probe), booster.predict(probe, num_threads=1))
     # the second load reads the cached object code
     assert len(list((tmp_path / "cache").glob("*.o"))) == 1
-    again = compiled.predictor(booster, path)
+    again = compiled.predictor(lambda: booster, path)
     assert np.array_equal(again(X), booster.predict(X, num_threads=1))
+
+
+def test_cached_compilation_needs_no_booster(tmp_path, monkeypatch):
+    """Only a compilation that passed the probe check is cached, so a cache hit scores without
+    ever reading the booster (a worker with a warm cache never imports LightGBM)."""
+    pytest.importorskip("lleaves")
+    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
+    booster, path = _small_booster(tmp_path)
+    calls = []
+    first = compiled.predictor(lambda: calls.append(1) or booster, path)
+    assert calls and getattr(first, "compiled", False)  # a fresh compilation is checked against LightGBM
+
+    def no_booster():
+        raise AssertionError("the booster was read")
+
+    cached = compiled.predictor(no_booster, path)
+    X = np.random.default_rng(4).normal(size=(40, 6))
+    assert getattr(cached, "compiled", False) and np.array_equal(cached(X), booster.predict(X, num_threads=1))
+
+
+def test_a_compilation_that_fails_its_check_is_never_cached(tmp_path, monkeypatch):
+    pytest.importorskip("lleaves")
+    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
+    booster, path = _small_booster(tmp_path)
+    other, _ = _small_booster(tmp_path, "lambdarank")  # same features, other trees: the probe differs
+    with pytest.warns(RuntimeWarning, match="compiled model unavailable"):
+        predict = compiled.predictor(lambda: other, path)
+    assert not getattr(predict, "compiled", False)
+    assert not list((tmp_path / "cache").glob("*.o"))
+
+
+def test_packaged_model_scores_without_lightgbm_once_compiled():
+    """A process whose compiled-model cache is warm loads and runs the packaged model without
+    importing LightGBM (its import, with scikit-learn's, is about 2 s of every worker's start)."""
+    import subprocess
+
+    pytest.importorskip("lleaves")
+    LineModel.load(FILES)  # warms the cache (the default folder, as the child process uses)
+    code = ("import sys; from cleaners.model import LineModel, FILES; m = LineModel.load(FILES); "
+            "p, t = m.analyse(['Headline of the story', 'A first sentence of the body, long enough to read.']); "
+            "assert len(p) == 2; print('lightgbm' in sys.modules)")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False"
 
 
 def test_cache_key_follows_the_model_bytes():
@@ -65,13 +110,13 @@ def test_fallbacks(tmp_path, monkeypatch):
     booster, path = _small_booster(tmp_path)
     X = np.random.default_rng(1).normal(size=(20, 6))
     monkeypatch.setenv(compiled.ENV_SWITCH, "0")
-    off = compiled.predictor(booster, path)
+    off = compiled.predictor(lambda: booster, path)
     assert not getattr(off, "compiled", False)
     assert np.array_equal(off(X), booster.predict(X, num_threads=1))
     monkeypatch.setenv(compiled.ENV_SWITCH, "1")
-    assert not getattr(compiled.predictor(booster, None), "compiled", False)  # no file: LightGBM
+    assert not getattr(compiled.predictor(lambda: booster, None), "compiled", False)  # no file: LightGBM
     monkeypatch.setitem(sys.modules, "lleaves", None)  # not installed
-    missing = compiled.predictor(booster, path)
+    missing = compiled.predictor(lambda: booster, path)
     assert not getattr(missing, "compiled", False)
     assert np.array_equal(missing(X), booster.predict(X, num_threads=1))
 
@@ -82,7 +127,7 @@ def test_unwritable_cache_still_compiles(tmp_path, monkeypatch):
     blocked.write_text("not a folder")
     monkeypatch.setenv(compiled.ENV_CACHE, str(blocked / "cache"))
     booster, path = _small_booster(tmp_path)
-    predict = compiled.predictor(booster, path)
+    predict = compiled.predictor(lambda: booster, path)
     X = np.random.default_rng(2).normal(size=(50, 6))
     assert np.array_equal(predict(X), booster.predict(X, num_threads=1))
 
@@ -107,8 +152,8 @@ def test_packaged_model_identical_on_dev_pages(monkeypatch):
         p_plain, t_plain = plain.analyse(lines)
         assert np.array_equal(p_fast, p_plain) and t_fast == t_plain
         assert np.array_equal(fast.title_proba(lines), plain.title_proba(lines))
-        X = np.random.default_rng(len(lines)).normal(size=(64, plain.title_gate.num_feature()))
-        assert np.array_equal(fast._predict["title_gate"](X), plain.title_gate.predict(X, num_threads=1))
+        X = np.random.default_rng(len(lines)).normal(size=(64, plain.booster("title_gate").num_feature()))
+        assert np.array_equal(fast._predict["title_gate"](X), plain.booster("title_gate").predict(X, num_threads=1))
 
 
 def test_cache_folder_is_pruned(tmp_path):

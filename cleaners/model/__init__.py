@@ -34,41 +34,52 @@ FILES = Path(__file__).resolve().parent / "files"
 DEFAULTS = {"debris_threshold": 0.5, "title_threshold": -1.3, "title_gate_threshold": 0.02}
 
 
+BOOSTERS = ("stage1", "stage2", "title", "title_gate")
+
+
 class LineModel:
     def __init__(self, parts: dict, meta: dict | None = None, files: dict | None = None):
-        """parts: the boosters by name, and "lexicon" (word -> log-odds of debris, or None)."""
-        self.stage1 = parts["stage1"]
-        self.stage2 = parts["stage2"]
-        self.title = parts.get("title")
-        self.title_gate = parts.get("title_gate")
+        """parts: boosters by name (trained in memory), and "lexicon" (word -> log-odds of debris,
+        or None); files: booster name -> LightGBM text model file, read only when needed."""
         self.lexicon = parts.get("lexicon")
         self.meta = dict(DEFAULTS, **(meta or {}))
         from cleaners.model import compiled
         from cleaners.model import features as fx
 
+        files = files or {}
+        # name -> () -> Booster. A booster from a file is read on first use: with the compiled
+        # model's cache warm, scoring never needs it, so a worker starts without LightGBM.
+        self._boosters: dict[str, Callable[[], object]] = {}
+        for name in BOOSTERS:
+            if parts.get(name) is not None:
+                self._boosters[name] = (lambda b=parts[name]: b)
+            elif name in files:
+                self._boosters[name] = lru_cache(maxsize=1)(lambda path=files[name]: _read_booster(path))
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
         # code (cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
-        files = files or {}
-        self._predict = {name: compiled.predictor(b, files.get(name)) for name, b in parts.items()
-                         if b is not None and name != "lexicon"}
+        self._predict = {name: compiled.predictor(get, files.get(name)) for name, get in self._boosters.items()}
 
         self._fx = fx
         if "features" in self.meta and self.meta["features"] != fx.FEATURE_NAMES:
             raise ValueError("model files do not match this code's features; retrain with `newsclean train`")
 
+    def booster(self, name: str):
+        """The LightGBM booster `name` (one of BOOSTERS), or None when the model has none."""
+        get = self._boosters.get(name)
+        return get() if get is not None else None
+
+    @property
+    def has_title(self) -> bool:
+        return "title" in self._boosters
+
     @classmethod
     def load(cls, folder: Path) -> "LineModel":
-        import lightgbm as lgb
+        from cleaners.model import lexicon
 
         folder = Path(folder)
         meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
-        files = {name: folder / f"{name}.lgb.txt" for name in ("stage1", "stage2", "title", "title_gate")
-                 if (folder / f"{name}.lgb.txt").exists()}
-        from cleaners.model import lexicon
-
-        parts = {name: lgb.Booster(model_file=str(path)) for name, path in files.items()}
-        parts["lexicon"] = lexicon.load(folder)
-        return cls(parts, meta, files)
+        files = {name: folder / f"{name}.lgb.txt" for name in BOOSTERS if (folder / f"{name}.lgb.txt").exists()}
+        return cls({"lexicon": lexicon.load(folder)}, meta, files)
 
     @classmethod
     def default(cls) -> "LineModel":
@@ -113,7 +124,7 @@ class LineModel:
                     context: DocContext | None = None) -> int | None:
         """Index of the headline line among `lines`, or None. (`proba` is accepted for symmetry
         with debris_proba; the title model reads stage 1's body map, which it was trained on.)"""
-        if not lines or self.title is None:
+        if not lines or not self.has_title:
             return None
         X2, p1, _, toks = self._stages(lines, context)
         return self._title_from(X2, p1, lines, context, toks)
@@ -122,7 +133,7 @@ class LineModel:
         """The headline score of each line: the title ranker's raw score (higher is more
         headline-like; compare within a page, or with title_threshold), -inf where a line cannot be
         a headline (too long, no words)."""
-        if not lines or self.title is None:
+        if not lines or not self.has_title:
             return np.zeros(len(lines))
         X2, p1, _, toks = self._stages(lines, context)
         return self._title_scores(X2, p1, lines, context, toks)
@@ -138,7 +149,7 @@ class LineModel:
 
     def _title_from(self, X2: np.ndarray, p1: np.ndarray, lines: list[str],
                     context: DocContext | None, tokens=None) -> int | None:
-        if self.title is None or not len(p1):
+        if not self.has_title or not len(p1):
             return None
         pt, XT = self._title_scores(X2, p1, lines, context, tokens, with_features=True)
         cand = np.isfinite(pt)
@@ -149,7 +160,7 @@ class LineModel:
             # not clearly a headline by rank: the gate (P(headline) per line, trained also on
             # texts that have none) picks its best line if any is likely enough, so a text without
             # a headline keeps its first sentence
-            if self.title_gate is None:
+            if "title_gate" not in self._boosters:
                 return None
             ci = np.flatnonzero(cand)
             pg = self._predict["title_gate"](XT[ci])
@@ -166,6 +177,12 @@ class LineModel:
             above = [j for j in copies if j < first]
             i = above[-1] if above else copies[0]
         return i
+
+
+def _read_booster(path: Path):
+    import lightgbm as lgb
+
+    return lgb.Booster(model_file=str(path))
 
 
 @lru_cache(maxsize=1)

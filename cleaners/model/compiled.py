@@ -10,9 +10,10 @@ versions and the host CPU, so it is compiled once per machine (about 1 s per boo
 file is written under a temporary name and renamed, so concurrent workers never read half a file).
 
 The result must equal LightGBM's, bit for bit: trees are summed in LightGBM's order (no cache
-blocking, fblocksize = the number of trees), and on load the compiled code is checked against
+blocking, fblocksize = the number of trees), and once compiled the code is checked against
 `Booster.predict` on probe rows built from every split threshold of the model (each threshold,
-its floating-point neighbours, zero, NaN). Anything amiss (lleaves not installed, no compiler,
+its floating-point neighbours, zero, NaN) before the object code enters the cache, so loading
+from the cache needs no LightGBM at all. Anything amiss (lleaves not installed, no compiler,
 a probe that differs) and the booster's own `predict` is used, with one warning.
 
 NEWSCLEAN_COMPILED_MODEL=0 turns the compiled path off; NEWSCLEAN_MODEL_CACHE sets the cache folder
@@ -80,7 +81,10 @@ def _cache_key(model_bytes: bytes) -> str:
     return h.hexdigest()[:32]
 
 
-def _compile(model_file: Path, cache: Path | None):
+def _compile(model_file: Path, cache: Path | None, verify: Callable[[object], None]):
+    """The lleaves model of `model_file`: read from `cache` when it exists, else compiled, checked
+    with `verify` (which raises on a mismatch) and only then stored under `cache`, so a cached file
+    is always one that passed the check."""
     import lleaves
 
     model = lleaves.Model(model_file=str(model_file))
@@ -99,6 +103,7 @@ def _compile(model_file: Path, cache: Path | None):
             tmp = None  # no writable cache: compile in memory only
     try:
         model.compile(cache=str(tmp) if tmp else None, fblocksize=model.num_trees(), finline=_INLINE)
+        verify(model)
         if tmp is not None and tmp.exists():
             os.replace(tmp, cache)
             _prune(cache.parent)
@@ -161,9 +166,14 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
-def predictor(booster, model_file: Path | str | None) -> Predict:
-    """`booster.predict(X, num_threads=1)`, compiled when possible (see the module docstring)."""
-    fallback = _booster_predict(booster)
+def predictor(load_booster: Callable[[], object], model_file: Path | str | None) -> Predict:
+    """`booster.predict(X, num_threads=1)`, compiled when possible (see the module docstring).
+    `load_booster` returns the LightGBM booster; it is called only when the booster is needed: to
+    check a fresh compilation, or as the fallback. A cached compilation needs neither, so a process
+    with a warm cache never imports LightGBM (about 2 s of start-up)."""
+    def fallback(X: np.ndarray) -> np.ndarray:
+        return load_booster().predict(X, num_threads=1)
+
     if model_file is None or not enabled():
         return fallback
     model_file = Path(model_file)
@@ -175,17 +185,20 @@ def predictor(booster, model_file: Path | str | None) -> Predict:
     try:
         text = model_file.read_bytes()
         cache = cache_dir() / f"{model_file.stem}-{_cache_key(text)}.o"
-        model = _compile(model_file, cache)
-        n_features = model.num_feature()
-        if n_features != booster.num_feature():
-            raise ValueError(f"lleaves reads {n_features} features, LightGBM {booster.num_feature()}")
+
+        def verify(model) -> None:
+            booster = load_booster()
+            n_features = model.num_feature()
+            if n_features != booster.num_feature():
+                raise ValueError(f"lleaves reads {n_features} features, LightGBM {booster.num_feature()}")
+            probe = probe_rows(text.decode("utf-8"), n_features)
+            if not _same(model.predict(lightgbm_input(probe), n_jobs=1), booster.predict(probe, num_threads=1)):
+                raise ValueError("compiled predictions differ from LightGBM's on the probe rows")
+
+        model = _compile(model_file, cache, verify)
 
         def predict(X: np.ndarray) -> np.ndarray:
             return model.predict(lightgbm_input(X), n_jobs=1)
-
-        probe = probe_rows(text.decode("utf-8"), n_features)
-        if not _same(predict(probe), booster.predict(probe, num_threads=1)):
-            raise ValueError("compiled predictions differ from LightGBM's on the probe rows")
     except Exception as err:  # any failure: LightGBM as it is
         if cache is not None:
             try:
