@@ -42,7 +42,7 @@ if "train" in what:
     page_docs, snip_docs = tr.page_docs(pages), tr.snippet_docs(spages)
     for k in range(2):
         m = fold_model(pages, page_docs, snip_docs, folds, k, 2)
-        tr.save({name: getattr(m, name) for name in ("stage1", "stage2", "title", "title_gate", "lexicon")}, out/f"fold{k}",
+        tr.save(m.parts(), out/f"fold{k}",
                 {"version": "cv", "title_threshold": float(os.environ.get("NC_TT", DEFAULTS["title_threshold"]))})
 preds = {}; mpreds = {}; spreds = {}
 for k in range(2):

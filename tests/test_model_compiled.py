@@ -195,3 +195,18 @@ def test_lightgbm_input_reads_tiny_values_as_zero():
         assert got.dtype == np.float64 and got.flags["C_CONTIGUOUS"]
         assert np.array_equal(got, want, equal_nan=True)
         assert np.array_equal(np.signbit(got[got == 0]) & (np.abs(want[got == 0]) > 0), np.zeros((got == 0).sum(), bool))
+
+
+def test_parts_round_trip_through_save(tmp_path):
+    """model.parts() gives what train.save writes and LineModel.load reads back: the same scores."""
+    from cleaners.model import train
+
+    model = LineModel.load(FILES)
+    parts = model.parts()
+    assert set(parts) == {"stage1", "stage2", "title", "title_gate", "lexicon"}
+    train.save(parts, tmp_path / "copy", model.meta)
+    again = LineModel.load(tmp_path / "copy")
+    lines = ["Headline of the story", "A first sentence of the body, long enough to read.", "Share this"]
+    p1, t1 = model.analyse(lines)
+    p2, t2 = again.analyse(lines)
+    assert np.array_equal(p1, p2) and t1 == t2

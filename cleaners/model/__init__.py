@@ -68,6 +68,11 @@ class LineModel:
         get = self._boosters.get(name)
         return get() if get is not None else None
 
+    def parts(self) -> dict:
+        """The boosters (each read now if need be) and the lexicon: what LineModel(parts) and
+        cleaners.model.train.save take."""
+        return {**{name: self.booster(name) for name in self._boosters}, "lexicon": self.lexicon}
+
     @property
     def has_title(self) -> bool:
         return "title" in self._boosters
