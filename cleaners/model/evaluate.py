@@ -88,7 +88,7 @@ def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: st
     return {"id": page["id"], "text": doc.text, "title": doc.title}
 
 
-def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> list:
+def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> tuple[list, list[dict]]:
     """Kind (b) from the dev pages: each page's true body with a few of its own debris lines
     inserted and, in most, its headline on top (train.clean_docs). Returns the cases, (lines,
     labels, headline index) for each page that has a body, and those pages."""
@@ -96,8 +96,6 @@ def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = K
     docs = tr.page_docs([pages[i] for i in keep]) if page_docs is None else [page_docs[i] for i in keep]
     built = tr.clean_docs(docs, [pages[i] for i in keep], seed)
     return [(d.lines, [int(v) for v in d.y], d.title) for d in built], [pages[i] for i in keep]
-
-
 
 
 def clean_kind_b(cases: list, pages: list[dict], model: LineModel, settings) -> list[dict]:
