@@ -18,6 +18,7 @@ import numpy as np
 
 from cleaners import shape
 from cleaners.rules import RULES, Doc, Line, Proposal, Rule, propose
+from cleaners.page_threshold import expected_f1_threshold
 from cleaners.settings import Settings
 from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
@@ -89,9 +90,16 @@ def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | No
     return model.analyse(texts, context)
 
 
-def _model_debris(proba: np.ndarray | None, n: int, settings: Settings) -> np.ndarray:
-    """Lines the model alone calls debris, at the ordinary threshold."""
-    return np.zeros(n, bool) if proba is None else proba >= settings.model_threshold
+def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | None, settings: Settings) -> np.ndarray:
+    """Lines the model alone calls debris, at the page's threshold (cleaners.page_threshold). The
+    model's headline is never body: it counts as debris here, as the model scores it."""
+    if proba is None:
+        return np.zeros(len(lines), bool)
+    words = np.fromiter((ln.n_words for ln in lines), dtype=np.float64, count=len(lines))
+    debris = proba >= expected_f1_threshold(proba, words, settings.model_threshold, settings.model_threshold_max)
+    if headline is not None:
+        debris[headline] = True
+    return debris
 
 
 def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whole: list, settings: Settings) -> bool:
@@ -161,7 +169,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         scored = model_scores([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
         if scored is not None:
             debris_proba, model_title = scored
-    model_says_debris = _model_debris(debris_proba, n, settings)
+    model_says_debris = _model_debris(debris_proba, doc.lines, model_title, settings)
     body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
     if not any(body_like):
         raise DocumentError("decide", NO_BODY)

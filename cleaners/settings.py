@@ -22,7 +22,11 @@ class Settings:
     max_bytes: int = 50_000_000
     doc_timeout_s: float = 30.0
     # Decision thresholds (rules + model); see cleaners.decide.
+    # P(debris) from which the model alone removes a line: at least model_threshold, and on a page
+    # the model is unsure about up to model_threshold_max, where keeping more maximises the page's
+    # expected F1 (cleaners.page_threshold; set it to model_threshold for one fixed threshold).
     model_threshold: float = 0.5
+    model_threshold_max: float = 0.7
     # Model-only removal of what reads as article text (a sentence next to the body, or a line
     # between two body lines, i.e. a subheading) needs this much confidence instead.
     model_threshold_prose: float = 0.9
