@@ -191,8 +191,11 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         and (model_title < first or not any(p.strong or p.kind == "caption" for p in proposals[model_title]))
     # The model's headline below a few body-like lines: the article starts at its headline, and the
     # fewer "sentences" above it are page furniture the model missed (a cookie notice, a teaser).
+    # Counted are the lines the model keeps at its ordinary threshold: the page's own threshold
+    # also keeps the teasers it doubts, which crowd a menu above the headline.
+    sure_body = [b and (debris_proba is None or debris_proba[i] < settings.model_threshold) for i, b in enumerate(body_like)]
     if title_ok and first < model_title < last and not body_like[model_title] \
-            and sum(body_like[:model_title]) < sum(body_like[model_title + 1:]):
+            and sum(sure_body[:model_title]) < sum(sure_body[model_title + 1:]):
         first = body_like.index(True, model_title + 1)
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
