@@ -17,17 +17,20 @@ STOP_WORDS = frozenset(
 )
 
 
-def _load_function_words() -> frozenset[str]:
-    path = Path(__file__).with_name("stopwords.txt")
+def _load_function_words(name: str) -> frozenset[str]:
+    path = Path(__file__).with_name(name)
     return frozenset(w for w in path.read_text(encoding="utf-8").split("\n") if w and not w.startswith("#"))
 
 
 # Function words of 13 languages (jusText's stop lists, cleaners/stopwords.txt): the line model's
 # stop-word features count these.
-MULTILINGUAL_FUNCTION_WORDS = _load_function_words()
-# The same plus the English list above: the language-neutral test of prose. A German or Spanish
-# sentence has as many function words as an English one, none of them English.
-FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS
+MULTILINGUAL_FUNCTION_WORDS = _load_function_words("stopwords.txt")
+# The same plus the English list above and the short function words of 27 more Latin-script
+# languages (Polish, Czech, Hungarian, Finnish, Turkish...; cleaners/prose_function_words.txt): the
+# language-neutral test of prose. A German or Polish sentence has as many function words as an
+# English one, none of them English; without its language's list it reads as a menu, and an article
+# with no "sentence" has no body.
+FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS | _load_function_words("prose_function_words.txt")
 PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)

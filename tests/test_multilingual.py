@@ -69,6 +69,50 @@ def test_article_in_another_language_keeps_its_body(text, first, last):
         assert menu not in doc.text
 
 
+# The same story in languages of the second, prose-only list (cleaners/prose_function_words.txt).
+# Before it, every Finnish and Turkish sentence here and most Polish ones read as menus.
+MORE_LANGUAGES = {
+    "polish": ("Strona główna\nWiadomości\nSport\n\nRada miasta przyjęła nowy budżet\n\n",
+               ["Rada miasta przyjęła we wtorek nowy budżet na przyszły rok po długiej debacie. Większość radnych głosowała za projektem przygotowanym przez urząd.",
+                "Według skarbnika najwięcej pieniędzy trafi do szkół i na komunikację miejską, a opozycja krytykuje wzrost zadłużenia.",
+                "Mieszkańcy mogą zapoznać się z planem budżetu w ratuszu od przyszłego tygodnia."],
+               "\n\nPolityka prywatności\nKontakt\n"),
+    "czech": ("Hlavní strana\nZprávy\nSport\n\nRada schválila nový rozpočet\n\n",
+              ["Městská rada v úterý po dlouhé debatě schválila nový rozpočet na příští rok. Většina zastupitelů hlasovala pro návrh, který připravil úřad.",
+               "Podle radního pro finance půjde nejvíce peněz do škol a na městskou dopravu, opozice ale kritizuje růst dluhu.",
+               "Obyvatelé si mohou plán rozpočtu prohlédnout na radnici od příštího týdne."],
+              "\n\nOchrana osobních údajů\nKontakt\n"),
+    "finnish": ("Etusivu\nUutiset\nUrheilu\n\nValtuusto hyväksyi talousarvion\n\n",
+                ["Kaupunginvaltuusto hyväksyi tiistaina pitkän keskustelun jälkeen ensi vuoden talousarvion. Suurin osa valtuutetuista äänesti esityksen puolesta.",
+                 "Rahoitusjohtajan mukaan suurin osa rahoista menee kouluille ja joukkoliikenteelle, mutta oppositio arvostelee velan kasvua.",
+                 "Asukkaat voivat tutustua talousarvioon kaupungintalolla ensi viikosta alkaen."],
+                "\n\nTietosuoja\nYhteystiedot\n"),
+    "hungarian": ("Címlap\nHírek\nSport\n\nElfogadták a költségvetést\n\n",
+                  ["A városi közgyűlés kedden hosszú vita után elfogadta a jövő évi költségvetést. A képviselők többsége a hivatal által készített tervezetre szavazott.",
+                   "A pénzügyi tanácsnok szerint a pénz nagy része az iskolákhoz és a tömegközlekedéshez kerül, az ellenzék azonban bírálta az adósság növekedését.",
+                   "A lakosok a jövő héttől tekinthetik meg a költségvetési tervet a városházán."],
+                  "\n\nAdatvédelem\nKapcsolat\n"),
+    "turkish": ("Ana Sayfa\nHaberler\nSpor\n\nMeclis bütçeyi kabul etti\n\n",
+                ["Belediye meclisi salı günü uzun bir tartışmanın ardından gelecek yılın bütçesini kabul etti. Meclis üyelerinin çoğu, yönetimin hazırladığı taslak için oy kullandı.",
+                 "Mali işler sorumlusuna göre kaynakların büyük bölümü okullara ve toplu taşımaya ayrılacak, ancak muhalefet borcun artmasını eleştirdi.",
+                 "Vatandaşlar bütçe planını gelecek haftadan itibaren belediye binasında inceleyebilecek."],
+                "\n\nGizlilik\nİletişim\n"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(MORE_LANGUAGES))
+def test_prose_of_the_second_list_is_sentence_like(language):
+    _, body, _ = MORE_LANGUAGES[language]
+    assert is_sentence_like(body[0]) and is_sentence_like(body[1])
+
+
+@pytest.mark.parametrize("language", sorted(MORE_LANGUAGES))
+def test_article_in_a_language_of_the_second_list_keeps_its_body(language):
+    head, body, tail = MORE_LANGUAGES[language]
+    doc = clean_text(head + "\n\n".join(body) + tail, Settings())
+    assert doc.text == "\n\n".join(body)
+
+
 @pytest.mark.parametrize("sentence", [
     "Городской совет во вторник вечером утвердил бюджет города на следующий год.",
     "最近、親に虐待された子どもを児童相談所が守ることができなくて、子どもが亡くなる事件が続いています。",
