@@ -34,9 +34,6 @@ FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS | _load_function_words
 PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
-# A sentence ends in . ! ? or … possibly followed by closing quotes or brackets.
-TERMINAL = re.compile(r"[.!?…。！？．؟।]['\"’”)\]」』]*$")
-
 
 _WORDS_CACHE: dict[str, tuple[str, ...]] = {}
 _WORDS_CACHE_MAX = 50_000
@@ -59,7 +56,31 @@ def n_words(text: str) -> int:
 
 
 _CLOSERS = "'\"’”)]」』"
-_TERMINALS = ".!?…。！？．؟।"  # with the CJK full stops, the Arabic question mark and the danda
+# Sentence-final marks: the characters of the Basic Multilingual Plane with Unicode's
+# Sentence_Terminal property (". ! ?", the CJK full stops, Arabic and Urdu, the Devanagari danda,
+# Armenian, Ethiopic, Myanmar, Khmer, Mongolian...; tests/test_multilingual.py checks the list
+# against the property) and the ellipsis.
+_TERMINALS = frozenset(
+    "!.?\u0589\u061d\u061e\u061f\u06d4\u0700\u0701\u0702\u07f9\u0837\u0839\u083d\u083e"
+    "\u0964\u0965\u104a\u104b\u1362\u1367\u1368\u166e\u1735\u1736\u17d4\u17d5\u1803\u1809"
+    "\u1944\u1945\u1aa8\u1aa9\u1aaa\u1aab\u1b4e\u1b4f\u1b5a\u1b5b\u1b5e\u1b5f\u1b7d\u1b7e"
+    "\u1b7f\u1c3b\u1c3c\u1c7e\u1c7f\u2024\u203c\u203d\u2047\u2048\u2049\u2cf9\u2cfa\u2cfb"
+    "\u2e2e\u2e3c\u2e53\u2e54\u2e60\u2e61\u3002\ua4ff\ua60e\ua60f\ua6f3\ua6f7\ua876\ua877"
+    "\ua8ce\ua8cf\ua92f\ua9c8\ua9c9\uaa5d\uaa5e\uaa5f\uaaf0\uaaf1\uabeb\ufe12\ufe15\ufe16"
+    "\ufe52\ufe56\ufe57\uff01\uff0e\uff1f\uff61"
+    "\u2026"
+)
+TERMINAL = re.compile("[" + re.escape("".join(sorted(_TERMINALS))) + "][" + re.escape(_CLOSERS) + "]*$")
+
+
+# Thai and Lao mark no sentence end (a space separates sentences): a long enough line ending in one
+# of their letters can be prose.
+_UNMARKED_SCRIPTS = ("\u0e00", "\u0eff")
+
+
+def _ends_in_unmarked_script(text: str) -> bool:
+    t = text.rstrip(_CLOSERS)
+    return bool(t) and _UNMARKED_SCRIPTS[0] <= t[-1] <= _UNMARKED_SCRIPTS[1]
 
 
 def ends_sentence(text: str) -> bool:
@@ -87,8 +108,9 @@ def content_words(text: str) -> list[str]:
 
 def is_sentence_like(text: str, min_words: int = 6, *, text_words: Sequence[str] | None = None) -> bool:
     """Prose: enough words, some function words (of any of FUNCTION_WORDS' languages), and a
-    terminal punctuation mark. `text_words`: words(text), when the caller has them already."""
-    if not ends_sentence(text):  # cheapest test first; the result is the same
+    terminal punctuation mark (in Thai and Lao, which have none, a final letter of their script).
+    `text_words`: words(text), when the caller has them already."""
+    if not ends_sentence(text) and not _ends_in_unmarked_script(text):  # cheapest tests first
         return False
     facts = _PROSE_FACTS.get(text)  # the decision step asks again for every line in every pass
     if facts is None:

@@ -127,3 +127,43 @@ def test_prose_in_scripts_without_a_function_word_list_is_sentence_like(sentence
 @pytest.mark.parametrize("line", ["Главная Новости Спорт", "首页 新闻 体育", "ニュース。"])
 def test_short_lines_in_those_scripts_are_not(line):
     assert not is_sentence_like(line)
+
+
+# Scripts whose sentences end in a mark of their own (Armenian ։, Ethiopic ።, Urdu ۔) or in none
+# (Thai): before the prose test knew them, every such article came out with no body.
+OWN_MARKS = {
+    "armenian": ["Քաղաքային խորհուրդը երեքշաբթի օրը երկար քննարկումից հետո հաստատեց հաջորդ տարվա բյուջեն։",
+                 "Ֆինանսների պատասխանատուի խոսքով՝ գումարի մեծ մասը կուղղվի դպրոցներին և հասարակական տրանսպորտին։",
+                 "Բնակիչները կարող են ծանոթանալ բյուջեի նախագծին քաղաքապետարանում հաջորդ շաբաթվանից։"],
+    "amharic": ["የከተማው ምክር ቤት ማክሰኞ ረጅም ክርክር ካደረገ በኋላ የሚቀጥለውን ዓመት በጀት አጸደቀ።",
+                "እንደ ገንዘብ ኃላፊው ገለጻ አብዛኛው ገንዘብ ለትምህርት ቤቶችና ለሕዝብ ትራንስፖርት ይውላል።",
+                "ነዋሪዎች የበጀት እቅዱን ከሚቀጥለው ሳምንት ጀምሮ በከተማው አዳራሽ ማየት ይችላሉ።"],
+    "urdu": ["شہر کی کونسل نے منگل کو طویل بحث کے بعد اگلے سال کا بجٹ منظور کر لیا۔",
+             "خزانچی کے مطابق زیادہ تر رقم اسکولوں اور پبلک ٹرانسپورٹ پر خرچ کی جائے گی۔",
+             "شہری اگلے ہفتے سے ٹاؤن ہال میں بجٹ کا منصوبہ دیکھ سکتے ہیں۔"],
+    "thai": ["สภาเมืองอนุมัติงบประมาณประจำปีหน้าเมื่อวันอังคารหลังจากการอภิปรายอันยาวนาน สมาชิกส่วนใหญ่ลงมติเห็นชอบร่างที่สำนักงานเตรียมไว้",
+             "ตามข้อมูลของเหรัญญิก เงินส่วนใหญ่จะนำไปใช้กับโรงเรียนและระบบขนส่งสาธารณะ ขณะที่ฝ่ายค้านวิจารณ์การเพิ่มขึ้นของหนี้",
+             "ประชาชนสามารถดูแผนงบประมาณได้ที่ศาลากลางตั้งแต่สัปดาห์หน้า"],
+}
+
+
+@pytest.mark.parametrize("language", sorted(OWN_MARKS))
+def test_article_whose_script_has_its_own_sentence_mark_keeps_its_body(language):
+    body = OWN_MARKS[language]
+    assert all(is_sentence_like(s) for s in body)
+    doc = clean_text("Home\nNews\n\n" + "\n\n".join(body) + "\n\nContact\n", Settings())
+    assert doc.text == "\n\n".join(body)
+
+
+@pytest.mark.parametrize("line", ["หน้าแรก ข่าว กีฬา", "ติดต่อเรา", "Գլխավոր Լուրեր։"])
+def test_short_lines_in_those_scripts_are_not_prose(line):
+    assert not is_sentence_like(line)
+
+
+def test_sentence_marks_are_unicodes_sentence_terminals():
+    regex = pytest.importorskip("regex")  # installed with dateparser (htmldate)
+    from cleaners.shape import _TERMINALS
+
+    sterm = regex.compile(r"\p{Sentence_Terminal}")
+    expected = {chr(c) for c in range(0x10000) if sterm.match(chr(c))} | {"\u2026"}
+    assert set(_TERMINALS) == expected
