@@ -13,6 +13,8 @@ import ftfy
 from ftfy import chardata, fixes
 from ftfy.badness import BADNESS_RE, is_bad
 
+from cleaners.unwrap import unwrap
+
 _LINE_END = re.compile(r"\r\n|\r|\n")
 # Line and paragraph separators other than CR/LF (and what ftfy turns them into) become spaces too:
 # a normalised line never holds a line break, whatever the input.
@@ -178,15 +180,19 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
+    """The text's lines, each normalised, and hard-wrapped paragraphs joined (cleaners.unwrap): one
+    entry per raw line, so list positions are raw line numbers."""
     if _ASCII_SUSPECT.search(text):
-        return [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
+        lines = [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
     # No entity or control character anywhere (_ASCII_SUSPECT finds none in a line that the text
     # lacks): an ASCII line has nothing for ftfy or the separators, only spaces and tabs to fold
     # (the same result as normalise_line).
-    if text.isascii():
-        return [" ".join(line.split()) for line in split_lines(text)]
-    return [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
-            for line in split_lines(text)]
+    elif text.isascii():
+        lines = [" ".join(line.split()) for line in split_lines(text)]
+    else:
+        lines = [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
+                 for line in split_lines(text)]
+    return unwrap(lines)
 
 
 def straighten_quotes(text: str) -> str:
