@@ -13,6 +13,7 @@ import ftfy
 from ftfy import chardata, fixes
 from ftfy.badness import BADNESS_RE, is_bad
 
+from cleaners.markdown import plain_lines
 from cleaners.unwrap import unwrap
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
@@ -180,8 +181,9 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
-    """The text's lines, each normalised, and hard-wrapped paragraphs joined (cleaners.unwrap): one
-    entry per raw line, so list positions are raw line numbers."""
+    """The text's lines, each normalised, Markdown rendered to plain text (cleaners.markdown) and
+    hard-wrapped paragraphs joined (cleaners.unwrap): one entry per raw line, so list positions are
+    raw line numbers."""
     if _ASCII_SUSPECT.search(text):
         lines = [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
     # No entity or control character anywhere (_ASCII_SUSPECT finds none in a line that the text
@@ -192,7 +194,7 @@ def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
     else:
         lines = [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
                  for line in split_lines(text)]
-    return unwrap(lines)
+    return unwrap(plain_lines(lines))
 
 
 def straighten_quotes(text: str) -> str:

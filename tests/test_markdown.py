@@ -1,0 +1,83 @@
+"""Markdown input (Firecrawl, Jina Reader, crawl4ai...) is cleaned as the text it renders to
+(cleaners.markdown, called by cleaners.lines.normalise_lines)."""
+import pytest
+
+from cleaners.lines import normalise_lines, split_lines
+from cleaners.markdown import is_markdown, plain_line
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+
+ARTICLE = """[Skip to content](#main)
+
+* [Home](https://example.com/)
+* [News](https://example.com/news)
+* [Sport](https://example.com/sport)
+
+# Library keeps its Sunday hours
+
+![The main library on a winter morning](https://example.com/img/library.jpg)
+
+The city council voted on Tuesday to keep the [main library](https://example.com/library) open on Sundays through the winter, after a long debate about the cost of heating the old building.
+
+Members said the extra hours would cost *less than expected* because volunteers from the friends of the library group have offered to staff the front desk.
+
+## What happens next
+
+A review of the budget is due in March, when the council will look again at the opening hours of **all** branch libraries.
+
+**Related:** [Council approves new bus routes](https://example.com/bus)
+
+[Share on Facebook](https://facebook.com/share) [Share on X](https://x.com/share)
+"""
+
+BODY = [
+    "The city council voted on Tuesday to keep the main library open on Sundays through the winter, "
+    "after a long debate about the cost of heating the old building.",
+    "Members said the extra hours would cost less than expected because volunteers from the friends "
+    "of the library group have offered to staff the front desk.",
+    "What happens next",
+    "A review of the budget is due in March, when the council will look again at the opening hours "
+    "of all branch libraries.",
+]
+
+
+def test_a_markdown_article_is_cleaned_into_plain_text():
+    doc = clean_text(ARTICLE, Settings())
+    assert doc.title == "Library keeps its Sunday hours"
+    assert doc.text == "\n\n".join(BODY)
+    kinds = {r.text: r.kind for r in doc.removed}
+    assert kinds["Related: Council approves new bus routes"] == "related_headline"
+    assert kinds["* Home"] == "navigation"
+    again = clean_text(f"{doc.title}\n\n{doc.text}", Settings())
+    assert (again.title, again.text) == (doc.title, doc.text)
+
+
+def test_lines_keep_their_place():
+    assert len(normalise_lines(ARTICLE)) == len(split_lines(ARTICLE))
+
+
+@pytest.mark.parametrize("line, text", [
+    ("# Library keeps its Sunday hours", "Library keeps its Sunday hours"),
+    ("### Closing notes ###", "Closing notes"),
+    ("> A quote from the mayor, **verbatim**.", "A quote from the mayor, verbatim."),
+    ("![A photo of the mill](https://example.com/mill.jpg)", "A photo of the mill"),
+    ('See [the report](https://example.com/r.pdf "PDF") and `budget.xlsx`.', "See the report and budget.xlsx."),
+    ("Prices rose 5\\* in *March* and __April__.", "Prices rose 5* in March and April."),
+    ("snake_case_names stay as they are", "snake_case_names stay as they are"),
+    ("---", ""),
+    ("* * *", ""),
+    ("```python", ""),
+])
+def test_plain_line(line, text):
+    assert plain_line(line) == text
+
+
+@pytest.mark.parametrize("text", [
+    # code comments and a lone bracket pair are not Markdown: the text is left as it is
+    "# install the package\npip install newsclean\n# run it\nnewsclean run raw clean\n",
+    "The study [1](see notes) found no effect.\nA second line of plain text.\n",
+    "Home\nNews\n\nThe council voted on Tuesday to keep the library open.\n",
+])
+def test_plain_text_is_not_markdown(text):
+    assert not is_markdown(text)
+    assert normalise_lines(text) == [" ".join(ln.split()) for ln in split_lines(text)]
