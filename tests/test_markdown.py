@@ -72,12 +72,15 @@ def test_plain_line(line, text):
     assert plain_line(line) == text
 
 
-@pytest.mark.parametrize("text", [
-    # code comments and a lone bracket pair are not Markdown: the text is left as it is
+# Code comments and a lone bracket pair are not Markdown: such text is left as it is.
+NOT_MARKDOWN = (
     "# install the package\npip install newsclean\n# run it\nnewsclean run raw clean\n",
     "The study [1](see notes) found no effect.\nA second line of plain text.\n",
     "Home\nNews\n\nThe council voted on Tuesday to keep the library open.\n",
-])
+)
+
+
+@pytest.mark.parametrize("text", NOT_MARKDOWN)
 def test_plain_text_is_not_markdown(text):
     assert not is_markdown(text)
     assert normalise_lines(text) == [" ".join(ln.split()) for ln in split_lines(text)]
