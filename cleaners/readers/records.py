@@ -23,11 +23,11 @@ from typing import Any, Iterable, Iterator, Mapping
 import orjson
 
 from cleaners.encoding import decode
+from cleaners.readers.markup import looks_like_html
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
 CONTENT_FIELDS = ("text", "html", "content")
-_LOOKS_HTML = re.compile(r"^\s*(?:<!doctype\s+html|<html|<head|<body|<\?xml)|<(?:p|div|article|br|h1|span)[\s>/]", re.I)
 _LIST_KEYS = ("records", "data", "articles", "items", "documents", "docs", "rows")
 
 
@@ -57,7 +57,7 @@ def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocum
             content = decode(content)
         except DocumentError as err:
             return DocumentError(err.stage, err.reason, source=source)
-    fmt = "html" if field == "html" or (field == "content" and _LOOKS_HTML.search(content[:2000])) else "text"
+    fmt = "html" if field == "html" or looks_like_html(content) else "text"
     meta = {k: v for k, v in record.items() if k not in CONTENT_FIELDS}
     return RawDocument(source=source, data=data if data is not None else record_bytes(record),
                        format=fmt, text=content, meta=meta)

@@ -1,12 +1,15 @@
-"""Plain-text files: one document each, decoded later by cleaners.encoding."""
+"""Plain-text files: one document each, decoded later by cleaners.encoding (HTML markup saved as
+.txt is read as HTML)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Iterator
 
+from cleaners.readers.markup import bytes_look_like_html
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
 
 def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    yield RawDocument(source=source, data=data, format="text")
+    # a page saved under a .txt name goes the HTML path (cleaners.readers.markup)
+    yield RawDocument(source=source, data=data, format="html" if bytes_look_like_html(data) else "text")
