@@ -165,3 +165,23 @@ def test_json_object_forms(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps({"config": True}), encoding="utf-8")
     with pytest.raises(DocumentError, match="no records"):
         _read(tmp_path, "other.json")
+
+
+def test_news_please_and_cc_news_exports_are_read_with_their_metadata(tmp_path):
+    # news-please writes "maintext", "date_publish", "source_domain" and a list of "authors";
+    # CC-News-style datasets "text", "date" and "domain"; some exports keep the page in "raw_html"
+    news_please = {"title": "Council votes to expand the city bus network", "maintext": BODY,
+                   "date_publish": "2024-03-05 10:12:00", "source_domain": "www.theguardian.com",
+                   "authors": ["Jane Doe", "John Roe"], "url": "https://www.theguardian.com/uk/2024/mar/05/buses"}
+    cc_news = {"text": BODY, "date": "2024-03-06", "domain": "www.bbc.co.uk", "title": "Bus network grows"}
+    raw_html = {"id": "h1", "raw_html": page(), "publish_date": "2024-03-07"}
+    _jsonl(tmp_path / "exports.jsonl", [news_please, cc_news, raw_html])
+    docs = _read(tmp_path, "exports.jsonl")
+    assert [d.format for d in docs] == ["text", "text", "html"]
+    cleaned = [clean_document(d, Settings()) for d in docs]
+    assert [c.text for c in cleaned] == [BODY, BODY, BODY]
+    first, second, third = cleaned
+    assert first.published.value == dt.date(2024, 3, 5) and first.published.source == "record"
+    assert first.outlet.value == "The Guardian" and first.author == "Jane Doe; John Roe"
+    assert second.published.value == dt.date(2024, 3, 6) and second.outlet.value == "BBC News"
+    assert third.published.value == dt.date(2024, 3, 7)

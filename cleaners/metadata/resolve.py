@@ -27,8 +27,11 @@ from cleaners.types import Found
 # Record fields, first present wins: content is read by the record readers.
 RECORD_FIELDS = {
     "title": ("title", "headline"),
-    "published": ("published", "date", "published_at", "publish_date", "date_published"),
-    "outlet": ("outlet", "site", "sitename", "source_name", "publisher"),
+    # and the names of common scraper exports: news-please (date_publish, source_domain),
+    # newspaper (publish_date), CC-News (date, domain), schema.org (datePublished)
+    "published": ("published", "date", "published_at", "publish_date", "date_published", "date_publish",
+                  "datePublished", "published_date", "publication_date", "pub_date", "pubdate"),
+    "outlet": ("outlet", "site", "sitename", "source_name", "publisher", "source_domain", "domain"),
     "url": ("url", "link", "uri"),
     "author": ("author", "authors", "byline"),
     "id": ("id", "doc_id", "_id"),

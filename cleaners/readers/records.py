@@ -27,7 +27,10 @@ from cleaners.readers.markup import looks_like_html
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
-CONTENT_FIELDS = ("text", "html", "content")
+# The article's field, first present wins: ours, then those of common scraper exports (news-please
+# "maintext"; "body", "article", "full_text" in many datasets; "raw_html")
+CONTENT_FIELDS = ("text", "html", "content", "maintext", "body", "article", "full_text", "article_text", "raw_html")
+HTML_FIELDS = frozenset({"html", "raw_html"})
 _LIST_KEYS = ("records", "data", "articles", "items", "documents", "docs", "rows")
 
 
@@ -57,7 +60,7 @@ def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocum
             content = decode(content)
         except DocumentError as err:
             return DocumentError(err.stage, err.reason, source=source)
-    fmt = "html" if field == "html" or looks_like_html(content) else "text"
+    fmt = "html" if field in HTML_FIELDS or looks_like_html(content) else "text"
     meta = {k: v for k, v in record.items() if k not in CONTENT_FIELDS}
     return RawDocument(source=source, data=data if data is not None else record_bytes(record),
                        format=fmt, text=content, meta=meta)
