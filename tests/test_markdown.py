@@ -84,3 +84,14 @@ NOT_MARKDOWN = (
 def test_plain_text_is_not_markdown(text):
     assert not is_markdown(text)
     assert normalise_lines(text) == [" ".join(ln.split()) for ln in split_lines(text)]
+
+
+def test_markdown_files_are_discovered_and_cleaned(tmp_path):
+    from cleaners.pipeline import clean_document
+    from cleaners.readers import discover, read_source
+
+    (tmp_path / "page.md").write_text(ARTICLE, encoding="utf-8")
+    assert discover(tmp_path)[0] == ["page.md"]
+    (raw,) = read_source(tmp_path, "page.md", Settings())
+    doc = clean_document(raw, Settings())
+    assert doc.title == "Library keeps its Sunday hours" and doc.text == "\n\n".join(BODY)

@@ -185,3 +185,11 @@ def test_news_please_and_cc_news_exports_are_read_with_their_metadata(tmp_path):
     assert first.outlet.value == "The Guardian" and first.author == "Jane Doe; John Roe"
     assert second.published.value == dt.date(2024, 3, 6) and second.outlet.value == "BBC News"
     assert third.published.value == dt.date(2024, 3, 7)
+
+
+def test_tsv_records_are_read(tmp_path):
+    rows = [["id", "title", "text"], ["a", "Bus network grows", BODY.replace("\n\n", " ")]]
+    (tmp_path / "news.tsv").write_text("\n".join("\t".join(r) for r in rows) + "\n", encoding="utf-8")
+    (doc,) = _read(tmp_path, "news.tsv")
+    assert doc.source == "news.tsv#0" and doc.meta["title"] == "Bus network grows"
+    assert doc.text == BODY.replace("\n\n", " ")

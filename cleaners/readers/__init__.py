@@ -21,6 +21,8 @@ Reader = Callable[[Path, str, bytes, Settings], Iterator["RawDocument | Document
 # Suffix (lower case, longest first wins) -> reader.
 READERS: dict[str, Reader] = {
     ".txt": text.read,
+    ".md": text.read,  # Markdown, as Firecrawl, Jina Reader or crawl4ai save pages (cleaners.markdown)
+    ".markdown": text.read,
     ".html": html.read,
     ".htm": html.read,
     **records.READERS,  # .jsonl .ndjson .json .csv .parquet

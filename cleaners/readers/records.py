@@ -1,8 +1,8 @@
 """Record files: `.jsonl`/`.ndjson` (one record per line), `.json` (an array of records), `.csv`
-and `.parquet`. Each record is one document.
+or `.tsv`, and `.parquet`. Each record is one document.
 
-A record holds its content in `text`, `html` or `content` (the first present and non-empty;
-`content` that looks like an HTML page is treated as HTML), plus optional metadata: `id`, `url`,
+A record holds its content in one of CONTENT_FIELDS (the first present and non-empty; HTML markup
+is read as HTML, cleaners.readers.markup), plus optional metadata: `id`, `url`,
 `title`, `published` or `date`, `outlet` or `site`, `author` (see cleaners.metadata.resolve). The
 record's metadata travels in RawDocument.meta and wins over anything inferred.
 
@@ -168,5 +168,6 @@ READERS = {
     ".ndjson": read_jsonl,
     ".json": read_json,
     ".csv": read_csv,
+    ".tsv": read_csv,  # the delimiter is sniffed from the header line
     ".parquet": read_parquet,
 }
