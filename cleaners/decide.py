@@ -193,10 +193,10 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # fewer "sentences" above it are page furniture the model missed (a cookie notice, a teaser).
     # Counted are the lines the model keeps at its ordinary threshold: the page's own threshold
     # also keeps the teasers it doubts, which crowd a menu above the headline.
-    sure_body = [b and (debris_proba is None or debris_proba[i] < settings.model_threshold) for i, b in enumerate(body_like)]
-    if title_ok and first < model_title < last and not body_like[model_title] \
-            and sum(sure_body[:model_title]) < sum(sure_body[model_title + 1:]):
-        first = body_like.index(True, model_title + 1)
+    if title_ok and first < model_title < last and not body_like[model_title]:
+        sure_body = [b and (debris_proba is None or debris_proba[i] < settings.model_threshold) for i, b in enumerate(body_like)]
+        if sum(sure_body[:model_title]) < sum(sure_body[model_title + 1:]):
+            first = body_like.index(True, model_title + 1)
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
     # above the body is a heading (the last entry of a table of contents), not its lede.
