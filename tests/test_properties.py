@@ -5,11 +5,13 @@
 - its output is made only of the input's own words (after normalisation), inventing none;
 - every removed span's offsets point at exactly the removed text of the normalised line.
 
-Texts come from two generators: article-shaped documents (prose, debris lines of every kind,
-headlines, datelines, credits, random unicode words, every kind of line end) and arbitrary unicode.
+Texts come from four generators: article-shaped documents (prose, debris lines of every kind,
+headlines, datelines, credits, random unicode words, every kind of line end), the same as Markdown,
+hard-wrapped prose paragraphs, and arbitrary unicode.
 """
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
 import pytest
@@ -60,7 +62,37 @@ def article_like(draw) -> str:
     return "".join(ln + draw(ends) for ln in lines)
 
 
-texts = st.one_of(article_like(), st.text(max_size=300))
+@st.composite
+def markdown_like(draw) -> str:
+    """An article as Markdown scrapers save it: linked menu items, a # headline, prose with inline
+    links and emphasis, an image, a linked teaser (cleaners.markdown)."""
+    out = [f"* [{draw(st.sampled_from(DEBRIS))}](https://example.com/{k})" for k in range(draw(st.integers(0, 4)))]
+    out.append("# " + draw(st.sampled_from(HEADLINES)))
+    for ln in draw(st.lists(line, max_size=8)):
+        form = draw(st.integers(0, 3))
+        if form == 1:
+            ln = f"{ln} [{draw(st.sampled_from(HEADLINES))}](https://example.com/a)"
+        elif form == 2:
+            ln = f"**{ln}**"
+        elif form == 3:
+            ln = f"![{ln}](https://example.com/i.jpg)"
+        out.append(ln)
+    return "".join(ln + draw(ends) for ln in out)
+
+
+@st.composite
+def wrapped_like(draw) -> str:
+    """Paragraphs of prose hard-wrapped at some width, between debris lines (cleaners.unwrap)."""
+    width = draw(st.integers(40, 132))
+    parts = [draw(st.sampled_from(DEBRIS)) for _ in range(draw(st.integers(0, 3)))]
+    for _ in range(draw(st.integers(1, 4))):
+        para = " ".join(draw(st.lists(st.sampled_from(PROSE), min_size=1, max_size=6)))
+        parts.append(textwrap.fill(para, width))
+    parts += [draw(st.sampled_from(DEBRIS)) for _ in range(draw(st.integers(0, 3)))]
+    return draw(st.sampled_from(["\n\n", "\n"])).join(parts) + "\n"
+
+
+texts = st.one_of(article_like(), st.text(max_size=300), markdown_like(), wrapped_like())
 
 
 def clean(text: str):
