@@ -10,8 +10,8 @@ would not have fitted, so `len(line) + 1 + len(next line's first word) > width`.
 hard-wrapped when its longest line is no wider than a terminal or mail width and most of its lines
 of at least half that width that another line follows meet that test against it; its lines that
 meet it are then joined to the next one. Menus and lists (short lines), and the last line of a
-paragraph, fail the test and stay on their own. Scraped full-page text, with one block per line, has lines far longer than any
-wrapping width and is left alone.
+paragraph, fail the test and stay on their own. Scraped full-page text, with one block per line,
+has lines far longer than any wrapping width and is left alone.
 
 Joined lines keep their place: the pieces after the first become empty lines, so line numbers still
 count raw lines (the removed table's `line`), and offsets count in the joined, normalised line.
@@ -36,28 +36,36 @@ def _wrap_joints(lines: list[str], width: int) -> list[bool]:
     return joints
 
 
-def wrap_width(lines: list[str]) -> int | None:
-    """The width the document is hard-wrapped at, or None when it is not hard-wrapped."""
+def _wrapping(lines: list[str]) -> tuple[int, list[bool]] | None:
+    """(width, the lines that end where wrapping at it broke them) when the document is
+    hard-wrapped, else None."""
     width = max(map(len, lines), default=0)
     if not MIN_WRAP_WIDTH <= width <= MAX_WRAP_WIDTH:
         return None
+    joints = _wrap_joints(lines, width)
     # lines at least half the width with another line after them: in wrapped text these are the
     # wrapped lines (and some paragraph ends); short lines in a row are menus and lists either way
     followed = sum(1 for i in range(len(lines) - 1) if 2 * len(lines[i]) >= width and lines[i + 1])
-    wrapped = sum(_wrap_joints(lines, width))
+    wrapped = sum(joints)
     if wrapped < MIN_WRAPPED_LINES or wrapped < MIN_WRAPPED_SHARE * followed:
         return None
-    return width
+    return width, joints
+
+
+def wrap_width(lines: list[str]) -> int | None:
+    """The width the document is hard-wrapped at, or None when it is not hard-wrapped."""
+    found = _wrapping(lines)
+    return found[0] if found is not None else None
 
 
 def unwrap(lines: list[str]) -> list[str]:
     """`lines` (normalised, empty ones included) with each hard-wrapped paragraph joined into its
     first line and its other lines emptied; the same list when the text is not hard-wrapped."""
-    width = wrap_width(lines)
-    if width is None:
+    found = _wrapping(lines)
+    if found is None:
         return lines
+    _, joints = found
     out = list(lines)
-    joints = _wrap_joints(lines, width)
     head = None  # the line the current paragraph is being joined into
     for i, joined in enumerate(joints):
         if head is not None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
