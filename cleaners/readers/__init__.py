@@ -1,6 +1,8 @@
 """Input discovery and readers, one module per format. A reader turns one file into documents.
 
-`discover` lists the files under RAW_DIR that some reader accepts; `read_source` yields the
+`discover` lists the files under RAW_DIR that some reader accepts, by name or, for a name that
+says no format (a mirrored site's `news/story`, `page.php?id=3`), by content (cleaners.readers.sniff);
+`read_source` yields the
 RawDocuments of one file (several for record files and archives). File-level failures raise
 DocumentError; per-record failures are yielded as DocumentError instances so that one bad record
 never loses its file's other records.
@@ -12,7 +14,7 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
-from cleaners.readers import compressed, html, records, text, warc
+from cleaners.readers import compressed, html, records, sniff, text, warc
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
@@ -33,6 +35,8 @@ READERS: dict[str, Reader] = {
 
 
 def reader_for(name: str) -> Reader | None:
+    """The reader of a file by its name; None when the name says no format we read (see
+    `source_reader`, which reads such files by content)."""
     lower = name.lower()
     for suffix in sorted(READERS, key=len, reverse=True):
         if lower.endswith(suffix):
@@ -41,6 +45,15 @@ def reader_for(name: str) -> Reader | None:
                 return None  # a .gz of something no reader takes (or a .gz.gz)
             return reader
     return None
+
+
+def source_reader(name: str) -> Reader | None:
+    """The reader of a discovered source: by its name, else by its content when the name is neither
+    a mirror's asset nor a format newsclean cannot read (cleaners.readers.sniff.name_kind)."""
+    reader = reader_for(name)
+    if reader is None and sniff.name_kind(name)[0] == "sniff":
+        return sniff.read
+    return reader
 
 
 def display_name(name: str) -> str:
@@ -89,7 +102,11 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
             path = base / name
             rel = path.relative_to(raw_dir).as_posix()
             if reader_for(name) is None:
-                continue
+                kind, why = sniff.name_kind(name)
+                if kind == "report":
+                    skipped.append((display_name(rel), f"not read: {why}"))
+                if kind != "sniff":
+                    continue
             if display_name(rel) != rel:
                 skipped.append((display_name(rel), "file name is not valid UTF-8; rename the file"))
                 continue
@@ -179,7 +196,7 @@ def read_bounded(raw_dir: Path, source: str, max_bytes: int) -> bytes:
 
 
 def read_source(raw_dir: Path, source: str, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    reader = reader_for(source)
+    reader = source_reader(source)
     if reader is None:
         raise DocumentError("read", "no reader for this file type")
     data = read_bounded(raw_dir, source, settings.max_bytes)

@@ -1,0 +1,111 @@
+"""Files whose name does not say their format: the content does.
+
+A site mirrored with `wget -m` or `httrack` saves pages as `news/2020/05/story` (no extension),
+`article.php?id=3`, `index.aspx` or `page.shtml`; a scraper may save `story.text` or `page.out`.
+Such a file is read by what it holds (WARC, gzip, JSON records, else text, which goes the HTML path
+when it is markup: cleaners.readers.markup).
+
+What a mirror also holds is not documents: images, style sheets, scripts, fonts, media and feeds are
+left out (`IGNORED_SUFFIXES`). Formats that are documents newsclean cannot read (PDF, Office files,
+archives) are reported, so that a corpus never loses one silently (`UNREADABLE_SUFFIXES`).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Iterator
+
+from cleaners.encoding import looks_binary
+from cleaners.readers import compressed, records, text, warc
+from cleaners.settings import Settings
+from cleaners.types import DocumentError, RawDocument
+
+# a mirrored site's assets and machine files: not articles
+IGNORED_SUFFIXES = frozenset(
+    ".jpg .jpeg .png .gif .webp .avif .svg .ico .bmp .tif .tiff .heic "  # images
+    ".css .js .mjs .map .wasm "  # page code
+    ".woff .woff2 .ttf .otf .eot "  # fonts
+    ".mp3 .mp4 .m4a .webm .ogg .ogv .wav .mov .avi .mkv .flv "  # media
+    ".xml .rss .atom .xsl .swp .tmp .pyc".split())  # feeds, sitemaps, editor and tool files
+# documents in formats newsclean does not read: reported, with what to do
+UNREADABLE_SUFFIXES = {
+    **dict.fromkeys(".pdf".split(), "a PDF document; newsclean reads text, HTML, records and WARC. Convert it to text (e.g. pdftotext) and put the .txt in RAW_DIR"),
+    **dict.fromkeys(".doc .docx .odt .rtf .epub .pages .ppt .pptx .xls .xlsx .ods".split(),
+                    "an office or e-book document; newsclean reads text, HTML, records and WARC. Export it as text or HTML into RAW_DIR"),
+    **dict.fromkeys(".zip .tar .tgz .bz2 .xz .7z .rar .zst".split(),
+                    "an archive; unpack it into RAW_DIR (newsclean reads .gz of single files, and WARC)"),
+}
+# a file name's extension: a dot, then letters and digits only (".php", ".aspx"; not "v2.0-final"'s ".0-final")
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+# what the first bytes of a binary file say it is
+_SIGNATURES = ((b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive or office document"),
+               (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"))
+_GZIP = b"\x1f\x8b"
+GZIP_TWICE = "gzip inside gzip; decompress it once and put the file in RAW_DIR"
+
+
+def name_kind(name: str) -> tuple[str, str | None]:
+    """How discovery treats a file that no reader takes by its name: ("ignore", None) for dot files
+    and a mirror's assets, ("report", reason) for documents in formats newsclean cannot read,
+    ("sniff", None) for the rest, read by content (`read`)."""
+    base = name.rsplit("/", 1)[-1]
+    if base.startswith("."):
+        return "ignore", None  # .DS_Store, .gitkeep, editor state
+    if base.lower().endswith(compressed.SUFFIX) and len(base) > len(compressed.SUFFIX):
+        inner = compressed.inner_name(base)
+        if inner.lower().endswith(compressed.SUFFIX):
+            return "report", GZIP_TWICE
+        return name_kind(inner)  # style.css.gz, report.pdf.gz, story.gz
+    stem = base.split("?", 1)[0]  # wget keeps a page's query string in its name
+    suffix = (_EXTENSION.search(stem) or _EXTENSION.search(base))
+    ext = suffix.group(0).lower() if suffix else ""
+    if ext in IGNORED_SUFFIXES or base.endswith("~"):
+        return "ignore", None
+    if ext in UNREADABLE_SUFFIXES:
+        return "report", UNREADABLE_SUFFIXES[ext]
+    return "sniff", None
+
+
+def _records_reader(data: bytes):
+    """The JSON reader when the content opens like JSON Lines or a JSON array of records."""
+    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):
+        return records.read_json
+    if head.startswith(b"{"):
+        first = head.split(b"\n", 1)[0]
+        try:
+            if isinstance(json.loads(first), dict):
+                return records.read_jsonl
+        except ValueError:  # a JSON document over several lines, or text that opens with "{"
+            return records.read_json if _parses_as_object(data) else None
+    return None
+
+
+def _parses_as_object(data: bytes) -> bool:
+    try:
+        return isinstance(json.loads(data), (dict, list))
+    except ValueError:
+        return False
+
+
+def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    """Read a file by its content (see the module docstring)."""
+    if data.startswith(b"WARC/"):
+        yield from warc.read(path, source, data, settings)
+        return
+    if data.startswith(_GZIP):
+        inner = compressed.gunzip(data, settings.max_bytes)
+        if inner.startswith(_GZIP):
+            raise DocumentError("read", GZIP_TWICE)
+        yield from read(path, source, inner, settings)
+        return
+    if looks_binary(data):
+        what = next((name for magic, name in _SIGNATURES if data.startswith(magic)), "binary data")
+        raise DocumentError("read", f"its name has no known extension and it holds {what}, not text, HTML, "
+                                    "records or WARC; convert it to text or remove it from RAW_DIR")
+    reader = _records_reader(data)
+    if reader is not None:
+        yield from reader(path, source, data, settings)
+        return
+    yield from text.read(path, source, data, settings)
