@@ -177,6 +177,11 @@ def _script(text: str) -> str:
     return "unspaced" if unspaced >= other else "other"
 
 
+# A list item's bullet as text renderers write it (inscriptis, lynx, html2text: "* ", "+ ", and "o " on
+# nested items; "•", "▪", "◦", "‣", "·", "-", "–"): a headline never opens with one.
+LIST_BULLET = re.compile(r"[*+o\u2022\u25aa\u25e6\u2023\u00b7\u2013-] ")
+
+
 def is_headline_shaped(text: str) -> bool:
     """A headline: 4-30 words, starts with a capital or digit, no sentence-final full stop."""
     if not (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") or text.rstrip("'\"”’").endswith("."):

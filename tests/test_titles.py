@@ -76,3 +76,20 @@ def test_headline_text_cuts_nothing_more_the_second_time(pieces, url):
     once = headline_text(title, url)
     assert headline_text(once, url) == once
     assert title.startswith(once)
+
+
+@pytest.mark.parametrize("bullet", ["* ", "+ ", "o ", "\u2022 ", "- ", "\u2013 "])
+def test_a_bulleted_list_item_is_never_the_headline(bullet):
+    """Text renderers (inscriptis, lynx, html2text) mark list items with a bullet; a headline-shaped
+    menu entry must not win over the headline below it."""
+    menu = [bullet + item for item in ("Home", "News", "Council backs a bigger bus network for the north", "Sport")]
+    text = "\n".join(menu + ["Buses for three new districts", "By Jane Doe, 24 February 2018"] + BODY)
+    assert clean_text(text, Settings()).title == "Buses for three new districts"
+
+
+@pytest.mark.parametrize("line", ["# Buses for three new districts", "1. FC Köln signs a new striker",
+                                  "\"Buses for three new districts\"", "On the buses: three new districts"])
+def test_look_alikes_of_a_bullet_still_open_a_headline(line):
+    from cleaners.shape import LIST_BULLET
+
+    assert not LIST_BULLET.match(line)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from cleaners.corpus import DocContext
-from cleaners.shape import MULTILINGUAL_FUNCTION_WORDS
+from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -849,10 +849,13 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
 
 def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
     """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
-    more than 12 words ending in a full stop): the title model only scores these."""
+    more than 12 words ending in a full stop, not a list item: cleaners.shape.LIST_BULLET): the
+    title model only scores these."""
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
     if lines is not None:
         period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=len(lines))
         ok &= ~(period & (nw > 12))
+        bullet = np.fromiter(map(bool, map(LIST_BULLET.match, lines)), dtype=bool, count=len(lines))
+        ok &= ~bullet
     return ok
