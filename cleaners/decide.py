@@ -3,7 +3,8 @@
 Rules propose (cleaners.rules); the learned model scores each line (cleaners.model); this step
 combines them along the document:
 1. strong rule proposals are removed wherever they are, with the rule's kind;
-2. the article body runs from the first to the last prose line that survives step 1;
+2. the article body runs from the first to the last prose line that survives step 1 (on a page
+   with no prose line, such as a timeline, over the lines the model calls body);
 3. the headline is the first headline-shaped line above the body;
 4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
 5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
@@ -25,6 +26,7 @@ from cleaners.types import DocumentError, Span
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
+NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
 
 
@@ -102,6 +104,18 @@ def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | N
     return debris
 
 
+def _unpunctuated_body(lines: list[Line], proba: np.ndarray | None, whole: list, settings: Settings) -> list[bool]:
+    """A body with no line that reads as prose (a timeline, a list, a data sheet: no sentence ends
+    in a full stop) is the lines the model calls body at its ordinary threshold and no rule removes
+    whole, when they hold enough words; else the page has no body (DocumentError)."""
+    if proba is None:
+        raise DocumentError("decide", NO_BODY)
+    body = [whole[i] is None and proba[i] < settings.model_threshold for i in range(len(lines))]
+    if sum(ln.n_words for ln, b in zip(lines, body) if b) < NO_PROSE_MIN_WORDS:
+        raise DocumentError("decide", NO_BODY)
+    return body
+
+
 def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whole: list, settings: Settings) -> bool:
     """An article body is contiguous, and the model is least sure on short, mostly clean text: a
     sentence next to the body, or a line between two body lines (a subheading), stays unless the
@@ -172,7 +186,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     model_says_debris = _model_debris(debris_proba, doc.lines, model_title, settings)
     body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
     if not any(body_like):
-        raise DocumentError("decide", NO_BODY)
+        body_like = _unpunctuated_body(doc.lines, debris_proba, whole, settings)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
     # A comments header below some of the body closes the article: the readers' comments under it

@@ -53,3 +53,37 @@ def test_sentence_lede_above_the_body_is_kept(lede):
 ])
 def test_is_title_cased(text, expected):
     assert shape.is_title_cased(text) is expected
+
+
+TIMELINE = [
+    "1957\u20131959 First construction phase: 21 residential buildings of one to three storeys with 710 flats and the mayor's house",
+    "1962\u20131964 Second construction phase: community centre, houses 12 and 13 and the director's residence",
+    "1976\u20131978 Third construction phase: four five-storey blocks with 352 flats, demolition of the director's residence",
+    "1979 Poor condition of the residential buildings and many empty flats",
+    "1989 Decision to demolish the village and plans for new buildings",
+    "1991 Listed as a historic monument, without the blocks of the 1970s",
+    "2006 National cultural monument, start of the renovation of houses 4 and 8",
+]
+SITE_MENU = ["Home", "About the foundation", "Contact", "Imprint", "Projects", "Search"]
+SITE_FOOTER = ["\u00a9 2024 Foundation for Modern Heritage", "Privacy policy", "Cookie settings"]
+
+
+def test_a_body_without_prose_is_the_models_body_lines():
+    """A timeline, a list or a data sheet has no line that ends a sentence: its body is what the
+    model calls body, not a quarantined document."""
+    from cleaners.pipeline import clean_text
+
+    lines = SITE_MENU + ["Student village Schlachtensee, Berlin"] + TIMELINE + SITE_FOOTER
+    doc = clean_text("\n\n".join(lines), Settings())
+    assert doc.text.split("\n\n") == TIMELINE
+
+
+def test_a_page_of_menus_still_has_no_body():
+    from cleaners.decide import NO_BODY
+    from cleaners.pipeline import clean_text
+    from cleaners.types import DocumentError
+
+    menus = SITE_MENU + ["News", "Sport", "Weather", "Travel", "Culture", "Business", "Science"] + SITE_FOOTER
+    with pytest.raises(DocumentError, match="no article body"):
+        clean_text("\n\n".join(menus * 3), Settings())
+    assert "no article body" in NO_BODY
