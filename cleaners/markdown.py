@@ -20,6 +20,7 @@ from functools import lru_cache
 _LINK = re.compile(r"!?\[[^\]\n]*\]\([^()\s]*(?:\s+\"[^\"\n]*\")?\)")
 _HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t]+\S")
 MIN_LINKS = 3
+MIN_LINK_LINE_SHARE = 0.01  # of the non-empty lines: Markdown is written throughout a document
 MIN_HEADINGS = 2
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)(.*?)(?:[ \t]+#+)?[ \t]*$")
@@ -29,13 +30,21 @@ _TEXT_TOKENS = frozenset({"text", "text_special", "code_inline"})
 
 
 def is_markdown(text: str) -> bool:
-    """Whether the document is written in Markdown: several inline links or images, or headings and
-    a link. (Headings alone are not enough: "# " also starts the comments of shell and Python code
-    that technical pages show.)"""
+    """Whether the document is written in Markdown: inline links or images on several lines and on
+    at least one line in a hundred, or headings and a link. (Headings alone are not enough: "# "
+    also starts the comments of shell and Python code that technical pages show. A few link-shaped
+    strings in a long page's text are what the page shows, such as a reference list a CMS did not
+    render: they stay as they are.)"""
     if "](" not in text:
         return False
-    links = len(_LINK.findall(text))
-    return links >= MIN_LINKS or (links >= 1 and len(_HEADING_LINE.findall(text)) >= MIN_HEADINGS)
+    links = _LINK.findall(text)
+    if links and len(_HEADING_LINE.findall(text)) >= MIN_HEADINGS:
+        return True
+    if len(links) < MIN_LINKS:
+        return False
+    lines = [line for line in text.split("\n") if line.strip()]
+    with_link = sum(1 for line in lines if "](" in line and _LINK.search(line))
+    return with_link >= MIN_LINK_LINE_SHARE * len(lines)
 
 
 @lru_cache(maxsize=1)

@@ -95,3 +95,12 @@ def test_markdown_files_are_discovered_and_cleaned(tmp_path):
     (raw,) = read_source(tmp_path, "page.md", Settings())
     doc = clean_document(raw, Settings())
     assert doc.title == "Library keeps its Sunday hours" and doc.text == "\n\n".join(BODY)
+
+
+def test_a_few_link_strings_in_a_long_page_are_not_markdown():
+    """A page's text that shows a handful of unrendered links (a reference list a CMS did not
+    render) is what the page shows: left as it is. The same links in a short document are Markdown."""
+    refs = [f"Source {i}. Retrieved from [site{i}.org](https://www.site{i}.org)." for i in range(4)]
+    page = "\n\n".join([f"Paragraph {i} of a long page about ergonomics at home." for i in range(400)] + refs)
+    assert not is_markdown(page)
+    assert is_markdown("\n\n".join(["A short note on ergonomics."] * 20 + refs))
