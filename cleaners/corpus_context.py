@@ -270,20 +270,10 @@ MAX_SMALL_PARTS = 4
 MAX_STALE_SHARE = 0.25  # a part is rewritten without its stale files beyond this share of its documents
 
 
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """Hash of the cleaners package's source: cached hashes are not reused across code changes
-    (reading, decoding, normalising or the site key may have changed)."""
-    h = xxhash.xxh3_64()
-    root = Path(__file__).resolve().parent
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode() + b"\x00")
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
 def cache_version(settings: Settings) -> str:
-    return f"{settings.pipeline_version}/{code_digest()}"
+    """What cached line hashes were made with: pipeline_version holds the code's hash too (reading,
+    decoding, normalising or the site key may have changed)."""
+    return settings.pipeline_version
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:

@@ -1,15 +1,21 @@
 """One typed settings object for the CLI, flows and tests. Its hash is part of pipeline_version,
-so changing a setting re-cleans everything in an incremental run."""
+with a hash of the code and data that make the output, so changing a setting or upgrading newsclean
+re-cleans everything in an incremental run."""
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
+import os
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 PACKAGE_VERSION = "0.1.0"
+CODE_ROOT = Path(__file__).resolve().parent  # the cleaners package
+# code, and the data it reads: the model's files, word lists, the outlet registry
+CODE_SUFFIXES = frozenset({".py", ".txt", ".csv", ".json"})
 # Settings that only change how the work is scheduled, never the output: not part of the hash.
 ORCHESTRATION_ONLY = frozenset({"batch_size"})
 
@@ -47,7 +53,10 @@ class Settings:
 
     @property
     def pipeline_version(self) -> str:
-        return f"{PACKAGE_VERSION}+{self.digest()}"
+        """newsclean's version, the hash of the settings that change output, and the hash of the
+        code and data that make it (code_digest): an OUT_DIR cleaned by other code is re-cleaned
+        even when the package version is the same (a git checkout, a retrained model)."""
+        return f"{PACKAGE_VERSION}+{self.digest()}.{code_digest()}"
 
     @classmethod
     def load(cls, path: Path | None = None, **overrides) -> "Settings":
@@ -62,3 +71,25 @@ class Settings:
         if unknown:
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
         return cls(**values)
+
+
+@lru_cache(maxsize=1)
+def _package_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in CODE_ROOT.rglob("*") if p.suffix in CODE_SUFFIXES and "__pycache__" not in p.parts):
+        h.update(path.relative_to(CODE_ROOT).as_posix().encode() + b"\x00")
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def code_digest() -> str:
+    """Hash of the cleaners package's code and data files, and of the user's outlet registry
+    (NEWSCLEAN_OUTLETS) when one is set: everything besides the settings that the output depends on."""
+    h = hashlib.sha256(_package_digest().encode())
+    extra = os.environ.get("NEWSCLEAN_OUTLETS")
+    if extra:
+        try:
+            h.update(Path(extra).read_bytes())
+        except OSError:  # a missing file is reported where the registry is read
+            h.update(b"missing:" + extra.encode())
+    return h.hexdigest()[:8]

@@ -55,7 +55,7 @@ class Articles(pa.DataFrameModel):
     published_source: Series[str] = pa.Field(nullable=True, description="where the date came from: record, html, url, dateline")
     n_words: Series[int] = pa.Field(ge=1, description="white-space separated words in text")
     n_removed: Series[int] = pa.Field(ge=0, description="removed lines and spans (rows in removed)")
-    pipeline_version: Series[str] = pa.Field(description="newsclean version + settings hash")
+    pipeline_version: Series[str] = pa.Field(description="newsclean version + settings hash + code hash")
     cleaned_at: Series[pd.DatetimeTZDtype] = pa.Field(dtype_kwargs={"unit": "us", "tz": "UTC"}, description="when the row was made (UTC)")
 
     class Config:
