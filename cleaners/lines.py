@@ -194,7 +194,12 @@ def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
     else:
         lines = [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
                  for line in split_lines(text)]
-    return unwrap(plain_lines(lines))
+    out = unwrap(plain_lines(lines))
+    if out is not lines:
+        # Rendering Markdown or joining wrapped lines made new text ("â¤](url)" became "â¤ " + the
+        # next words): it is repaired and folded as cleaning the clean text again will see it.
+        out = [new if new == old or not new else normalise_line(new, keep_curly_quotes) for new, old in zip(out, lines)]
+    return out
 
 
 def straighten_quotes(text: str) -> str:

@@ -135,6 +135,9 @@ FOUND = [
     f"{PROSE[2]}\n{GLUED}\n{GLUED}\n{PROSE[0]}\u2028{PROSE[0]}\n{GLUED}\n",
     f"{PROSE[0]}\n(Image source: YouTube screenshot)\u2028{PROSE[4]} 0\nWatch LIVE\n{PROSE[1]} Watch LIVE\n"
     f"{PROSE[4]} Read more: Mayor resigns after scandal\n{PROSE[0]}\nWatch LIVE\n{PROSE[0]}\n{PROSE[0]}\n",
+    # Markdown rendered after ftfy's repair: an image's alt text ending in "â¤" met the next words,
+    # and the second cleaning repaired "â¤ " (its space read as a lost no-break space) to "⤠"
+    '* [Email In Touch at tips@intouchweekly.com](https://example.com/0)\n* [Home > News > Politics](https://example.com/1)\n\n* [Read more: Mayor resigns after scandal](https://example.com/2)\r* [Email In Touch at tips@intouchweekly.com](https://example.com/3)\u2028# Breaking News\r**NEW YORK — The council voted on Tuesday to approve the new budget for the coming year.**\n**He added that the plan was not final and could change before the vote in March.**\r\n“We are very pleased with the result,” said the mayor, John Smith. [Breaking News](https://example.com/a)\u2028![Officials said the decision would affect thousands of residents in the area. \U000f08df\U000c77fb\U000a82e7â¤](https://example.com/i.jpg)\u2028**The council voted on Tuesday to approve the new budget for the coming year. \U000f08df\U000c77fb\U000a82e7â¤**\n \n**Breaking News**\n \nOfficials said the decision would affect thousands of residents in the area. \U000f08df\U000c77fb\U000a82e7â¤\u2028**Officials said the decision would affect thousands of residents in the area. Click here to subscribe**\r',
 ]
 
 
@@ -144,6 +147,7 @@ FOUND = [
 @example(FOUND[0])
 @example(FOUND[1])
 @example(FOUND[2])
+@example(FOUND[3])
 def test_idempotent(text):
     doc = clean(text)
     if doc is None:
