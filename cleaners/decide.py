@@ -27,6 +27,7 @@ from cleaners.types import DocumentError, Span
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
+EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
 
 
@@ -163,6 +164,8 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
+    if not n:
+        raise DocumentError("decide", EMPTY)
     proposals = [propose(line, doc, rules) for line in doc.lines]
 
     whole: list[Proposal | None] = [None] * n

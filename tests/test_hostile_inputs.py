@@ -590,3 +590,14 @@ def test_thread_fallback_fires_again_and_leaves_nothing_pending():
     th.join(15)
     assert seen == {"swallowed": True, "stopped_after": seen.get("stopped_after"), "clean_exit": True}
     assert seen["stopped_after"] < 2
+
+
+@pytest.mark.parametrize("content", [b"", b"\xef\xbb\xbf", " \n\t\n\u00a0\n".encode()])
+def test_an_empty_document_is_called_empty(tmp_path, content):
+    from cleaners.batch import clean_sources
+
+    for name in ("empty.txt", "story"):  # named as text, and read by content
+        (tmp_path / name).write_bytes(content)
+        result = clean_sources(tmp_path, [name], Settings())
+        assert [(q["source"], q["stage"]) for q in result.quarantine] == [(name, "decide")]
+        assert result.quarantine[0]["error"].startswith("the document is empty")

@@ -96,3 +96,15 @@ def test_not_a_warc(tmp_path):
     (tmp_path / "junk.warc").write_bytes(b"this is not an archive at all\n" * 5)
     with pytest.raises(DocumentError, match="WARC"):
         list(read_source(tmp_path, "junk.warc", Settings()))
+
+
+def test_an_archive_without_a_page_says_what_it_holds(tmp_path):
+    """A WARC of images and errors yields no document: a quarantine row says what its records are,
+    instead of the file vanishing from the run."""
+    out = io.BytesIO()
+    w = WARCWriter(out, gzip=True)
+    _response(w, "https://www.reuters.com/logo.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 32, content_type="image/png")
+    _response(w, "https://www.reuters.com/gone", b"<html><body>Not found</body></html>", status="404 Not Found")
+    (tmp_path / "assets.warc.gz").write_bytes(out.getvalue())
+    with pytest.raises(DocumentError, match=r"no HTML page among its 2 records \(1 response image/png, 1 response 404\)"):
+        list(read_source(tmp_path, "assets.warc.gz", Settings()))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
@@ -35,6 +36,8 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
         raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
     stream = io.BytesIO(data)
     index = -1
+    found = 0  # documents and per-record errors yielded
+    kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
     records = iter(ArchiveIterator(stream, arc2warc=True, check_digests=True))
     while True:
         index += 1
@@ -46,12 +49,18 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
             if data[:2] == b"\x1f\x8b" and not _gzip_complete(data):
                 yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
+            elif not found:
+                held = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(5))
+                raise DocumentError("read", f"no HTML page among its {index} record{'s' * (index != 1)} ({held}); newsclean reads a WARC's "
+                                            "HTML responses (status 2xx), HTML resources and text conversions")
             return
         except Exception as exc:  # ArchiveLoadFailed, or warcio tripping over a cut-off header
             if index == 0:
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
             yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
             return
+        kinds[_kind(record)] += 1
+        found += 1  # undone below when the record is skipped
         try:
             doc = _document(record, where)
         except Exception as exc:  # a damaged record body: quarantine it, go on with the next record
@@ -62,9 +71,22 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
             continue
         if doc is not None:
             yield doc
-        elif _truncated(record):  # a skipped record cut short: the archive ends here
+            continue
+        found -= 1
+        if _truncated(record):  # a skipped record cut short: the archive ends here
             yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
             return
+
+
+def _kind(record) -> str:
+    """A record's type, with its HTTP status and content type for a response ("response 404",
+    "response image/png")."""
+    if record.rec_type != "response" or record.http_headers is None:
+        return str(record.rec_type or "without a type")
+    status = record.http_headers.get_statuscode() or "?"
+    if not status.startswith("2"):
+        return f"response {status}"
+    return f"response {_mime(record.http_headers.get_header('Content-Type')) or 'without a type'}"
 
 
 def _looks_like_warc(data: bytes) -> bool:
