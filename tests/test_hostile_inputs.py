@@ -9,7 +9,6 @@ their own tests.
 """
 from __future__ import annotations
 
-import datetime as dt
 import gzip
 import io
 import json
