@@ -19,12 +19,18 @@ _BOMS = (
 _PREFERRED = ("utf_8", "cp1252", "latin_1", "iso8859_15")
 
 
+# what a binary file's first bytes say it is
+BINARY_SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive or office document"),
+                     (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"), (b"\x1f\x8b", "gzip data"))
+_BINARY_MAGIC = tuple(magic for magic, _ in BINARY_SIGNATURES)
+
+
 def looks_binary(data: bytes) -> bool:
     """NUL bytes in the head of a file that has no UTF-16/32 BOM, or a known binary signature."""
     head = data[:4096]
     if any(head.startswith(bom) for bom, _ in _BOMS):
         return False  # UTF-16/32 text is full of NUL bytes
-    if head.startswith((b"\x89PNG", b"%PDF", b"PK\x03\x04", b"\xff\xd8\xff", b"GIF8", b"\x1f\x8b")):
+    if head.startswith(_BINARY_MAGIC):
         return True
     return b"\x00" in head and not _utf16_without_bom(head)
 

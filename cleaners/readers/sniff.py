@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.encoding import looks_binary
+from cleaners.encoding import BINARY_SIGNATURES, looks_binary
 from cleaners.readers import compressed, records, text, warc
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
@@ -38,9 +38,6 @@ UNREADABLE_SUFFIXES = {
 }
 # a file name's extension: a dot, then letters and digits only (".php", ".aspx"; not "v2.0-final"'s ".0-final")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
-# what the first bytes of a binary file say it is
-_SIGNATURES = ((b"%PDF", "a PDF document"), (b"PK\x03\x04", "a ZIP archive or office document"),
-               (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"))
 _GZIP = b"\x1f\x8b"
 GZIP_TWICE = "gzip inside gzip; decompress it once and put the file in RAW_DIR"
 
@@ -101,7 +98,7 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
         yield from read(path, source, inner, settings)
         return
     if looks_binary(data):
-        what = next((name for magic, name in _SIGNATURES if data.startswith(magic)), "binary data")
+        what = next((name for magic, name in BINARY_SIGNATURES if data.startswith(magic)), "binary data")
         raise DocumentError("read", f"its name has no known extension and it holds {what}, not text, HTML, "
                                     "records or WARC; convert it to text or remove it from RAW_DIR")
     reader = _records_reader(data)
