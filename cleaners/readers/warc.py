@@ -36,7 +36,7 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
         raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
     stream = io.BytesIO(data)
     index = -1
-    found = 0  # documents and per-record errors yielded
+    found = 0  # documents and damaged-record errors yielded
     kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
     records = iter(ArchiveIterator(stream, arc2warc=True, check_digests=True))
     while True:
@@ -60,20 +60,19 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
             yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
             return
         kinds[_kind(record)] += 1
-        found += 1  # undone below when the record is skipped
         try:
             doc = _document(record, where)
         except Exception as exc:  # a damaged record body: quarantine it, go on with the next record
             if getattr(record.raw_stream, "limit", 0) > 0:
                 yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
                 return
+            found += 1
             yield DocumentError("read", f"WARC record {index} is damaged ({type(exc).__name__}: {exc}); re-download the archive", source=where)
             continue
         if doc is not None:
+            found += 1
             yield doc
-            continue
-        found -= 1
-        if _truncated(record):  # a skipped record cut short: the archive ends here
+        elif _truncated(record):  # a skipped record cut short: the archive ends here
             yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
             return
 
