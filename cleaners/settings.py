@@ -84,12 +84,18 @@ def _package_digest() -> str:
 
 def code_digest() -> str:
     """Hash of the cleaners package's code and data files, and of the user's outlet registry
-    (NEWSCLEAN_OUTLETS) when one is set: everything besides the settings that the output depends on."""
+    (NEWSCLEAN_OUTLETS) when one is set: everything besides the settings that the output depends on.
+    Computed once per process and registry, as the registry itself is read (load_registry): every
+    article row carries it."""
+    return _code_digest(os.environ.get("NEWSCLEAN_OUTLETS"))
+
+
+@lru_cache(maxsize=4)
+def _code_digest(registry: str | None) -> str:
     h = hashlib.sha256(_package_digest().encode())
-    extra = os.environ.get("NEWSCLEAN_OUTLETS")
-    if extra:
+    if registry:
         try:
-            h.update(Path(extra).read_bytes())
+            h.update(Path(registry).read_bytes())
         except OSError:  # a missing file is reported where the registry is read
-            h.update(b"missing:" + extra.encode())
+            h.update(b"missing:" + registry.encode())
     return h.hexdigest()[:8]
