@@ -22,3 +22,25 @@ def test_calls_to_action_removed(line, where):
 def test_reader_words_inside_sentences_survive(line):
     assert survives(line)
 
+
+
+@pytest.mark.parametrize("line", [
+    "Kostenlos registrieren und weiterlesen", "Folgen Sie uns auf Facebook", "War dieser Artikel hilfreich?",
+    "Teilen Sie diesen Artikel", "Abonnez-vous à notre newsletter", "Suscríbete a nuestro boletín",
+    "Síguenos en Twitter", "Iscriviti alla newsletter", "Inscreva-se no nosso canal", "Volg ons op Facebook",
+    "Zapisz się do newslettera",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_calls_to_action_in_other_languages_removed(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    # third persons, and words that only look like the imperatives
+    "Comparte con su hermano una casa en las afueras de la ciudad desde hace diez años, según la policía.",
+    "Folgende Maßnahmen hat der Stadtrat am Dienstag nach einer langen Debatte beschlossen.",
+    "Suivez le guide : la ville propose des visites gratuites du nouveau dépôt de bus tout l'été.",
+    "Abonnenten der Zeitung erhalten den Bericht des Stadtrats ab der kommenden Woche per Post.",
+])
+def test_other_languages_look_alikes_survive(line):
+    assert survives(line)

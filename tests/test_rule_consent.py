@@ -19,3 +19,25 @@ def test_cookie_walls_removed(line, where):
 ])
 def test_sentences_about_cookies_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Wir verwenden Cookies, um dir die bestmögliche Erfahrung auf unserer Website zu bieten.",
+    "Nous utilisons des cookies pour améliorer votre expérience. En continuant à naviguer, vous acceptez leur utilisation.",
+    "Utilizamos cookies propias y de terceros. Si continúa navegando, consideramos que acepta su uso.",
+    "Utilizziamo i cookie per migliorare la tua esperienza. Continuando la navigazione accetti il loro uso.",
+    "Wij gebruiken cookies om onze website te verbeteren. Door verder te gaan ga je akkoord.",
+])
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_cookie_walls_in_other_languages_removed(line, where):
+    assert kind_of(line, where) == "boilerplate"
+
+
+@pytest.mark.parametrize("line", [
+    "Continúa horneando tus cookies durante diez minutos más, hasta que los bordes estén dorados.",
+    "We made these cookies for you and your family, and they kept well for a week in a tin.",
+    "Die Verbraucherschützer kritisieren, dass viele Webseiten Cookies ohne Zustimmung der Nutzer setzen.",
+    "The U.N.-backed principle of free, prior and informed consent must be upheld, the paper states.",
+])
+def test_other_sentences_about_cookies_or_consent_survive(line):
+    assert survives(line)

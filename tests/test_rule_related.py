@@ -1,6 +1,8 @@
 import pytest
 
-from tests.ruletools import kind_of, survives
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+from tests.ruletools import article, kind_of, removed_kinds, survives
 
 
 @pytest.mark.parametrize("line", [
@@ -28,3 +30,50 @@ def test_a_subheading_inside_the_story_is_not_a_teaser():
 
 def test_a_sentence_mentioning_reading_survives():
     assert survives("Read more than 200 public comments, the council said, before the final vote was taken.")
+
+
+# Other languages: the same cues, each language's own words ("read also", "see also", "related").
+@pytest.mark.parametrize("line", [
+    "Lesen Sie auch: Stadtrat streitet über neue Buslinien",
+    "À lire aussi » Le conseil municipal adopte le budget des transports",
+    "Lea también: El gobierno aprueba un plan para el transporte público",
+    "VEA TAMBIÉN: Los sindicatos piden más autobuses eléctricos",
+    "Leggi anche: Il consiglio comunale approva il bilancio",
+    "Leia também: Prefeitura anuncia novas linhas de ônibus",
+    "Lees ook: Gemeenteraad stemt in met nieuwe busroutes",
+    "Czytaj też: Rada miasta przyjęła budżet na transport",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_link_prefixes_in_other_languages(line, where):
+    assert kind_of(line, where) == "related_headline"
+
+
+@pytest.mark.parametrize("header", ["Lesen Sie auch", "Sur le même sujet", "LIRE AUSSI SUR REGARDS.FR", "Te puede interesar",
+                                    "Zobacz również", "Related Stories", "À lire aussi :"])
+def test_a_related_box_header_and_the_headline_under_it(header):
+    teaser = "Transit strike ends after two weeks of talks"
+    kinds = removed_kinds(article(middle=[header, teaser]))
+    assert kinds.get(header) == "related_headline"
+    assert kinds.get(teaser) == "related_headline"
+
+
+@pytest.mark.parametrize("line", [
+    "Lee Pace stars in the new production, which opens at the city theatre next month.",
+    "Lesen Sie dazu auch die Pressemitteilungen des Stadtrats, die am Dienstag veröffentlicht wurden.",
+    "Mehr zum Thema Verkehr lesen Sie in unserem Dossier, das jede Woche erweitert wird.",
+    "See also the council's report on bus routes, published on Monday, for the full figures.",
+])
+def test_sentences_that_start_like_a_cue_survive(line):
+    assert survives(line)
+
+
+def test_a_sentence_under_a_related_header_is_not_taken_for_a_link():
+    # the header goes; the prose under it is not a headline and stays
+    line = "The council said the new routes would start in March, once the buses have been delivered."
+    text = article(middle=["Related Stories", line])
+    assert removed_kinds(text).get("Related Stories") == "related_headline"
+    assert line in clean_text(text, Settings()).text.split("\n\n")
+
+
+def test_more_on_an_outlet_is_its_signature_not_a_header():
+    assert kind_of("More on FoxNews.com.", "after") == "outlet_signature"

@@ -7,6 +7,8 @@ RULES: tuple[Rule, ...] = (
     dateline.leading_dateline,
     dateline.date_stamp,
     related.link_prefix,
+    related.related_header,
+    related.under_related_header,
     tag_list.tag_prefix,
     signature.signed_by_outlet,
     signature.copyright_line,

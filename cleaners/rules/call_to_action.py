@@ -1,4 +1,5 @@
-"""Calls to action: the page speaking to the reader ("What do you think?", "Have a tip? Send it to us!")."""
+"""Calls to action: the page speaking to the reader ("What do you think?", "Have a tip? Send it to us!",
+"Kostenlos registrieren und weiterlesen", "Abonnez-vous")."""
 from __future__ import annotations
 
 import re
@@ -17,6 +18,22 @@ _OPENINGS = re.compile(
       | don'?t\ miss | support\ (?:our|independent|local) | become\ a\ (?:member|subscriber|supporter) | donate\ (?:now|today)
       | we\ want\ to\ hear | we'?d\ love\ to\ hear | do\ you\ have\ (?:a\ story|information|news) | want\ more
       | to\ (?:receive|get)\ [\w\s]{0,30}(?:newsletter|alerts|updates) | enter\ your\ e-?mail
+      # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only
+      # forms that are imperatives or questions to the reader, not a third person's "he shares"
+      | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden)
+      | (?:hier\ )?kostenlos\ (?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
+      | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
+      | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
+      | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
+      | unterstützen\ sie\ (?:uns|unsere|unabhängigen)
+      | partagez\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
+      | laissez\ un\ commentaire | vous\ devez\ être\ connecté | soutenez-nous
+      | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos
+      | deja\ (?:un|tu)\ comentario | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n
+      | condividi\ (?:su|questo|questa|l') | iscriviti | seguici | abbonati\ | lascia\ un\ commento | devi\ essere\ connesso
+      | compartilhe\ (?:esta|este|no|na) | inscreva-se | siga-nos | deixe\ (?:um|seu)\ comentário | você\ precisa\ estar\ logado
+      | deel\ (?:dit|dit\ artikel|op) | volg\ ons | schrijf\ je\ in | laat\ een\ reactie\ achter
+      | udostępnij\ (?:na|ten|artykuł) | zapisz\ się | obserwuj\ nas | subskrybuj | skomentuj
     )""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -1,4 +1,12 @@
-"""Consent and privacy walls: "We use cookies … By continuing to browse you accept …".
+"""Consent and privacy walls: "We use cookies … By continuing to browse you accept …", "Wir
+verwenden Cookies, um dir die bestmögliche Erfahrung auf unserer Website zu bieten".
+
+Such a notice names cookies (or consent, GDPR, a privacy policy) and is the site speaking: as "we"
+or to "you", with a consent verb or of the web site itself ("… on our website", "by continuing to
+browse"). A news sentence about cookies reports what others do, in the third person; a recipe's
+cookies are baked, not accepted on a web site. The
+pronouns and verbs are a small closed vocabulary per language, listed for the languages the dev
+pages hold most (English, German, French, Spanish, Italian, Portuguese, Dutch, Polish).
 
 No named kind covers them, so they are `boilerplate` with their own rule name.
 """
@@ -8,24 +16,51 @@ import re
 
 from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
-_COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
-# The site addressing the reader about the consent (we/our/you/your) with a consent verb.
-_ADDRESS = re.compile(r"\b(?:we|our|us|you|your)\b", re.I)
-_CONSENT = re.compile(r"\b(?:accept|agree|consent|continu\w*|manage|preferences|settings|opt[ -]?out|allow|reject|decline|browsing|browse)\b", re.I)
+_COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
+# The site speaking of itself (first person plural).
+_SITE = re.compile(
+    r"""\b(?:we|our|us|wir|unser\w*|uns|nous|notre|nos|utilizamos|usamos|nuestr[oa]s?|noi|nostr[oaie]
+    |utilizziamo|usiamo|nós|noss[oa]s?|wij|onze|ons|gebruiken|używamy|stosujemy|wykorzystujemy|nasz\w*)\b""",
+    re.I | re.X)
+# The site addressing the reader (second person; not the forms that also read as "they", "her" or
+# "I": German "sie", "ihr", Dutch "je", Portuguese "seu").
+_READER = re.compile(
+    r"""\b(?:you|your|du|dir|dich|dein\w*|vous|votre|vos|tu|tus|usted|ustedes|tuo|tua|tuoi|vostr[oaie]
+    |você|voce|uw|jouw|państw[oa]|twoj\w*)\b""",
+    re.I | re.X)
+# Asking for a choice about the notice.
+_CONSENT = re.compile(
+    r"""\b(?:accept|agree|consent|manage|preferences|settings|opt[ -]?out|allow|reject|decline
+    |akzeptier\w*|zustimm\w*|zustimmung|einverstanden|ablehn\w*|einstellung\w*|erlaub\w*
+    |accept\w*|refus\w*|consent\w*|paramétr\w*|param[eè]tre\w*|gérer|préférences
+    |acept\w*|rechaz\w*|consentimiento|configuraci\w*|preferencias
+    |accett\w*|rifiut\w*|consenso|preferenze|impostazioni
+    |aceit\w*|recus\w*|consentimento|preferências|configurações
+    |accepteer\w*|akkoord|weiger\w*|toestemming|instellingen|voorkeuren
+    |akceptuj\w*|zgod\w*|ustawie\w*)\b""",
+    re.I | re.X)
+# The web site itself, or browsing it: "… on our website", "By continuing to browse …".
+_WEB = re.compile(
+    r"""\b(?:website|web\ site|site|browser|browsing|browse|continu\w*|webseite|website|seite|weitersurfen|surfen
+    |navigateur|naviguer|navigation|sitio|navegador|navegando|navegación|sito|navigazione|página|navegação
+    |strona|stronie|strony|przeglądar\w*|przeglądani\w*)\b""",
+    re.I | re.X)
 
 
 def _may_name_cookies(text: str) -> bool:
-    """False only where _COOKIE cannot match: none of "cook", "consent", "gdpr", "vacy " in the lower
-    case text. (Under re.I only "ı", "İ" and "ſ" match an ASCII letter that lower() does not give back,
-    and only the "s" of "consent" is among them: "ſ" is read as "s".)"""
+    """False only where _COOKIE cannot match: none of "cook", "consent", "gdpr", "dsgvo", "vacy " in
+    the lower case text. (Under re.I only "ı", "İ" and "ſ" match an ASCII letter that lower() does
+    not give back, and only the "s" of "consent" and "dsgvo" is among them: "ſ" is read as "s".)"""
     low = text.lower()
     if "ſ" in low:
         low = low.replace("ſ", "s")
-    return "cook" in low or "consent" in low or "gdpr" in low or "vacy " in low
+    return "cook" in low or "consent" in low or "gdpr" in low or "dsgvo" in low or "vacy " in low
 
 
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
-    if line.n_words <= 60 and _may_name_cookies(t) and _COOKIE.search(t) and _ADDRESS.search(t) and _CONSENT.search(t):
+    if line.n_words > 60 or not _may_name_cookies(t) or not _COOKIE.search(t):
+        return None
+    if (_SITE.search(t) or _READER.search(t)) and (_CONSENT.search(t) or _WEB.search(t)):
         return whole_line("boilerplate", "cookie_consent")
     return None

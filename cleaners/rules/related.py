@@ -1,26 +1,84 @@
-"""Related headlines: "RELATED:" links and teaser headlines of other stories."""
+"""Related headlines: "RELATED:" links, the header of a related-stories box, and teaser headlines of
+other stories.
+
+The cues a site prints before links to its other stories ("Read also", "Lesen Sie auch", "À lire
+aussi", "Lea también", "Czytaj też" ...) are a small closed vocabulary per language, like stop
+words: RELATED_CUES lists them for the languages the dev pages hold most (English, German, French,
+Spanish, Italian, Portuguese, Dutch, Polish). A cue followed by a separator and a headline is a
+link; a cue alone on its line heads a box, and the headline-shaped line right under it is a link.
+"""
 from __future__ import annotations
 
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
+from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
+# Phrases that introduce links to other stories (lower case; matched case-insensitively).
+RELATED_CUES = r"""
+      related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news|posts?|topics))?
+    | read\ (?:also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | further\ reading
+    | more\ stories | recommended(?:\ for\ you|\ reading)?
+    | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
+    | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
+    | das\ könnte\ (?:sie|dich)\ (?:auch\ )?interessieren | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
+    | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
+    | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
+    | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
+    | le[ae]\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
+    | (?:también\ )?(?:te|le)\ (?:puede|podría)\ interesar | (?:noticias|notas)\ relacionadas
+    | artículos\ relacionados | lectura\ recomendada
+    | leggi\ anche | vedi\ anche | (?:ti\ )?potrebbe\ interessarti | (?:articoli|notizie)\ correlat[ei]
+    | leia\ (?:também|tambem|mais) | veja\ (?:também|tambem) | (?:notícias|artigos)\ relacionad[oa]s
+    | lees\ ook | zie\ ook | gerelateerde\ artikelen | ook\ interessant
+    | (?:prze)?czytaj\ (?:też|także|również) | zobacz\ (?:też|także|również) | powiązane\ artykuły
+"""
 _PREFIX = re.compile(
-    r"""^(?:related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news))?
-        | read\ (?:more|also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | more\ (?:on|from|about)\ [\w .'’]+
-        | recommended(?:\ for\ you)? | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | more\ stories | more
-        | watch | listen | up\ next | next | previously | trending | editor'?s\ picks? | top\ stories | latest
+    r"""^(?:""" + RELATED_CUES + r"""
+        | more\ (?:on|from|about)\ [\w .'’]+ | read\ more | more | watch | listen | up\ next | next | previously | trending | top\ stories | latest
     )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
+    re.IGNORECASE | re.VERBOSE,
+)
+# A cue alone on its line ("Lesen Sie auch", "À lire aussi :", "LIRE AUSSI SUR REGARDS.FR"): the
+# header of a box of links, with at most the outlet named after it. Not one ending in a full stop:
+# "More on FoxNews.com." is an outlet's signature.
+_HEADER = re.compile(
+    r"""^(?:""" + RELATED_CUES + r""")
+        (?:\ (?:on|at|from|auf|bei|sur|en|su|op|na|em)\ [\w.'’-]+(?:\ [\w.'’-]+)?)?
+        \s*(?:…|\.\.\.)?\s*[:»>]*$""",
     re.IGNORECASE | re.VERBOSE,
 )
 
 
 @starts_with(_PREFIX)
 def link_prefix(line: Line, doc: Doc) -> Proposal | None:
-    """ "RELATED: …", "Read more: …", "See also: …"."""
+    """ "RELATED: …", "Read more: …", "See also: …", "Lesen Sie auch: …", "Lea también: …"."""
     if line.n_words <= 40 and _PREFIX.search(line.text):
         return whole_line("related_headline", "link_prefix")
+    return None
+
+
+@starts_with(_HEADER)
+def related_header(line: Line, doc: Doc) -> Proposal | None:
+    """ "Related stories", "Lesen Sie auch", "Sur le même sujet": the header of a box of links."""
+    if line.n_words <= 8 and _HEADER.search(line.text):
+        return whole_line("related_headline", "related_header")
+    return None
+
+
+def _may_follow_header(line: Line) -> bool:
+    return not line.ends_sentence and line.n_words <= 20
+
+
+@in_context(gate=_may_follow_header)
+def under_related_header(line: Line, doc: Doc) -> Proposal | None:
+    """The headline right under a related-stories header is a link to another story (a line that
+    ends a sentence is prose, not a headline, and stays)."""
+    prev = doc.prev(line)
+    if prev is None or line.ends_sentence or not 2 <= line.n_words <= 20:
+        return None
+    if prev.n_words <= 8 and _HEADER.search(prev.text):
+        return whole_line("related_headline", "under_related_header")
     return None
 
 
