@@ -34,3 +34,16 @@ def test_caption_between_headline_and_lede():
 def test_sentences_about_photos_survive(line):
     assert survives(line)
 
+
+
+@pytest.mark.parametrize("line", ["Foto: Hans Müller/dpa", "Bild: Keystone", "Kuva: Lehtikuva", "Fotos: Stadt Köln",
+                                  "Imagen: Archivo"])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_photo_credits_in_other_languages(line, where):
+    assert kind_of(line, where) == "caption"
+
+
+@pytest.mark.parametrize("line", ["EPA-rated range: 245–318 miles", "AFP-backed fact checks: 1,200 this year"])
+def test_a_compound_starting_with_an_agency_name_is_no_credit(line):
+    # a spec line in a car review, not "EPA" crediting a photo
+    assert survives(line)

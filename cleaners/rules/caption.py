@@ -11,18 +11,22 @@ _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|p
 _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s*$", re.I | re.X)
 # The same bracket at the start of a paragraph, where an image's credit sat above its first line.
 _LEAD_CREDIT = re.compile(r"^\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s+(?=\S)", re.I | re.X)
+# "Photo" in other languages (German, Finnish, Spanish, Italian, Portuguese, Polish, Dutch): "Foto: dpa",
+# "Bild: Reuters", "Kuva: Lehtikuva".
+_PHOTO_ELSEWHERE = r"foto|bild(?:er)?|kuva|imagen|immagine|imagem|zdjęcie|afbeelding"
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
-    r"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption)s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
+    rf"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
     r"|(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of|credit)\b"
-    r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b[^.!?]{0,40}$"
+    # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")
+    r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,
 )
 # A labelled credit ("Photo: Getty Images", "Image by Jane Doe"); a bare agency name is not enough
 # after a sentence, where it may start a truncated one ("Reuters reported the figures").
 _LABELLED_CREDIT = re.compile(
-    r"^(?:photo|image|picture|video|photograph)s?(?:\s+(?:credit|source))?\s*[:|/]\s*\S"
+    rf"^(?:photo|image|picture|video|photograph|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source))?\s*[:|/]\s*\S"
     r"|^(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of)\s+[A-Z]",
     re.I | re.X,
 )
