@@ -65,6 +65,20 @@ def test_debris_trafilatura_leaves_is_removed_by_the_line_cleaner():
     assert doc.title == "Council votes to expand the city bus network"
 
 
+def test_a_related_box_trafilatura_leaves_is_removed():
+    # a box header and the headline under it, in the reader's language or in English
+    extra = """<p>Lesen Sie auch</p>
+<p>Stadtrat streitet über neue Buslinien</p>
+<p>Related Stories</p>
+<p>Mayor promises faster trains by next summer</p>"""
+    doc = _clean(page(body_extra=extra))
+    gone = {s.text: s.kind for s in doc.removed}
+    for line in ("Lesen Sie auch", "Stadtrat streitet über neue Buslinien", "Related Stories",
+                 "Mayor promises faster trains by next summer"):
+        assert gone.get(line) == "related_headline", line
+    assert doc.text.split("\n\n") == PARAGRAPHS
+
+
 def test_lists_and_subheadings_inside_the_body_are_kept():
     extra = "<h2>What happens next</h2><ul><li>New routes open in spring</li><li>Fares stay the same</li></ul>"
     doc = _clean(page(body_extra=extra))
