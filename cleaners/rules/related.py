@@ -10,6 +10,7 @@ link; a cue alone on its line heads a box, and the headline-shaped line right un
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from cleaners import shape
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
@@ -61,23 +62,28 @@ def link_prefix(line: Line, doc: Doc) -> Proposal | None:
 @starts_with(_HEADER)
 def related_header(line: Line, doc: Doc) -> Proposal | None:
     """ "Related stories", "Lesen Sie auch", "Sur le même sujet": the header of a box of links."""
-    if line.n_words <= 8 and _HEADER.search(line.text):
+    if _is_header(line.text):
         return whole_line("related_headline", "related_header")
     return None
 
 
 def _may_follow_header(line: Line) -> bool:
-    return not line.ends_sentence and line.n_words <= 20
+    """The test on the line itself: a headline, 2-20 words, not ending a sentence (prose under a
+    header is not a link, and stays)."""
+    return 2 <= line.n_words <= 20 and not line.ends_sentence
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_header(text: str) -> bool:
+    """related_header's test, by text: every headline-shaped line asks it of the line above."""
+    return len(text) <= 120 and _HEADER.search(text) is not None and len(shape.words(text)) <= 8
 
 
 @in_context(gate=_may_follow_header)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
-    """The headline right under a related-stories header is a link to another story (a line that
-    ends a sentence is prose, not a headline, and stays)."""
+    """The headline right under a related-stories header is a link to another story."""
     prev = doc.prev(line)
-    if prev is None or line.ends_sentence or not 2 <= line.n_words <= 20:
-        return None
-    if prev.n_words <= 8 and _HEADER.search(prev.text):
+    if prev is not None and _is_header(prev.text) and _may_follow_header(line):
         return whole_line("related_headline", "under_related_header")
     return None
 
