@@ -206,6 +206,21 @@ def test_propose_matches_every_rule_called_plainly():
                 assert rules.propose(line, doc) == rules.propose_plain(line, doc), line.text
 
 
+def test_propose_on_a_subset_matches_its_rules_called_plainly():
+    """The HTML path's subset of the rules is cached the same way, and gives what calling each of
+    its rules gives."""
+    from cleaners import rules
+    from cleaners.pipeline import HTML_RULES
+    from cleaners.rules.base import Doc
+
+    assert 0 < len(HTML_RULES) < len(rules.RULES)
+    for _ in range(2):  # first sight of each text, then from the cache
+        for texts in _docs_for_propose():
+            doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
+            for line in doc.lines:
+                assert rules.propose(line, doc, HTML_RULES) == rules.propose_plain(line, doc, HTML_RULES), line.text
+
+
 @given(TEXTS)
 @settings(max_examples=300, deadline=None)
 def test_in_context_gates_are_necessary(text):

@@ -37,50 +37,77 @@ RULES: tuple[Rule, ...] = (
 
 # Rules whose proposals depend on the line's text alone are run once per distinct text: the
 # decision step's later passes see the same lines again, and a corpus repeats its menus and
-# footers in every document. Keyed by text; each entry holds the text-only rules' (position in
-# RULES, proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose
-# text gate (cleaners.rules.base.in_context) lets them propose something on this text.
-_TEXT_ONLY = tuple((i, r) for i, r in enumerate(RULES) if not getattr(r, "needs_context", False))
-# Text-only rules that need one of their start patterns (cleaners.rules.base.starts_with): one
-# anchored alternation of all those patterns is tried per text, and where it fails they are skipped.
-_START_UNION = start_union([pat for _, r in _TEXT_ONLY for pat in getattr(r, "start_patterns", ())])
-_TEXT_ONLY_UNSTARTED = tuple((i, r) for i, r in _TEXT_ONLY if not getattr(r, "start_patterns", ()))
-_IN_CONTEXT = tuple((i, r) for i, r in enumerate(RULES) if getattr(r, "needs_context", False))
+# footers in every document. A _Proposer does this for one rule set (RULES, or the subset the HTML
+# path keeps), keyed by text; each entry holds the text-only rules' (position in the rule set,
+# proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose text gate
+# (cleaners.rules.base.in_context) lets them propose something on this text. Text-only rules that
+# need one of their start patterns (cleaners.rules.base.starts_with) are tried only where one
+# anchored alternation of all those patterns matches.
 _Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], tuple[tuple[int, Rule], ...]]
-_BY_TEXT: dict[str, _Entry] = {}
 _BY_TEXT_MAX = 200_000
-# Equal entries of _BY_TEXT share one tuple (Proposals are frozen; most lines get the same few
-# proposals): fewer objects for the garbage collector to walk. Bounded; cleared when full.
+# Equal entries share one tuple (Proposals are frozen; most lines get the same few proposals):
+# fewer objects for the garbage collector to walk. Bounded; cleared when full.
 _SHARED: dict[_Entry, _Entry] = {}
 _SHARED_MAX = 20_000
 
 
-def _entry(line: Line, doc: Doc) -> _Entry:
-    rules = _TEXT_ONLY if _START_UNION.search(line.text) else _TEXT_ONLY_UNSTARTED
-    found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
-    gated = tuple([(i, rule) for i, rule in _IN_CONTEXT if rule.text_gate is None or rule.text_gate(line)])
-    entry = (found, tuple([p for _, p in found]), gated)
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-    return _SHARED.setdefault(entry, entry)
+class _Proposer:
+    def __init__(self, rules: tuple[Rule, ...]):
+        self.rules = rules
+        self.text_only = tuple((i, r) for i, r in enumerate(rules) if not getattr(r, "needs_context", False))
+        self.start_union = start_union([pat for _, r in self.text_only for pat in getattr(r, "start_patterns", ())])
+        self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
+        self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
+        self.by_text: dict[str, _Entry] = {}
+
+    def _entry(self, line: Line, doc: Doc) -> _Entry:
+        rules = self.text_only if self.start_union.search(line.text) else self.text_only_unstarted
+        found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
+        gated = tuple([(i, rule) for i, rule in self.in_context if rule.text_gate is None or rule.text_gate(line)])
+        entry = (found, tuple([p for _, p in found]), gated)
+        if len(_SHARED) >= _SHARED_MAX:
+            _SHARED.clear()
+        return _SHARED.setdefault(entry, entry)
+
+    def __call__(self, line: Line, doc: Doc) -> list[Proposal]:
+        entry = self.by_text.get(line.text)
+        if entry is None:
+            if len(self.by_text) >= _BY_TEXT_MAX:
+                self.by_text.clear()
+            entry = self.by_text[line.text] = self._entry(line, doc)
+        found, props, gated = entry
+        if gated:
+            in_context = [(i, p) for i, rule in gated if (p := rule(line, doc)) is not None]
+            if in_context:
+                return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
+        return list(props)
+
+
+_DEFAULT = _Proposer(RULES)
+# the default rule set's tables, by the names tests/test_rules_speed.py checks them under
+_BY_TEXT, _TEXT_ONLY, _START_UNION, _IN_CONTEXT = _DEFAULT.by_text, _DEFAULT.text_only, _DEFAULT.start_union, _DEFAULT.in_context
+_PROPOSERS: dict[int, _Proposer] = {}  # by id of a rule set other than RULES (the proposer keeps it alive)
 
 
 def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
-    """Every rule's proposal for one line, in RULES order (the first strong one names the kind).
-    `rules`: a subset of RULES in the same order, evaluated as given (not cached)."""
-    if rules is not RULES:
-        return [p for rule in rules if (p := rule(line, doc)) is not None]
-    entry = _BY_TEXT.get(line.text)
-    if entry is None:
-        if len(_BY_TEXT) >= _BY_TEXT_MAX:
-            _BY_TEXT.clear()
-        entry = _BY_TEXT[line.text] = _entry(line, doc)
-    found, props, gated = entry
-    if gated:
-        in_context = [(i, p) for i, rule in gated if (p := rule(line, doc)) is not None]
-        if in_context:
-            return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
-    return list(props)
+    """Every rule's proposal for one line, in the order of `rules` (the first strong one names the
+    kind). `rules`: RULES, or a subset in the same order (the HTML path's), each cached alike."""
+    if rules is RULES:
+        return _DEFAULT(line, doc)
+    proposer = _PROPOSERS.get(id(rules))
+    if proposer is None or proposer.rules is not rules:
+        if len(_PROPOSERS) >= 16:  # rule sets made per call would pile up: start again
+            _PROPOSERS.clear()
+        proposer = _PROPOSERS[id(rules)] = _Proposer(rules)
+    return proposer(line, doc)
+
+
+def clear_caches() -> None:
+    """Forget every text seen (benchmarks that must see each page as new, as a corpus does)."""
+    for proposer in (_DEFAULT, *_PROPOSERS.values()):
+        proposer.by_text.clear()
+    _SHARED.clear()
+    related.clear_caches()
 
 
 def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
@@ -88,4 +115,4 @@ def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list
     return [p for rule in rules if (p := rule(line, doc)) is not None]
 
 
-__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "in_context", "propose", "propose_plain"]
+__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "propose", "propose_plain"]

@@ -79,6 +79,10 @@ def _is_header(text: str) -> bool:
     return len(text) <= 120 and _HEADER.search(text) is not None and len(shape.words(text)) <= 8
 
 
+def clear_caches() -> None:
+    _is_header.cache_clear()
+
+
 @in_context(gate=_may_follow_header)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     """The headline right under a related-stories header is a link to another story."""
