@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import gzip
 import inspect
 import json
 import statistics

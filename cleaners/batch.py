@@ -22,7 +22,7 @@ from cleaners.pipeline import clean_document
 from cleaners.readers import read_source
 from cleaners.settings import Settings
 from cleaners.timelimit import DocumentTimeout, time_limit
-from cleaners.types import CleanDocument, DocumentError, RawDocument, doc_id_of
+from cleaners.types import CleanDocument, DocumentError, RawDocument
 
 
 @dataclass

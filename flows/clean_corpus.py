@@ -349,7 +349,7 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
         f"| carried over | {inc['sources_kept']} sources |",
         f"| full re-clean | {inc['full_reason'] or 'no'} |",
         f"| tables | {rows['articles']} articles, {rows['removed']} removed spans, {rows['quarantine']} quarantined |",
-        f"| corpus statistics | " + ("unchanged corpus: reused" if summary['corpus'].get('reused') else
+        "| corpus statistics | " + ("unchanged corpus: reused" if summary['corpus'].get('reused') else
                                      f"{summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines") + " |",
         f"| time | {summary['durations_s']['total']:.1f} s |",
         "",

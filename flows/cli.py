@@ -1,7 +1,6 @@
 """The `newsclean` command line. It builds Settings, runs flows and prints results; nothing else."""
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path

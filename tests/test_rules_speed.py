@@ -6,6 +6,7 @@ generated lines, including the odd characters the claims rest on (re.I's "ı", "
 Kelvin sign; white space other than " "; lines holding a line break)."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cleaners import shape
@@ -191,34 +192,22 @@ def _docs_for_propose():
     return docs
 
 
-def test_propose_matches_every_rule_called_plainly():
+@pytest.mark.parametrize("rule_set", ["RULES", "HTML_RULES"])
+def test_propose_matches_every_rule_called_plainly(rule_set):
     """propose (text cache, text gates of the in-context rules) gives what calling every rule gives,
-    on first sight of a text and from the cache, in any position."""
-    from cleaners import rules
+    on first sight of a text and from the cache, in any position: for all the rules, and for the
+    subset the HTML path keeps (cached alike)."""
+    from cleaners import pipeline, rules
     from cleaners.rules.base import Doc
 
-    for clear in (True, False):
-        if clear:
-            rules._BY_TEXT.clear()
-        for texts in _docs_for_propose():
-            doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
-            for line in doc.lines:
-                assert rules.propose(line, doc) == rules.propose_plain(line, doc), line.text
-
-
-def test_propose_on_a_subset_matches_its_rules_called_plainly():
-    """The HTML path's subset of the rules is cached the same way, and gives what calling each of
-    its rules gives."""
-    from cleaners import rules
-    from cleaners.pipeline import HTML_RULES
-    from cleaners.rules.base import Doc
-
-    assert 0 < len(HTML_RULES) < len(rules.RULES)
+    chosen = rules.RULES if rule_set == "RULES" else pipeline.HTML_RULES
+    assert 0 < len(chosen) <= len(rules.RULES)
+    rules.clear_caches()
     for _ in range(2):  # first sight of each text, then from the cache
         for texts in _docs_for_propose():
             doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
             for line in doc.lines:
-                assert rules.propose(line, doc, HTML_RULES) == rules.propose_plain(line, doc, HTML_RULES), line.text
+                assert rules.propose(line, doc, chosen) == rules.propose_plain(line, doc, chosen), line.text
 
 
 @given(TEXTS)

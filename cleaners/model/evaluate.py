@@ -22,16 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 import zlib
 from pathlib import Path
 
-import numpy as np
-
 from cleaners.corpus import CorpusStats, DocContext
 from cleaners.model import LineModel
-from cleaners.model import labels as lb
 from cleaners.model import train as tr
 
 from cleaners.model.score import kind_b_score, score, snippet_score  # the metric of shared/tools/score-devset

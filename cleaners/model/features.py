@@ -13,12 +13,10 @@ per-line Python is a few C-level string methods.
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from itertools import chain, count, repeat
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 

@@ -12,7 +12,7 @@ headline-shaped line below the story is a related headline, but a subheading ins
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Optional, Sequence
 
