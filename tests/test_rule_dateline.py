@@ -66,3 +66,47 @@ def test_a_year_in_brackets_is_not_a_dateline_outlet(headline):
     from cleaners.rules.dateline import leading_dateline
     line = Line(0, 1, headline)
     assert leading_dateline(line, Doc([line])) is None
+
+
+# Wire datelines in the styles of other agencies and languages: the span removed is the dateline.
+@pytest.mark.parametrize("line, dateline", [
+    ("LONDON, Jan 5 (Reuters) - British house prices rose in December for the third month.", "LONDON, Jan 5 (Reuters) -"),
+    ("BEIJING, March 3 (Xinhua) -- China will cut its steel output again this year.", "BEIJING, March 3 (Xinhua) --"),
+    ("MADRID, 12 Mar. (EUROPA PRESS) - El Gobierno ha aprobado este martes la reforma.", "MADRID, 12 Mar. (EUROPA PRESS) -"),
+    ("Varsovia, 5 mar (EFE).- El Gobierno polaco anunció hoy un nuevo plan de ayudas.", "Varsovia, 5 mar (EFE).-"),
+    ("ROMA - Il governo ha approvato la manovra nella notte di martedì.", "ROMA -"),
+    ("WASHINGTON -- The Senate voted on Tuesday to pass the spending bill.", "WASHINGTON --"),
+    ("(CNN) — A gunman opened fire at a high school on Wednesday afternoon.", "(CNN) —"),
+    ("Frankfurt/Main (dpa/lhe) - Der Flughafen meldet für den Sommer neue Rekorde.", "Frankfurt/Main (dpa/lhe) -"),
+    ("MÜNCHEN (dpa) - Die Staatsregierung will die Grundsteuer im Herbst reformieren.", "MÜNCHEN (dpa) -"),
+    ("BERLIN. Die Bundesregierung will die Steuern für kleine Betriebe senken.", "BERLIN."),
+])
+def test_wire_datelines_of_other_agencies_and_languages(line, dateline):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.dateline import leading_dateline
+    ln = Line(0, 1, line)
+    p = leading_dateline(ln, Doc([ln]))
+    assert p is not None and p.kind == "dateline" and line[p.start:p.end] == dateline
+
+
+@pytest.mark.parametrize("line", [
+    "US - China trade talks resume next week in Geneva, officials said.",  # a short acronym, a hyphen
+    "NASA — the agency said on Monday it would delay the launch again.",  # no sentence starts after it
+    "VERIVOX - Die Tarifexperten.",  # a logo's slogan
+    "BIKE - Das Mountainbike Magazin",
+    "DOC. NO: WCA-2025",  # a label
+    "BLOGROLL – reading you",
+    "ANZEIGE - Heute mal ausgehen oder bestellen? Wie wäre es mit:",  # an advert, no sentence
+    "Hamburg. Die Polizei hat am Montag einen Mann festgenommen.",  # not in capitals: could be prose
+])
+def test_dateline_look_alikes_survive(line):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.dateline import leading_dateline
+    ln = Line(0, 1, line)
+    assert leading_dateline(ln, Doc([ln])) is None
+
+
+def test_yearless_wire_date_gives_the_outlet_but_no_publication_date():
+    doc = clean_text("\n\n".join([f"LONDON, Jan 5 (Reuters) - {LEDE}", *BODY]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [("LONDON, Jan 5 (Reuters) -", "dateline")]
+    assert doc.outlet.value == "Reuters" and doc.published is None

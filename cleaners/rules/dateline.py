@@ -18,14 +18,24 @@ DATE = (
     r"|\d{1,2}/\d{1,2}/\d{2,4})"
 )
 _DASH = r"\s*[-–—:]+"
-_OUTLET = r"\((?P<outlet>[^()]{2,40})\)"
-_PLACE = r"(?P<place>[A-Z][A-Z.'’-]+(?:\s+[A-Z][A-Z.'’-]+){0,3}(?:,\s*[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2})?)"
+_OUTLET = r"\((?P<outlet>[^()]{2,40})\)\.?"  # "(EFE).-": Spanish wires put a full stop before the dash
+_LETTER = r"[^\W\d_]"  # any script's letter: "MÜNCHEN", "SÃO PAULO", "BOGOTÁ"
+_WORD = _LETTER + r"(?:" + _LETTER + r"|[.'’/-])+"  # "Frankfurt/Main", "ST. LOUIS", "O'HARE"
+_PLACE = (r"(?P<place>" + _WORD + r"(?:\s+" + _WORD + r"){0,3}"
+          r"(?:,\s*" + _LETTER + r"[\w.]*(?:\s+" + _LETTER + r"[\w.]*){0,2})?)")
+# A wire's date without its year ("LONDON, Jan 5 (Reuters) -", "MADRID, 12 Mar. (EUROPA PRESS) -"),
+# in any language's month names; only ever read in front of an outlet's bracket.
+_SHORT_DATE = r"(?:" + _LETTER + r"{3,10}\.?\s+\d{1,2}|\d{1,2}\.?\s+" + _LETTER + r"{3,10}\.?)(?!\d)"
 # Tried in order; each is anchored at the start of the line.
 _LEADING = tuple(re.compile(p, re.I) for p in (
     r"^(?:date\s+)?(?:" + TIME + r"\s*)?" + DATE + TIME + r"?\s*" + _OUTLET + _DASH,  # "Feb 24, 2018 (Reuters) -"
     r"^" + _PLACE + r",?\s*" + DATE + r"\s*(?:" + _OUTLET + r")?" + _DASH,            # "LONDON, Feb 24, 2018 -"
+    r"^" + _PLACE + r",?\s*" + _SHORT_DATE + r"\s*" + _OUTLET + _DASH,               # "LONDON, Jan 5 (Reuters) -"
     r"^" + _PLACE + r"\s*" + _OUTLET + _DASH,                                        # "WASHINGTON (AP) —"
-    r"^" + _PLACE + r"\s*[–—]",                                                      # "WASHINGTON —"
+    r"^" + _OUTLET + r"\s*[-–—]",                                                   # "(CNN) —"
+    r"^" + _PLACE + r"\s*(?:[–—]|--)",                                               # "WASHINGTON —", "ROME --"
+    r"^(?=" + _LETTER + r"{4})" + _PLACE + r"\s+-(?=\s)",                            # "ROMA - " (not "US - China")
+    r"^(?P<place>" + _LETTER + r"{3,}(?:/" + _LETTER + r"+)?)\.(?=\s)",              # "BERLIN. " (German papers)
 ))
 
 _HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
@@ -33,9 +43,17 @@ _HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
 _LEADING_NEEDS = (
     lambda t: "(" in t and _HAS_DIGIT(t) is not None,
     lambda t: _HAS_DIGIT(t) is not None,
+    lambda t: "(" in t and _HAS_DIGIT(t) is not None,
     lambda t: "(" in t,
-    lambda t: "–" in t or "—" in t,
+    lambda t: t.startswith("("),
+    lambda t: "–" in t or "—" in t or "--" in t,
+    lambda t: " -" in t,
+    lambda t: "." in t,
 )
+# Without an outlet, a dateline's place is in capitals and a sentence starts after it: "WASHINGTON —
+# The Senate …", not "NASA — the agency …" or "Coral Springs — a quiet suburb …".
+LEDE_MIN_WORDS = 6
+_SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 
 _STAMP = re.compile(
     r"^(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)?\s*(?:on|at)?:?\s*"
@@ -58,10 +76,17 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     place, outlet = groups.get("place"), groups.get("outlet")
     if outlet and not any(c.isalpha() for c in outlet):
         return None  # "Best Coffee Makers (2026): …" is a headline, not "WASHINGTON (AP) —"
-    # Without an outlet, only an all-capital place ("WASHINGTON —") marks a dateline, not a subject.
-    if place and not outlet and place.split(",")[0].upper() != place.split(",")[0]:
-        return None
     rest = line.text[m.end():].strip()
+    # Without an outlet, only an all-capital place ("WASHINGTON —") marks a dateline, not a subject,
+    # and a lede follows it: a sentence that starts with a capital, not a site's slogan after its
+    # logo ("VERIVOX - Die Tarifexperten."), a label ("DOC. NO: …") or an advert's teaser
+    # ("ANZEIGE - Heute mal ausgehen? Wie wäre es mit:").
+    if place and not outlet:
+        city = place.split(",")[0]
+        if city.upper() != city or (rest and not (_SENTENCE_START(rest) and rest[0] == rest[0].upper()
+                                                  and len(rest.split()) >= LEDE_MIN_WORDS
+                                                  and line.ends_sentence)):
+            return None
     if not rest:
         return whole_line("dateline", "leading_dateline")
     return Proposal("dateline", "leading_dateline", start=0, end=m.end())
