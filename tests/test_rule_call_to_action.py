@@ -44,3 +44,20 @@ def test_calls_to_action_in_other_languages_removed(line, where):
 ])
 def test_other_languages_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Get the latest news delivered to your inbox.", "Email the author at jdoe@example.com",
+    "Contact reporter John Doe at 555-1234 or jdoe@example.com.", "Follow John Doe on Twitter: @johndoe",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_inbox_and_author_contact_prompts_are_calls_to_action(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    "Follow these steps shared on Twitter to report a delayed bus to the transit authority.",
+    "The reporter who broke the story said the council had not contacted her before the vote.",
+])
+def test_follow_and_contact_inside_sentences_survive(line):
+    assert survives(line)

@@ -110,3 +110,10 @@ def test_yearless_wire_date_gives_the_outlet_but_no_publication_date():
     doc = clean_text("\n\n".join([f"LONDON, Jan 5 (Reuters) - {LEDE}", *BODY]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [("LONDON, Jan 5 (Reuters) -", "dateline")]
     assert doc.outlet.value == "Reuters" and doc.published is None
+
+
+def test_posted_by_a_name_on_a_date_is_a_stamp():
+    stamp = "Posted by John Doe on February 24, 2018"
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", stamp, *BODY]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
+    assert doc.published.value == dt.date(2018, 2, 24)

@@ -62,3 +62,21 @@ def test_a_comment_count_above_the_body_does_not_cut_it():
 
     doc = clean_text(article(before=["By Jane Doe | 12 Comments", "57 Comments"]), Settings())
     assert all(b in doc.text for b in BODY)
+
+
+# Furniture that interrupts the body: ad breaks, loaders, gallery counters, embed placeholders.
+@pytest.mark.parametrize("line", ["Story continues below", "Advertisement - Continue Reading Below", "Loading...",
+                                  "Enlarge this image", "Image 1 of 5", "Bild 2 von 9", "3 / 12",
+                                  "View this post on Instagram", "A post shared by Jane Doe (@janedoe)",
+                                  "This content is imported from Twitter. You may be able to find the same content in another format, or you may be able to find more information, at their web site.",
+                                  "Your browser does not support the video tag."])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_furniture_inside_the_body_is_navigation(line, where):
+    assert kind_of(line, where) == "navigation"
+
+
+@pytest.mark.parametrize("line", ["The plan was approved 3 of 12 times.", "Reading between the lines",
+                                  "Image is everything, the mayor said, and the buses need a new one.",
+                                  "1 of 3 residents said they ride the bus every week, according to the survey."])
+def test_furniture_look_alikes_survive(line):
+    assert survives(line)

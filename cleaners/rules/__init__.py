@@ -14,6 +14,7 @@ RULES: tuple[Rule, ...] = (
     signature.copyright_line,
     signature.bare_domain,
     navigation.comments_header,
+    navigation.placeholder,
     call_to_action.reader_engagement,
     consent.cookie_consent,
     caption.end_credit,

@@ -18,6 +18,9 @@ _OPENINGS = re.compile(
       | don'?t\ miss | support\ (?:our|independent|local) | become\ a\ (?:member|subscriber|supporter) | donate\ (?:now|today)
       | we\ want\ to\ hear | we'?d\ love\ to\ hear | do\ you\ have\ (?:a\ story|information|news) | want\ more
       | to\ (?:receive|get)\ [\w\s]{0,30}(?:newsletter|alerts|updates) | enter\ your\ e-?mail
+      | get\ [\w\s'’]{0,40}\b(?:in|to)\ your\ inbox
+      | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
+      | follow\ (?:the\ )?(?-i:[A-Z@][\w.'’-]*)(?:\ (?-i:[A-Z@][\w.'’-]*)){0,3}\ on\ (?:twitter|x|facebook|instagram|threads|bluesky|linkedin|tiktok|mastodon)\b
       # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only
       # forms that are imperatives or questions to the reader, not a third person's "he shares"
       | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden)

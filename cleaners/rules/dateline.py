@@ -56,7 +56,8 @@ LEDE_MIN_WORDS = 6
 _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 
 _STAMP = re.compile(
-    r"^(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)?\s*(?:on|at)?:?\s*"
+    r"^(?:(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)"
+    r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
     r"(?:" + TIME + r"\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||by\b|[-–—•·]).{0,60})?$",
     re.I | re.X,
 )

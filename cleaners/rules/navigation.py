@@ -19,15 +19,18 @@ UI_WORDS = frozenset(
     navigation toggle expand collapse show hide sidebar footer header site app apps download install
     notifications alerts saved bookmarks bookmark my sign-in log-in signup sign-up e-mail whatsapp facebook
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
-    feedback careers jobs store subscribe now free trial upgrade premium donate support us up""".split()
+    feedback careers jobs store subscribe now free trial upgrade premium donate support us up
+    continues continued reading below loading enlarge image images caption captions slideshow fullscreen
+    replay""".split()
 )
 _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 
 
 def ui_words(line: Line, doc: Doc) -> Proposal | None:
     """A short line made only of site-chrome words, e.g. "Watch LIVE", "Most recent"."""
-    if len(line.text) > 200 or line.text.endswith("."):
-        return None  # five menu words (13 letters at most) with separators fit in far less
+    if len(line.text) > 200 or (line.text.endswith(".") and not line.text.endswith("..")):
+        return None  # five menu words (13 letters at most) with separators fit in far less; a
+        # full stop ends a sentence, an ellipsis a prompt ("Loading...")
     ws = line.words
     if not 1 <= len(ws) <= 5:
         return None
@@ -75,4 +78,31 @@ _COMMENTS_HEADER = re.compile(
 def comments_header(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 40 and _COMMENTS_HEADER.search(line.text):
         return whole_line("navigation", "comments_header")
+    return None
+
+
+# A gallery's counter: "Image 1 of 5", "Photo 3/12", "1 of 12", "Bild 2 von 9".
+_GALLERY_COUNTER = re.compile(
+    r"^(?:(?:image|photo|picture|slide|bild|foto|imagen|immagine|zdjęcie)\s*\d{1,3}\s*(?:of|/|von|de|di|sur|z|van)\s*\d{1,3}"
+    r"|\d{1,3}\s+(?:of|/|von|de|di|sur|z|van)\s+\d{1,3})\s*$",
+    re.IGNORECASE,
+)
+# What a page shows in place of an embedded post or player it could not render: "This content is
+# imported from Twitter. …", "View this post on Instagram", "A post shared by …".
+_EMBED_NOTICE = re.compile(
+    r"""^(?:this\ content\ is\ (?:imported\ from|created\ and\ maintained\ by)
+      | view\ this\ (?:post|photo|video|profile)\ on\ (?:instagram|facebook|twitter|x|tiktok|youtube|threads)
+      | a\ (?:post|photo|video)\ shared\ by\b
+      | this\ embed\ is\ (?:invalid|not\ available)
+      | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE)
+def placeholder(line: Line, doc: Doc) -> Proposal | None:
+    """A gallery's counter or an embed's placeholder text: the page's furniture in the body."""
+    if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)):
+        return whole_line("navigation", "placeholder")
     return None
