@@ -61,3 +61,9 @@ def test_inbox_and_author_contact_prompts_are_calls_to_action(line, where):
 ])
 def test_follow_and_contact_inside_sentences_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Our journalism needs your support. Please subscribe today to Example.com.",
+                                  "Please consider supporting local journalism with a subscription."])
+def test_appeals_for_support_are_calls_to_action(line):
+    assert kind_of(line, "after") == "call_to_action"

@@ -47,3 +47,22 @@ def test_photo_credits_in_other_languages(line, where):
 def test_a_compound_starting_with_an_agency_name_is_no_credit(line):
     # a spec line in a car review, not "EPA" crediting a photo
     assert survives(line)
+
+
+# Labels some sites' text renderings put before an image's caption or credit, and an agency's name
+# alone on the line under an image.
+@pytest.mark.parametrize("line", [
+    "Image copyright Getty Images", "Image caption Commuters wait for the first bus of the new downtown route on Monday morning",
+    "Getty", "AP",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_labelled_captions_and_bare_agencies_are_captions(line, where):
+    assert kind_of(line, where) == "caption"
+
+
+@pytest.mark.parametrize("line", [
+    "Image is everything in politics, and the council knows its buses need a better one.",
+    "Getty Museum reopens its galleries to visitors this weekend, with timed tickets.",
+])
+def test_caption_label_look_alikes_survive(line):
+    assert survives(line)

@@ -80,3 +80,16 @@ def test_furniture_inside_the_body_is_navigation(line, where):
                                   "1 of 3 residents said they ride the bus every week, according to the survey."])
 def test_furniture_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Scroll to continue with content", "Recommended Stories", "Media playback is unsupported on your device"])
+def test_more_furniture_is_navigation(line):
+    assert kind_of(line, "middle") == "navigation"
+
+
+@pytest.mark.parametrize("line", [".......X...X..", "Web Apps", "What to Buy?", "Paid newsletters and subscriptions"])
+def test_puzzle_rows_and_list_headings_are_not_menus(line):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.navigation import ui_words
+    ln = Line(0, 1, line)
+    assert ui_words(ln, Doc([ln])) is None

@@ -32,3 +32,10 @@ def test_outlet_only_cited_in_the_story_is_not_the_outlet():
 
 def test_paragraph_citing_cnn_survives():
     assert survives("CNN reported that the council had already approved the funding in a closed session last week.")
+
+
+@pytest.mark.parametrize("line", ["This article was originally published by The Conversation.",
+                                  "This story was first published on Example.com"])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_republication_notes_are_signatures(line, where):
+    assert kind_of(line, where) == "outlet_signature"

@@ -19,6 +19,8 @@ _OPENINGS = re.compile(
       | we\ want\ to\ hear | we'?d\ love\ to\ hear | do\ you\ have\ (?:a\ story|information|news) | want\ more
       | to\ (?:receive|get)\ [\w\s]{0,30}(?:newsletter|alerts|updates) | enter\ your\ e-?mail
       | get\ [\w\s'’]{0,40}\b(?:in|to)\ your\ inbox
+      | (?:our|quality|independent|local)\ journalism\ (?:needs|depends\ on|relies\ on)\ (?:you|your)
+      | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
       | follow\ (?:the\ )?(?-i:[A-Z@][\w.'’-]*)(?:\ (?-i:[A-Z@][\w.'’-]*)){0,3}\ on\ (?:twitter|x|facebook|instagram|threads|bluesky|linkedin|tiktok|mastodon)\b
       # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only

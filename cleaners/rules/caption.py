@@ -20,6 +20,7 @@ _LINE_CREDIT = re.compile(
     r"|(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of|credit)\b"
     # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
+    r"|(?:getty|ap|dpa|xinhua|anp|ansa)$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,
 )
@@ -72,9 +73,15 @@ def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
-@starts_with(_LINE_CREDIT)
+# An image's labelled caption or credit, as some sites' text renders them ("Image copyright Getty
+# Images", "Image caption Students gathered outside …"): the label makes any length a caption.
+_LABELLED_CAPTION = re.compile(r"^(?:image|picture|photo|media)\s+(?:copyright|caption|source)\b", re.I)
+
+
+@starts_with(_LINE_CREDIT, _LABELLED_CAPTION)
 def credit_line(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 14 and _LINE_CREDIT.search(line.text):
+    if (line.n_words <= 14 and _LINE_CREDIT.search(line.text)) \
+            or (line.n_words <= 60 and _LABELLED_CAPTION.search(line.text)):
         return whole_line("caption", "credit_line")
     return None
 

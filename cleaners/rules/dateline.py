@@ -35,7 +35,6 @@ _LEADING = tuple(re.compile(p, re.I) for p in (
     r"^" + _OUTLET + r"\s*[-–—]",                                                   # "(CNN) —"
     r"^" + _PLACE + r"\s*(?:[–—]|--)",                                               # "WASHINGTON —", "ROME --"
     r"^(?=" + _LETTER + r"{4})" + _PLACE + r"\s+-(?=\s)",                            # "ROMA - " (not "US - China")
-    r"^(?P<place>" + _LETTER + r"{3,}(?:/" + _LETTER + r"+)?)\.(?=\s)",              # "BERLIN. " (German papers)
 ))
 
 _HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
@@ -48,17 +47,30 @@ _LEADING_NEEDS = (
     lambda t: t.startswith("("),
     lambda t: "–" in t or "—" in t or "--" in t,
     lambda t: " -" in t,
-    lambda t: "." in t,
 )
 # Without an outlet, a dateline's place is in capitals and a sentence starts after it: "WASHINGTON —
 # The Senate …", not "NASA — the agency …" or "Coral Springs — a quiet suburb …".
 LEDE_MIN_WORDS = 6
+
+
+def _is_place_like(city: str) -> bool:
+    """A place name: capitalised words, with at most one short particle ("Rio de Janeiro")."""
+    words = city.split()
+    lower = [w for w in words if not w[0].isupper()]
+    return words[0][0].isupper() and len(lower) <= 1 and all(len(w) <= 3 for w in lower)
+
+
+def _is_agency_like(outlet: str) -> bool:
+    """A bracket that names an agency or a place on its own: one word ("CNN", "dpa", "Leipzig") or
+    a few words in capitals ("EUROPA PRESS")."""
+    words = outlet.split()
+    return len(words) == 1 or (len(words) <= 3 and outlet.upper() == outlet)
 _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 
 _STAMP = re.compile(
     r"^(?:(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
-    r"(?:" + TIME + r"\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||by\b|[-–—•·]).{0,60})?$",
+    r"(?:" + TIME + r"\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
     re.I | re.X,
 )
 
@@ -77,6 +89,10 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     place, outlet = groups.get("place"), groups.get("outlet")
     if outlet and not any(c.isalpha() for c in outlet):
         return None  # "Best Coffee Makers (2026): …" is a headline, not "WASHINGTON (AP) —"
+    if outlet and not place and not _is_agency_like(outlet):
+        return None  # "(CNN) —", "(EFE).-", not "(Flat Rate Guarantee) - Includes …"
+    if place and not _is_place_like(place.split(",")[0]):
+        return None  # "The listed capacity is 10 cups (40 oz) —" is a sentence, not a place
     rest = line.text[m.end():].strip()
     # Without an outlet, only an all-capital place ("WASHINGTON —") marks a dateline, not a subject,
     # and a lede follows it: a sentence that starts with a capital, not a site's slogan after its
@@ -96,6 +112,6 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
 @starts_with(_STAMP)
 def date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is a publication stamp: "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24"."""
-    if line.n_words <= 16 and _STAMP.search(line.text):
+    if line.n_words <= 24 and _STAMP.search(line.text):
         return whole_line("dateline", "date_stamp")
     return None

@@ -21,16 +21,17 @@ UI_WORDS = frozenset(
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
     feedback careers jobs store subscribe now free trial upgrade premium donate support us up
     continues continued reading below loading enlarge image images caption captions slideshow fullscreen
-    replay""".split()
+    replay scroll photo partner promoted recommended""".split()
 )
 _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 
 
 def ui_words(line: Line, doc: Doc) -> Proposal | None:
     """A short line made only of site-chrome words, e.g. "Watch LIVE", "Most recent"."""
-    if len(line.text) > 200 or (line.text.endswith(".") and not line.text.endswith("..")):
+    text = line.text
+    if len(text) > 200 or (text.endswith(".") and not (text.endswith("...") and "." not in text.rstrip("."))):
         return None  # five menu words (13 letters at most) with separators fit in far less; a
-        # full stop ends a sentence, an ellipsis a prompt ("Loading...")
+        # full stop ends a sentence, a trailing ellipsis a prompt ("Loading...")
     ws = line.words
     if not 1 <= len(ws) <= 5:
         return None
@@ -95,6 +96,7 @@ _EMBED_NOTICE = re.compile(
       | a\ (?:post|photo|video)\ shared\ by\b
       | this\ embed\ is\ (?:invalid|not\ available)
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
+      | media\ playback\ is\ (?:unsupported|not\ supported)
     )""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -10,7 +10,8 @@ _NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
 _SIGNED = re.compile(
     r"^(?:more|videos?|stories|content|powered|produced|presented|brought\ to\ you|distributed|syndicated"
     r"|read\ (?:more|the\ full\ (?:story|article))|continue\ reading|full\ story|first\ (?:published|appeared)"
-    r"|originally\ (?:published|appeared)|this\ (?:article|story|post)\ (?:originally\ |first\ )?(?:appeared|was\ published|is\ from))"
+    r"|originally\ (?:published|appeared)"
+    r"|this\ (?:article|story|post|piece|column)\ (?:(?:was|is|has\ been|originally|first)\ ){0,2}(?:appeared|published|republished|posted|from))"
     r"\s+(?:on|at|by|from|in)\s+(?:the\ )?" + _NAME,
     re.I | re.X,
 )
