@@ -79,6 +79,16 @@ def test_a_related_box_trafilatura_leaves_is_removed():
     assert doc.text.split("\n\n") == PARAGRAPHS
 
 
+def test_an_embedded_post_s_placeholder_trafilatura_leaves_is_removed():
+    extra = """<blockquote><p>View this post on Instagram</p>
+<p>A post shared by Example Gazette (@examplegazette)</p></blockquote>"""
+    doc = _clean(page(body_extra=extra))
+    gone = {s.text: s.kind for s in doc.removed}
+    for line in ("View this post on Instagram", "A post shared by Example Gazette (@examplegazette)"):
+        assert gone.get(line) == "navigation", (line, gone)
+    assert doc.text.split("\n\n") == PARAGRAPHS
+
+
 def test_lists_and_subheadings_inside_the_body_are_kept():
     extra = "<h2>What happens next</h2><ul><li>New routes open in spring</li><li>Fares stay the same</li></ul>"
     doc = _clean(page(body_extra=extra))
