@@ -66,3 +66,6 @@ for name, pr in (("model", mpreds), ("pipeline", preds)):
                 f.write(json.dumps(pr[p["id"]]) + "\n")
 if spreds:
     print_snippet_score(snippet_score(spages, spreds), f"{tag} pipeline, snippet pages")
+    with open(out/"snippets.jsonl", "w") as f:  # per page, to compare two runs snippet by snippet
+        for p in spages:
+            f.write(json.dumps(spreds[p["id"]]) + "\n")

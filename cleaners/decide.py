@@ -127,46 +127,57 @@ def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whol
 
 
 def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
-                    settings: Settings) -> list[int]:
+                    settings: Settings, gap_before: list[bool]) -> list[int]:
     """The lines right below the body that still belong to it: a sentence ("He did not respond."),
-    or a subheading with a prose paragraph under it, each trusted as body (see _trusted_as_body)."""
+    or a subheading with a prose paragraph under it, each trusted as body (see _trusted_as_body).
+    Never across a line an earlier pass removed (`gap_before`)."""
     n = len(residual)
     j = last + 1
+    if j < n and gap_before[j]:
+        return []
     if j < n and shape.is_sentence_like(residual[j], min_words=3) and _trusted_as_body(j, proba, residual, whole, settings):
         return [j]
-    if j + 1 < n and len(residual[j].split()) <= 12 and not shape.ends_sentence(residual[j]) \
+    if j + 1 < n and not gap_before[j + 1] and len(residual[j].split()) <= 12 and not shape.ends_sentence(residual[j]) \
             and _trusted_as_body(j, proba, residual, whole, settings) \
             and shape.is_sentence_like(residual[j + 1]) and _trusted_as_body(j + 1, proba, residual, whole, settings):
         return [j, j + 1]
     return []
 
 
-def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, settings: Settings) -> int:
+def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, settings: Settings,
+                          gap_before: list[bool]) -> int:
     """The last line of the run right below the body that the model is sure is body (a list or
     table closing the article, which is not prose and so cannot end the prose span itself)."""
     if proba is None:
         return last
     j = last + 1
-    while j < len(whole) and whole[j] is None and proba[j] < settings.model_threshold_continue:
+    while j < len(whole) and not gap_before[j] and whole[j] is None and proba[j] < settings.model_threshold_continue:
         j += 1
     return j - 1
 
 
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
            corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
-           url: str | None = None) -> Decision:
+           url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Decision:
     """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
     corpus repetition of these non-empty lines, optional). `rules`: the rules that propose (all of
     them unless a caller keeps only some kinds of removal, as the HTML path does); `url`: the
-    document's address, which names its outlet in a headline's trailing label (cleaners.titles)."""
+    document's address, which names its outlet in a headline's trailing label (cleaners.titles);
+    `removed_before`: the numbers of lines an earlier pass removed (cleaners.fixpoint). The body
+    is not extended across them: the earlier pass saw them there, and they stopped it then."""
     doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
               corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
     if not n:
         raise DocumentError("decide", EMPTY)
     proposals = [propose(line, doc, rules) for line in doc.lines]
+    gap_before = [False] * n
+    if removed_before:
+        for i in range(1, n):
+            lo, hi = doc.lines[i - 1].number, doc.lines[i].number
+            gap_before[i] = hi - lo > 1 and any(k in removed_before for k in range(lo + 1, hi))
 
     whole: list[Proposal | None] = [None] * n
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
@@ -217,19 +228,20 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
     # above the body is a heading (the last entry of a table of contents), not its lede.
-    while first > 0 and not (title_ok and first - 1 == model_title) and shape.is_sentence_like(residual[first - 1]) \
+    while first > 0 and not gap_before[first] and not (title_ok and first - 1 == model_title) \
+            and shape.is_sentence_like(residual[first - 1]) \
             and not shape.is_title_cased(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
         first -= 1
         model_says_debris[first] = False
     while True:
-        below = _continues_body(last, debris_proba, residual, whole, settings)
+        below = _continues_body(last, debris_proba, residual, whole, settings, gap_before)
         if not below:
             break
         for j in below:
             model_says_debris[j] = False
         last = below[-1]
-    below = _model_continues_body(last, debris_proba, whole, settings)
+    below = _model_continues_body(last, debris_proba, whole, settings, gap_before)
     model_says_debris[last + 1:below + 1] = False
     last = below
     # A line between two body lines is a subheading unless the model is sure.

@@ -72,6 +72,9 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
     decision: Decision | None = None
     for _ in range(MAX_PASSES):
         extra = dict(kwargs)
+        removed = frozenset(n for n, t in enumerate(current, 1) if not t and original[n - 1])
+        if removed:
+            extra["removed_before"] = removed
         if scorer is not None:
             extra["debris_proba"] = scorer(current)
         decision = decide_fn(current, settings, **extra)

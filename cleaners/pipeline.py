@@ -13,7 +13,8 @@ from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
-from cleaners.metadata.dates import date_from_datelines
+from cleaners.metadata.authors import author_from_spans
+from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, date_from_datelines
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
 from cleaners.rules import RULES
@@ -42,7 +43,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
 
     published = None
-    when = date_from_datelines([t for k, t in evidence if k == "dateline"])
+    when = date_from_datelines([t for k, t in evidence if k in DATE_EVIDENCE_KINDS])
     if when is not None:
         published = Found(when, "dateline")
     outlet, outlet_domain = None, None
@@ -60,6 +61,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
         outlet=outlet,
         outlet_domain=outlet_domain,
         published=published,
+        author=author_from_spans(evidence),
     )
 
 
@@ -170,6 +172,7 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
         text_title=doc.title,
         text_published=doc.published.value if doc.published else None,
         text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
+        text_author=doc.author,
     )
     title = normalise_line(found.title, settings.keep_curly_quotes) if found.title else None
     return replace(doc, title=title or None, published=found.published, outlet=found.outlet,

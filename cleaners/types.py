@@ -18,6 +18,7 @@ KINDS: tuple[str, ...] = (
     "caption",
     "outlet_signature",
     "dateline",
+    "byline",
     "boilerplate",
 )
 

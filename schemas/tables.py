@@ -47,7 +47,7 @@ class Articles(pa.DataFrameModel):
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
     title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
     text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
-    author: Series[str] = pa.Field(nullable=True, description="the author, when a record or the HTML gives one")
+    author: Series[str] = pa.Field(nullable=True, description="the author, when a record, the HTML or a byline in the text gives one (several joined by \"; \")")
     outlet: Series[str] = pa.Field(nullable=True, description="the publisher's canonical name")
     outlet_domain: Series[str] = pa.Field(nullable=True, description="the publisher's registrable domain")
     outlet_source: Series[str] = pa.Field(nullable=True, description="where the outlet came from: record, html, url, text")

@@ -87,3 +87,17 @@ def test_a_page_of_menus_still_has_no_body():
     with pytest.raises(DocumentError, match="no article body"):
         clean_text("\n\n".join(menus * 3), Settings())
     assert "no article body" in NO_BODY
+
+
+# cleaners.fixpoint runs decide again on what a pass kept. A line the first pass removed stopped
+# the body's extension there; the next pass must not extend the body across the gap it left.
+CLOSING = "Readers can send their questions about the new apps to the newsroom by post."
+
+
+@pytest.mark.parametrize("removed_between, kept_closing", [(False, True), (True, False)])
+def test_the_body_is_not_extended_across_a_line_an_earlier_pass_removed(removed_between, kept_closing):
+    lines = [HEADLINE, "", *BODY, "", CLOSING]  # line 6 is blank: removed earlier, or a paragraph break
+    proba = np.array([0.9] + [0.02] * len(BODY) + [UNSURE])
+    removed = frozenset({6}) if removed_between else frozenset()
+    decision = decide(lines, Settings(), debris_proba=proba, removed_before=removed)
+    assert (CLOSING in [text for _, text in decision.kept]) is kept_closing

@@ -128,3 +128,25 @@ def test_two_part_stamps_are_datelines(stamp):
     doc = clean_text("\n\n".join(["Council backs bigger bus network", stamp, *BODY]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
     assert doc.published.value == dt.date(2018, 2, 24)
+
+
+@pytest.mark.parametrize("stamp, date", [
+    ("Saturday, February 24, 2018", dt.date(2018, 2, 24)),
+    ("Updated 3:45 PM ET, Sat February 24, 2018", dt.date(2018, 2, 24)),
+    ("24.02.2018, 17:04 Uhr", dt.date(2018, 2, 24)),
+    ("05.03.2018", dt.date(2018, 3, 5)),  # day first
+    ("24 février 2018 à 17h04", dt.date(2018, 2, 24)),
+    ("24. Februar 2018", dt.date(2018, 2, 24)),
+    ("24 de febrero de 2018", dt.date(2018, 2, 24)),
+    ("3 marca 2019", dt.date(2019, 3, 3)),
+])
+def test_stamps_with_weekdays_day_first_numbers_and_other_languages_months(stamp, date):
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", stamp, *BODY]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
+    assert doc.published.value == date
+
+
+def test_a_time_zone_in_a_stamp_names_no_outlet():
+    # "ET" is also The Economic Times' initials in the outlet registry
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "Published 5:04 p.m. ET Feb. 24, 2018", *BODY]), Settings())
+    assert doc.outlet is None

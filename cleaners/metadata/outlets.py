@@ -11,12 +11,15 @@ import re
 import tldextract
 
 from cleaners.metadata.registry import load_registry
+from cleaners.rules.dateline import TIME
 from cleaners.rules.signature import DOMAIN
 
-EVIDENCE_KINDS = ("dateline", "outlet_signature", "call_to_action")
+EVIDENCE_KINDS = ("dateline", "byline", "outlet_signature", "call_to_action")
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=())  # the bundled public-suffix snapshot; no network
 _DOMAIN = re.compile(DOMAIN, re.I)
 _DATELINE_OUTLET = re.compile(r"\(([^()]{2,40})\)")
+# A time with its zone ("3:45 PM ET") names no outlet, though "ET" is The Economic Times' initials.
+_TIME = re.compile(TIME, re.I)
 
 
 def registrable_domain(host_or_url: str) -> str | None:
@@ -30,6 +33,8 @@ def outlet_from_spans(spans: list[tuple[str, str]]) -> tuple[str, str | None] | 
     for kind, text in spans:
         if kind not in EVIDENCE_KINDS:
             continue
+        if kind == "dateline":
+            text = _TIME.sub(" ", text)
         known = registry.find_in(text)
         if known:
             return known.name, registry.domain_of(known)

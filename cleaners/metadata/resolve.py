@@ -168,6 +168,7 @@ def _sitename_is_host(sitename: str, url: str | None) -> bool:
 
 def resolve(record: Evidence, html: Evidence | None = None, *, text_title: str | None = None,
             text_published: dt.date | None = None, text_outlet: tuple[str, str | None] | None = None,
+            text_author: str | None = None,
             today: dt.date | None = None) -> Resolved:
     html = html or Evidence()
     url = record.url or html.url
@@ -200,5 +201,5 @@ def resolve(record: Evidence, html: Evidence | None = None, *, text_title: str |
         outlet=outlet,
         outlet_domain=outlet_domain,
         url=url,
-        author=record.author or html.author,
+        author=record.author or html.author or text_author,
     )

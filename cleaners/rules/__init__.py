@@ -1,11 +1,12 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
+from cleaners.rules import byline, call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
 from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
 
 RULES: tuple[Rule, ...] = (
     dateline.leading_dateline,
     dateline.date_stamp,
+    byline.byline,
     related.link_prefix,
     related.related_header,
     related.under_related_header,

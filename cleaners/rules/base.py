@@ -87,6 +87,11 @@ class Doc:
                     counts[w] = counts.get(w, 0) + 1
         return counts
 
+    @cached_property
+    def lower_case_words(self) -> frozenset[str]:
+        """The words the document writes in lower case somewhere: common nouns, not names."""
+        return frozenset(w for ln in self.lines for w in ln.words if w.islower())
+
     def topic_fit(self, line: Line) -> float:
         """Share of the line's content words that the article's prose uses elsewhere (0..1)."""
         ws = shape.content_words(line.text)

@@ -10,11 +10,24 @@ import re
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-TIME = r"(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)"
+# Month names in the other languages the cue rules read (German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish in the genitive), where they do not start like an English one.
+FOREIGN_MONTH = (
+    r"(?:jänner|märz|maerz|mai|okt(?:ober)?|dez(?:ember)?|janv(?:ier)?|févr(?:ier)?|fevrier|avr(?:il)?|juin|juil(?:let)?"
+    r"|août|aout|octobre|déc(?:embre)?|ene(?:ro)?|abr(?:il)?|mayo|junio|julio|ago(?:sto)?|septiembre|setiembre|octubre"
+    r"|noviembre|dic(?:iembre)?|gen(?:naio)?|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre"
+    r"|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|maart|mei|augustus"
+    r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia)\.?"
+)
+WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\.?,?\s+)"
+TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h]\d{2}(?::\d{2})?"
+        r"\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)")
 DATE = (
     r"(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
-    r"|" + MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-    r"|\d{1,2}(?:st|nd|rd|th)?\s+" + MONTH + r",?\s+\d{4}"
+    r"|" + WEEKDAY + r"?" + MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+    r"|" + WEEKDAY + r"?\d{1,2}(?:st|nd|rd|th)?\s+" + MONTH + r",?\s+\d{4}"
+    r"|" + WEEKDAY + r"?\d{1,2}\.?\s+(?:de\s+)?(?:" + MONTH + r"|" + FOREIGN_MONTH + r"),?\s+(?:de\s+)?\d{4}"
+    r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}"  # 24.02.2018: day first
     r"|\d{1,2}/\d{1,2}/\d{2,4})"
 )
 _DASH = r"\s*[-–—:]+"
@@ -70,7 +83,7 @@ _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 _STAMP = re.compile(
     r"^(?:(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
-    r"(?:" + TIME + r"\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
+    r"(?:" + TIME + r",?\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
     re.I | re.X,
 )
 

@@ -1,0 +1,87 @@
+"""Bylines: "By JOHN DOE, Associated Press", "Von Hans Müller", "Jane Roe | Feb 24, 2018",
+"John Doe, Staff Writer".
+
+A byline names who wrote the article; cleaners.metadata reads the author (and an agency or a date
+written beside the name) back out of these lines through `byline_parts`.
+"""
+from __future__ import annotations
+
+import re
+
+from cleaners import shape
+from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
+from cleaners.rules.dateline import DATE
+
+# "By" in the languages the other cue rules read, and the label forms of it.
+_BY = re.compile(r"^(?:(?:written|words|reporting|story|text)\s+by|by|von|par|por|di|door|przez"
+                 r"|(?:autor(?:in|a)?|author|texto?)\s*:)\s+(?=\S)", re.I)
+# A staff role after a name ("John Doe, Staff Writer", "Reuters Staff", "Associated Press Writer").
+_ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|contributing|special)\s+)*"
+                   r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist|staff)s?$", re.I)
+_PARTICLES = frozenset("van von der den de da di del la le du dos bin al".split())
+_TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|–|—|\s-)\s*")
+_NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
+_DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
+_WORDS_MAX = 16
+
+
+def _is_name(name: str) -> bool:
+    """A person's name: two to five words, each capitalised but for particles ("Ursula von der
+    Leyen"), the first not a function word ("By The Numbers" is a heading), no digits or role."""
+    ws = name.split()
+    if not 2 <= len(ws) <= 5 or ws[0].lower() in shape.STOP_WORDS or any(c.isdigit() for c in name):
+        return False
+    return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
+
+
+def byline_parts(text: str) -> tuple[list[str], str | None] | None:
+    """(the names, what follows them: an outlet, a role or a date) when `text` is a byline:
+    "By NAME[, NAME and NAME][, OUTLET or ROLE][ | DATE]", "By AGENCY"; without "By", only
+    "NAME | DATE" and "NAME, ROLE", which say what they are."""
+    if len(text.split()) > _WORDS_MAX or text.rstrip().endswith((".", "?", "!", ":", ";")):
+        return None
+    by = _BY.match(text)
+    if by is None and not any(sep in text for sep in ",|•·–—-"):
+        return None  # without "By", a separator comes before the date or the role (a shortcut)
+    rest = text[by.end():] if by else text
+    head, _, after = (p.strip() for p in _partition(rest))
+    parts = [p for p in _NAME_SEPARATOR.split(head) if p]
+    names: list[str] = []
+    for p in parts:
+        if not _is_name(p):
+            break
+        names.append(p)
+    if by is None:
+        if len(names) == 1 and len(parts) == 1 and after and _DATE_TAIL.search(after):
+            return names, after  # "Jane Roe | February 24, 2018"
+        if len(names) == 1 and len(parts) == 2 and not after and _ROLE.fullmatch(parts[1]):
+            return names, parts[1]  # "John Doe, Staff Writer"
+        return None
+    if not names and parts and re.fullmatch(r"[A-Z]{2,5}", parts[0]):
+        names = parts[:1]  # "By CNN", "By AFP": an agency's initials
+    if not names:
+        return None
+    return names, ", ".join(parts[len(names):] + ([after] if after else [])) or None
+
+
+def _partition(text: str) -> tuple[str, str, str]:
+    m = _TAIL_SEPARATOR.search(text)
+    return (text[:m.start()], m.group(0), text[m.end():]) if m else (text, "", "")
+
+
+def _may_be_byline(line: Line) -> bool:
+    return line.n_words <= _WORDS_MAX and line.text[:1].isupper() and byline_parts(line.text) is not None
+
+
+@in_context(gate=_may_be_byline)
+def byline(line: Line, doc: Doc) -> Proposal | None:
+    """A line that names the article's author(s). A name's words are proper nouns: none of them
+    occurs in lower case elsewhere in the document, which tells "By Jack Beresford" from a menu's
+    "By Use Case" (the page speaks of "use cases")."""
+    parts = byline_parts(line.text) if line.n_words <= _WORDS_MAX and line.text[:1].isupper() else None
+    if parts is None:
+        return None
+    lower = doc.lower_case_words
+    if any(w.lower() in lower for name in parts[0] for w in name.split() if len(w) > 2 and w[0].isupper()):
+        return None
+    return whole_line("byline", "byline")

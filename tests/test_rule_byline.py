@@ -1,0 +1,61 @@
+"""Bylines: removed with kind `byline`, and read back as the author (an agency named there is the
+outlet, a date written beside the name the publication date)."""
+import datetime as dt
+
+import pytest
+
+from cleaners.pipeline import clean_document, clean_text
+from cleaners.settings import Settings
+from cleaners.types import RawDocument
+from tests.ruletools import BODY, article, kind_of, survives
+
+
+@pytest.mark.parametrize("line, author", [
+    ("By Jane Roe", "Jane Roe"),
+    ("By JOHN DOE and JANE ROE, Associated Press", "John Doe; Jane Roe"),
+    ("Written by John Doe", "John Doe"),
+    ("Von Hans Müller", "Hans Müller"),
+    ("Por Juan Pérez y María López", "Juan Pérez; María López"),
+    ("By Ursula von der Leyen", "Ursula von der Leyen"),
+    ("John Doe, Staff Writer", "John Doe"),
+    ("Jane Roe | February 24, 2018", "Jane Roe"),
+])
+def test_byline_under_the_headline_is_removed_and_names_the_author(line, author):
+    doc = clean_text(article(before=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
+    assert doc.author == author
+
+
+@pytest.mark.parametrize("line, outlet, date", [
+    ("By JOHN DOE, Associated Press", "The Associated Press", None),
+    ("By Associated Press", "The Associated Press", None),
+    ("By Jane Roe | Feb 24, 2018", None, dt.date(2018, 2, 24)),
+])
+def test_byline_gives_the_outlet_or_the_date_written_beside_the_name(line, outlet, date):
+    doc = clean_text(article(before=[line]), Settings())
+    assert (doc.outlet.value if doc.outlet else None) == outlet
+    assert (doc.published.value if doc.published else None) == date
+    if line == "By Associated Press":
+        assert doc.author is None  # an agency is not an author
+
+
+@pytest.mark.parametrize("line", [
+    "By The Numbers",  # a subheading
+    "By Tuesday, the council had voted to extend the network to the northern suburbs.",
+    "Kate Middleton Meghan Markle Prince Harry",  # a tag list, no "By"
+    "Council members said, and the mayor agreed",
+])
+def test_byline_look_alikes_are_not_bylines(line):
+    assert kind_of(line, "middle") != "byline"
+
+
+def test_a_menu_label_of_common_words_is_not_a_byline():
+    # "By Use Case" is a filter in a menu: the page writes its words in lower case ("use case")
+    text = "\n\n".join(["By Use Case", *BODY, "Each use case needs its own bus route, the planners said in their case study."])
+    assert {s.text: s.kind for s in clean_text(text, Settings()).removed}.get("By Use Case") != "byline"
+
+
+def test_record_author_wins_over_the_byline():
+    raw = RawDocument(source="a.txt", data=article(before=["By Jane Roe"]).encode(), format="text",
+                      meta={"author": "J. Roe"})
+    assert clean_document(raw, Settings()).author == "J. Roe"
