@@ -67,3 +67,8 @@ def test_follow_and_contact_inside_sentences_survive(line):
                                   "Please consider supporting local journalism with a subscription."])
 def test_appeals_for_support_are_calls_to_action(line):
     assert kind_of(line, "after") == "call_to_action"
+
+
+@pytest.mark.parametrize("line", ["Artikel teilen", "Diesen Artikel teilen", "Jetzt kommentieren", "Partager sur Facebook"])
+def test_share_and_comment_buttons_in_other_languages(line):
+    assert kind_of(line, "middle") == "call_to_action"

@@ -66,3 +66,8 @@ def test_labelled_captions_and_bare_agencies_are_captions(line, where):
 ])
 def test_caption_label_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Quelle: dpa", "Crédit photo : AFP", "Fuente: EFE", "Źródło: PAP"])
+def test_source_credits_in_other_languages_are_captions(line):
+    assert kind_of(line, "middle") == "caption"

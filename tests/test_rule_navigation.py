@@ -93,3 +93,8 @@ def test_puzzle_rows_and_list_headings_are_not_menus(line):
     from cleaners.rules.navigation import ui_words
     ln = Line(0, 1, line)
     assert ui_words(ln, Doc([ln])) is None
+
+
+@pytest.mark.parametrize("label", ["Anzeige", "Werbung", "Publicité", "Publicidad", "Pubblicità", "Reklama", "Advertentie"])
+def test_advert_labels_in_other_languages_are_navigation(label):
+    assert kind_of(label, "middle") == "navigation"

@@ -77,3 +77,7 @@ def test_a_sentence_under_a_related_header_is_not_taken_for_a_link():
 
 def test_more_on_an_outlet_is_its_signature_not_a_header():
     assert kind_of("More on FoxNews.com.", "after") == "outlet_signature"
+
+
+def test_spanish_read_more_prefix_is_a_related_headline():
+    assert kind_of("Leer más: Los estudiantes preparan una marcha nacional", "middle") == "related_headline"

@@ -39,3 +39,7 @@ def test_paragraph_citing_cnn_survives():
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_republication_notes_are_signatures(line, where):
     assert kind_of(line, where) == "outlet_signature"
+
+
+def test_german_wire_credit_is_a_signature():
+    assert kind_of("Mit Material von dpa und AFP", "after") == "outlet_signature"

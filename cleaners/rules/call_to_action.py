@@ -25,13 +25,14 @@ _OPENINGS = re.compile(
       | follow\ (?:the\ )?(?-i:[A-Z@][\w.'’-]*)(?:\ (?-i:[A-Z@][\w.'’-]*)){0,3}\ on\ (?:twitter|x|facebook|instagram|threads|bluesky|linkedin|tiktok|mastodon)\b
       # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only
       # forms that are imperatives or questions to the reader, not a third person's "he shares"
-      | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden)
+      | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden|kommentieren)
+      | (?:diesen\ )?(?:artikel|beitrag)\ (?:teilen|kommentieren|drucken|merken)$
       | (?:hier\ )?kostenlos\ (?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
       | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
       | unterstützen\ sie\ (?:uns|unsere|unabhängigen)
-      | partagez\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
+      | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
       | laissez\ un\ commentaire | vous\ devez\ être\ connecté | soutenez-nous
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos
       | deja\ (?:un|tu)\ comentario | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n

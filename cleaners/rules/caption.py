@@ -13,7 +13,7 @@ _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80
 _LEAD_CREDIT = re.compile(r"^\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s+(?=\S)", re.I | re.X)
 # "Photo" in other languages (German, Finnish, Spanish, Italian, Portuguese, Polish, Dutch): "Foto: dpa",
 # "Bild: Reuters", "Kuva: Lehtikuva".
-_PHOTO_ELSEWHERE = r"foto|bild(?:er)?|kuva|imagen|immagine|imagem|zdjęcie|afbeelding"
+_PHOTO_ELSEWHERE = r"foto|bild(?:er)?|kuva|imagen|immagine|imagem|zdjęcie|afbeelding|crédits?\ photos?|quelle|fuente|fonte|źródło|bron"
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
     rf"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"

@@ -21,7 +21,8 @@ UI_WORDS = frozenset(
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
     feedback careers jobs store subscribe now free trial upgrade premium donate support us up
     continues continued reading below loading enlarge image images caption captions slideshow fullscreen
-    replay scroll photo partner promoted recommended""".split()
+    replay scroll photo partner promoted recommended
+    anzeige werbung publicité publicite publicidad pubblicità reklama advertentie publicidade""".split()
 )
 _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 

@@ -26,7 +26,7 @@ RELATED_CUES = r"""
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
     | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
-    | le[ae]\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
+    | le[ae]r?\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
     | (?:también\ )?(?:te|le)\ (?:puede|podría)\ interesar | (?:noticias|notas)\ relacionadas
     | artículos\ relacionados | lectura\ recomendada
     | leggi\ anche | vedi\ anche | (?:ti\ )?potrebbe\ interessarti | (?:articoli|notizie)\ correlat[ei]

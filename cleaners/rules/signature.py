@@ -15,13 +15,15 @@ _SIGNED = re.compile(
     r"\s+(?:on|at|by|from|in)\s+(?:the\ )?" + _NAME,
     re.I | re.X,
 )
+# German wires' credit line: "Mit Material von dpa und AFP".
+_WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X)
 _COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved)", re.I)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
-@starts_with(_SIGNED)
+@starts_with(_SIGNED, _WIRE_MATERIAL)
 def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 12 and _SIGNED.search(line.text):
+    if line.n_words <= 12 and (_SIGNED.search(line.text) or _WIRE_MATERIAL.search(line.text)):
         return whole_line("outlet_signature", "signed_by_outlet")
     return None
 
