@@ -59,3 +59,22 @@ def test_record_author_wins_over_the_byline():
     raw = RawDocument(source="a.txt", data=article(before=["By Jane Roe"]).encode(), format="text",
                       meta={"author": "J. Roe"})
     assert clean_document(raw, Settings()).author == "J. Roe"
+
+
+@pytest.mark.parametrize("line, author", [
+    ("Reporting by Jane Roe; Editing by John Doe", "Jane Roe"),
+    ("Reporting by Jane Roe in London; Additional reporting by Tom Doe in Paris; Editing by Kim Lee", "Jane Roe"),
+])
+def test_wire_credits_are_bylines(line, author):
+    doc = clean_text(article(after=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
+    assert doc.author == author
+
+
+def test_a_staff_role_on_its_own_line_is_a_byline():
+    assert kind_of("Staff Writer", "before") == "byline"
+
+
+@pytest.mark.parametrize("line", ["Editor", "Letters to the Editor", "Writer; director; producer"])
+def test_role_and_credit_look_alikes_are_not_bylines(line):
+    assert kind_of(line, "middle") != "byline"

@@ -72,3 +72,22 @@ def test_appeals_for_support_are_calls_to_action(line):
 @pytest.mark.parametrize("line", ["Artikel teilen", "Diesen Artikel teilen", "Jetzt kommentieren", "Partager sur Facebook"])
 def test_share_and_comment_buttons_in_other_languages(line):
     assert kind_of(line, "middle") == "call_to_action"
+
+
+# A paywall or an app speaking to the reader; a newsroom asking for stories.
+@pytest.mark.parametrize("line", ["This article is for subscribers only.", "You have reached your limit of free articles this month.",
+                                  "Already a subscriber? Log in", "Create a free account to continue reading",
+                                  "To continue reading, subscribe now.", "Turn on notifications", "Get the app",
+                                  "Got a story? Contact our newsroom."])
+@pytest.mark.parametrize("where", ["before", "middle", "after"])
+def test_paywall_and_app_prompts_are_calls_to_action(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    "Already a member of the council, she said the new routes were overdue and the budget was there to pay for them.",
+    "Subscribers to the transit pass will pay less under the new plan, the authority said on Tuesday.",
+    "Got a story about the buses, the mayor joked, and everyone will want to hear it at the next council meeting.",
+])
+def test_paywall_look_alikes_survive(line):
+    assert survives(line)

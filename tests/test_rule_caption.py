@@ -71,3 +71,14 @@ def test_caption_label_look_alikes_survive(line):
 @pytest.mark.parametrize("line", ["Quelle: dpa", "Crédit photo : AFP", "Fuente: EFE", "Źródło: PAP"])
 def test_source_credits_in_other_languages_are_captions(line):
     assert kind_of(line, "middle") == "caption"
+
+
+@pytest.mark.parametrize("line", ["FILE - In this Jan. 5, 2018 file photo, the Capitol is seen in Washington.",
+                                  "FILE PHOTO: A locomotive of Deutsche Bahn is seen at the main train station in Frankfurt, Germany, March 5, 2020."])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_wire_file_photo_captions(line, where):
+    assert kind_of(line, where) == "caption"
+
+
+def test_a_file_sentence_in_lower_case_survives():
+    assert survives("File - the council's archive - holds every plan since 1950, the clerk said in a statement.")

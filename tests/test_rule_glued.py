@@ -83,3 +83,20 @@ _TOKENS = st.sampled_from(["The", "vote", "was", "held", "on", "Monday.", "it", 
 def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text):
     from cleaners.rules.base import Line, glued_tail
     assert glued_tail(Line(0, 1, text)) == _reference_tail(text)
+
+
+@pytest.mark.parametrize("tail", ["Read more", "more >>", "mehr", "Weiterlesen", "... mehr", "Continue reading →"])
+def test_a_link_to_the_rest_of_a_story_is_not_cut_off_a_teaser(tail):
+    # "… Read more" ends a teaser of another story; cut off, the teaser would read as a sentence of
+    # the body, so the line is left whole for the line model
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.glued import glued_debris
+    line = Line(0, 1, "Mayor resigns after a vote of no confidence on Tuesday. " + tail)
+    assert glued_debris(line, Doc([line])) is None
+
+
+def test_a_share_button_after_a_link_word_is_still_cut():
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.glued import glued_debris
+    line = Line(0, 1, "Mayor resigns after a vote of no confidence on Tuesday. Share this article")
+    assert glued_debris(line, Doc([line])) is not None

@@ -98,3 +98,30 @@ def test_puzzle_rows_and_list_headings_are_not_menus(line):
 @pytest.mark.parametrize("label", ["Anzeige", "Werbung", "Publicité", "Publicidad", "Pubblicità", "Reklama", "Advertentie"])
 def test_advert_labels_in_other_languages_are_navigation(label):
     assert kind_of(label, "middle") == "navigation"
+
+
+# Chrome in the other languages, with their function words ("Zur Startseite"), and counts beside
+# UI words ("View comments (12)"); bot checks and reading-time labels.
+@pytest.mark.parametrize("line", ["Zur Startseite", "Weiterlesen", "Teilen", "Condividi", "Impressum & Datenschutz",
+                                  "View comments (12)", "Share via Email", "Pin it", "Swipe for more photos",
+                                  "Please verify you're not a robot", "Please enable JavaScript to view this page.",
+                                  "Reading time: 4 minutes", "5 min read", "Lesezeit: ca. 3 Minuten",
+                                  "Embedded content from Twitter", "This video is not available."])
+@pytest.mark.parametrize("where", ["before", "middle"])
+def test_chrome_in_other_languages_bot_checks_and_reading_time(line, where):
+    assert kind_of(line, where) == "navigation"
+
+
+@pytest.mark.parametrize("line", [
+    "Die Story",  # a German heading: an English UI word beside German function words
+    "5. Sports App",  # a numbered list item: only a bracketed count is the widget's
+    "Packing tips (3)",  # its words are not all UI words
+    "Top 10 apps",
+    "The video is not available in every country, the broadcaster said in a statement on Tuesday.",
+    "Reading takes time",
+])
+def test_chrome_look_alikes_are_not_menus(line):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.navigation import placeholder, ui_words
+    ln = Line(0, 1, line)
+    assert ui_words(ln, Doc([ln])) is None and placeholder(ln, Doc([ln])) is None

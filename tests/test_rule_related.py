@@ -81,3 +81,11 @@ def test_more_on_an_outlet_is_its_signature_not_a_header():
 
 def test_spanish_read_more_prefix_is_a_related_headline():
     assert kind_of("Leer más: Los estudiantes preparan una marcha nacional", "middle") == "related_headline"
+
+
+def test_also_on_an_outlet_heads_a_related_box():
+    assert kind_of("Also on HuffPost", "middle") == "related_headline"
+
+
+def test_also_on_a_weekday_inside_a_sentence_survives():
+    assert survives("Also on Tuesday, the council approved two new bus routes for the northern suburbs.")

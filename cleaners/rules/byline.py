@@ -23,6 +23,16 @@ _TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|–|—|\s-)\s*")
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
 _DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
 _WORDS_MAX = 16
+_CREDITS_WORDS_MAX = 32  # a wire story's credits name several people, each with a place
+# A staff role on its own line under the name ("Staff Writer", "Associated Press Writer"): at least
+# one qualifier before the role word, so a lone "Editor" heading is not taken.
+_ROLE_LINE = re.compile(r"^(?:(?:senior|chief|staff|political|foreign|contributing|special|associated\s+press|ap)\s+)+"
+                        r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist)s?$", re.I)
+# A wire story's closing credits, one role per part: "Reporting by Jane Roe in London; Editing by John Doe",
+# "Autor: Jan Nowak; Ilustrator: Adam Roe".
+_CREDIT = re.compile(r"^(?:(?:additional\s+)?(?:reporting|writing|editing|research|graphics|production|compiled)\s+by"
+                     r"|(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photos?)\s*:)\s+\S", re.I)
+_CREDIT_PLACE = re.compile(r"\s+in\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
 
 
 def _is_name(name: str) -> bool:
@@ -38,8 +48,15 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
     """(the names, what follows them: an outlet, a role or a date) when `text` is a byline:
     "By NAME[, NAME and NAME][, OUTLET or ROLE][ | DATE]", "By AGENCY"; without "By", only
     "NAME | DATE" and "NAME, ROLE", which say what they are."""
-    if len(text.split()) > _WORDS_MAX or text.rstrip().endswith((".", "?", "!", ":", ";")):
+    if len(text.split()) > (_CREDITS_WORDS_MAX if ";" in text else _WORDS_MAX) \
+            or text.rstrip().endswith((".", "?", "!", ":", ";")):
         return None
+    if ";" in text:
+        credits = [c.strip() for c in text.split(";")]
+        if not all(_CREDIT.match(c) for c in credits):
+            return None
+        first = _CREDIT_PLACE.sub("", credits[0])  # "Reporting by Jane Roe in London"
+        return byline_parts(re.sub(r"^additional\s+", "", first, flags=re.I))
     by = _BY.match(text)
     if by is None and not any(sep in text for sep in ",|•·–—-"):
         return None  # without "By", a separator comes before the date or the role (a shortcut)
@@ -70,7 +87,8 @@ def _partition(text: str) -> tuple[str, str, str]:
 
 
 def _may_be_byline(line: Line) -> bool:
-    return line.n_words <= _WORDS_MAX and line.text[:1].isupper() and byline_parts(line.text) is not None
+    return line.n_words <= _CREDITS_WORDS_MAX and line.text[:1].isupper() \
+        and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None)
 
 
 @in_context(gate=_may_be_byline)
@@ -78,7 +96,11 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     """A line that names the article's author(s). A name's words are proper nouns: none of them
     occurs in lower case elsewhere in the document, which tells "By Jack Beresford" from a menu's
     "By Use Case" (the page speaks of "use cases")."""
-    parts = byline_parts(line.text) if line.n_words <= _WORDS_MAX and line.text[:1].isupper() else None
+    if line.n_words > _CREDITS_WORDS_MAX or not line.text[:1].isupper():
+        return None
+    if _ROLE_LINE.match(line.text):
+        return whole_line("byline", "byline")
+    parts = byline_parts(line.text)
     if parts is None:
         return None
     lower = doc.lower_case_words

@@ -11,7 +11,7 @@ _OPENINGS = re.compile(
     r"""^(?:
         what\ do\ you\ think | what\ are\ your\ thoughts | tell\ us | let\ us\ know | share\ your
       | leave\ a\ comment | join\ the\ (?:conversation|discussion|debate) | comment\ below | sound\ off
-      | (?:have|got)\ a\ (?:news\ )?tip | send\ (?:it|us|your|them)\b | e-?mail\ us | contact\ us | write\ to\ us
+      | (?:have|got)\ a\ (?:news\ )?(?:tip|story(?:\ (?:idea|tip))?\s*\?) | send\ (?:it|us|your|them)\b | e-?mail\ us | contact\ us | write\ to\ us
       | sign\ up | subscribe\ (?:to|for|now|today|here) | get\ (?:our|the)\ [\w\s]{0,30}newsletter
       | (?:please\ )?follow\ us | like\ us\ on | find\ us\ on | connect\ with\ us | stay\ (?:connected|updated|informed)
       | share\ (?:this|on)\b | click\ (?:here|to) | tap\ (?:here|to) | download\ (?:our|the)\ [\w\s]{0,20}app
@@ -22,6 +22,15 @@ _OPENINGS = re.compile(
       | (?:our|quality|independent|local)\ journalism\ (?:needs|depends\ on|relies\ on)\ (?:you|your)
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
+      # a paywall or an app speaking to the reader
+      | already\ (?:a\ (?:subscriber|member)|registered|have\ an\ account)(?:\s*[?!]|[,.]?\s+(?:log|sign|click|tap)\b)
+      | create\ (?:a|your)\ (?:free\ )?account
+      | (?:log|sign)\ in\ to\ (?:continue|read|keep\ reading|comment) | to\ continue\ reading\b
+      | this\ (?:article|story|content|page)\ is\ (?:only\ )?(?:for|available\ (?:to|for)|reserved\ for|exclusive\ to)
+        \ (?:our\ )?(?:paid\ |premium\ |digital\ )?(?:subscribers|members)
+      | you(?:'ve|’ve|\ have)\ (?:reached|hit)\ (?:your|the)\ (?:\w+\ )?(?:limit|maximum)
+      | you(?:'ve|’ve|\ have)\ (?:read|used)\ (?:all\ )?(?:of\ )?(?:your\ )?\d*\s*(?:of\ (?:your\ )?\d+\ )?free\b
+      | turn\ on\ (?:notifications|alerts|push) | get\ (?:the|our)\ (?:[\w-]+\ )?app\b
       | follow\ (?:the\ )?(?-i:[A-Z@][\w.'’-]*)(?:\ (?-i:[A-Z@][\w.'’-]*)){0,3}\ on\ (?:twitter|x|facebook|instagram|threads|bluesky|linkedin|tiktok|mastodon)\b
       # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only
       # forms that are imperatives or questions to the reader, not a third person's "he shares"

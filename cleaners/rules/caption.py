@@ -76,12 +76,15 @@ def glued_credit(line: Line, doc: Doc) -> Proposal | None:
 # An image's labelled caption or credit, as some sites' text renders them ("Image copyright Getty
 # Images", "Image caption Students gathered outside …"): the label makes any length a caption.
 _LABELLED_CAPTION = re.compile(r"^(?:image|picture|photo|media)\s+(?:copyright|caption|source)\b", re.I)
+# A wire archive photo's caption: "FILE - In this Jan. 5, 2018 file photo, …", "FILE PHOTO: A view of …"
+# (capitals: the agencies' own label).
+_FILE_PHOTO = re.compile(r"^FILE(?:\s+PHOTO)?\s*(?:[-–—:]|\s-)\s*\S")
 
 
-@starts_with(_LINE_CREDIT, _LABELLED_CAPTION)
+@starts_with(_LINE_CREDIT, _LABELLED_CAPTION, _FILE_PHOTO)
 def credit_line(line: Line, doc: Doc) -> Proposal | None:
     if (line.n_words <= 14 and _LINE_CREDIT.search(line.text)) \
-            or (line.n_words <= 60 and _LABELLED_CAPTION.search(line.text)):
+            or (line.n_words <= 60 and (_LABELLED_CAPTION.search(line.text) or _FILE_PHOTO.search(line.text))):
         return whole_line("caption", "credit_line")
     return None
 

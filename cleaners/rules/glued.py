@@ -4,6 +4,8 @@ words after the paragraph's last sentence end is judged as a line of its own by 
 rules that need no context; what one of them would remove is cut, with that rule's kind."""
 from __future__ import annotations
 
+import re
+
 from cleaners.rules import call_to_action, navigation, related, signature, tag_list
 from cleaners.rules.base import Doc, Line, Proposal, glued_tail
 
@@ -18,11 +20,24 @@ TAIL_RULES = (
 )
 
 
+# A link to the rest of a story ("… Read more", "… mehr >>", "… Weiterlesen"): it ends a teaser of
+# another story more often than the article's own paragraph, so the line is left whole for the
+# line model to judge (cut off, the teaser reads as a sentence of the body).
+_CONTINUATION = re.compile(
+    r"""[\W_]*(?:(?:read|view|see|show|lesen\ sie|lire)\s+)?
+        (?:more|mehr|weiterlesen|continue\ reading|la\ suite|leer\ más|leggi\ tutto|lees\ meer|czytaj\ dalej|saiba\ mais)
+        [\W_]*""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
 def glued_debris(line: Line, doc: Doc) -> Proposal | None:
     at = glued_tail(line)
     if at is None:
         return None
     tail = Line(line.index, line.number, line.text[at:])
+    if _CONTINUATION.fullmatch(tail.text):
+        return None
     for rule in TAIL_RULES:
         p = rule(tail, doc)
         if p is not None and p.strong and (p.start, p.end) == (0, None):

@@ -6,6 +6,13 @@ import re
 from cleaners import shape
 from cleaners.rules.base import Doc, Line, Proposal, starts_with, whole_line
 
+# The same chrome in the other languages the cue rules read (German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish).
+UI_WORDS_ELSEWHERE = frozenset(
+    """weiterlesen teilen startseite drucken suche anmelden abmelden mehr kontakt impressum datenschutz menü
+    partager imprimer rechercher accueil connexion compartir imprimir buscar inicio condividi stampa cerca
+    accedi partilhar pesquisar delen zoeken udostępnij szukaj zaloguj""".split()
+)
 # The vocabulary of site chrome: words menus, buttons and prompts are made of.
 UI_WORDS = frozenset(
     """home menu search watch live video videos verify please sign log login logout register subscribe
@@ -21,9 +28,16 @@ UI_WORDS = frozenset(
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
     feedback careers jobs store subscribe now free trial upgrade premium donate support us up
     continues continued reading below loading enlarge image images caption captions slideshow fullscreen
-    replay scroll photo partner promoted recommended
+    replay scroll photo partner promoted recommended pin via swipe tap click
     anzeige werbung publicité publicite publicidad pubblicità reklama advertentie publicidade""".split()
-)
+) | UI_WORDS_ELSEWHERE
+# Function words of those languages ("Zur Startseite", "Nach oben"): allowed only beside one of their
+# UI words, so a German heading "Die Story" stays.
+_FUNCTION_WORDS_ELSEWHERE = frozenset(
+    """zur zum zu nach oben der die das den dem des und le la les de du des et au en el los las y del il lo gli
+    di su alla e het een van o do da na i w z""".split()
+) - shape.STOP_WORDS
+_BRACKETED_COUNT = re.compile(r"\s\(\d{1,6}\)$")
 _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 
 
@@ -37,7 +51,11 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
     if not 1 <= len(ws) <= 5:
         return None
     lowered = [w.lower() for w in ws]
-    if all(w in UI_WORDS or w in shape.STOP_WORDS for w in lowered) and any(w in UI_WORDS for w in lowered):
+    if _BRACKETED_COUNT.search(text):  # the widget's count, not prose: "View comments (12)"
+        lowered.pop()
+    if all(w in UI_WORDS or w in shape.STOP_WORDS or w in _FUNCTION_WORDS_ELSEWHERE for w in lowered) \
+            and any(w in UI_WORDS for w in lowered) \
+            and (not any(w in _FUNCTION_WORDS_ELSEWHERE for w in lowered) or any(w in UI_WORDS_ELSEWHERE for w in lowered)):
         return whole_line("navigation", "ui_words")
     return None
 
@@ -98,14 +116,37 @@ _EMBED_NOTICE = re.compile(
       | this\ embed\ is\ (?:invalid|not\ available)
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
       | media\ playback\ is\ (?:unsupported|not\ supported)
+      | embedded\ content\ from\b
+      # what a bot check or a script-less browser is shown instead of the page
+      | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
+      | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)
+      | (?:please\ )?(?:enable|turn\ on)\ javascript\b | (?:javascript|cookies)\ (?:is|are)\ (?:disabled|required)\b
+      | press\ (?:&|and)\ hold\ to\ confirm
+      | (?:this|the)\ (?:video|audio|content|media|embed|player|post|tweet|graphic|map)\ (?:is\ )?(?:currently\ )?
+        (?:not\ available|unavailable|no\ longer\ available|could\ not\ be\ loaded|cannot\ be\ displayed)
+        (?:\ (?:in\ your\ (?:region|country|browser)|on\ this\ (?:device|site)|right\ now|at\ the\ moment))?[.!]?$
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
 
 
-@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE)
+# A reading-time label: "5 min read", "Reading time: 4 minutes", "Lesezeit: ca. 3 Minuten".
+_READING_TIME = re.compile(
+    r"""^(?:(?:(?:estimated\ )?(?:reading|read)\ time|lesezeit|lesedauer|temps\ de\ lecture|tiempo\ de\ lectura
+           |tempo\ di\ lettura|tempo\ de\ leitura|leestijd|czas\ czytania)\s*:?\s*(?:ca\.?\s*|about\s+|~\s*)?
+           \d{1,3}(?:\s*[-–]\s*\d{1,3})?\s*(?:min(?:s|utes?|uten?|utos?|uti|uut|ut)?|m)\.?
+       |\d{1,3}(?:\s*[-–]\s*\d{1,3})?[\s-]*(?:min(?:s|utes?|uten?)?\.?)[\s-]+(?:read|reading|lesen|lesezeit|de\ lecture
+           |de\ lectura|di\ lettura|de\ leitura|leestijd|czytania)
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME)
 def placeholder(line: Line, doc: Doc) -> Proposal | None:
-    """A gallery's counter or an embed's placeholder text: the page's furniture in the body."""
-    if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)):
+    """A gallery's counter, an embed's placeholder text or a reading-time label: the page's
+    furniture in the body."""
+    if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)
+                               or _READING_TIME.search(line.text)):
         return whole_line("navigation", "placeholder")
     return None

@@ -20,6 +20,7 @@ RELATED_CUES = r"""
       related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news|posts?|topics))?
     | read\ (?:also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | further\ reading
     | more\ stories | recommended(?:\ for\ you|\ reading)?
+    | also(?=\ on\ (?-i:[A-Z]))  # "Also on HuffPost": the outlet's other stories
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
     | das\ könnte\ (?:sie|dich)\ (?:auch\ )?interessieren | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
