@@ -91,3 +91,15 @@ def test_paywall_and_app_prompts_are_calls_to_action(line, where):
 ])
 def test_paywall_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Contact Jane Doe at jdoe@example.com or 555-123-4567.", "Never miss a story: sign up for alerts",
+                                  "Press play to listen to this article"])
+def test_contact_lines_and_alert_prompts_are_calls_to_action(line):
+    assert kind_of(line, "middle") == "call_to_action"
+
+
+@pytest.mark.parametrize("line", ["Contact tracing at the depot found no new cases among the drivers, the authority said.",
+                                  "Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday."])
+def test_contact_and_never_look_alikes_survive(line):
+    assert survives(line)

@@ -82,3 +82,8 @@ def test_wire_file_photo_captions(line, where):
 
 def test_a_file_sentence_in_lower_case_survives():
     assert survives("File - the council's archive - holds every plan since 1950, the clerk said in a statement.")
+
+
+@pytest.mark.parametrize("line", ["Supplied", "Provided", "Screenshot via YouTube", "Screengrab by Jane Roe"])
+def test_bare_supplied_credits_and_screenshots_are_captions(line):
+    assert kind_of(line, "middle") == "caption"

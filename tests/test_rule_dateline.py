@@ -4,7 +4,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import BODY
+from tests.ruletools import BODY, kind_of
 
 LEDE = "Coral Springs cops who responded to the school say several deputies waited outside, according to reports."
 
@@ -150,3 +150,8 @@ def test_a_time_zone_in_a_stamp_names_no_outlet():
     # "ET" is also The Economic Times' initials in the outlet registry
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Published 5:04 p.m. ET Feb. 24, 2018", *BODY]), Settings())
     assert doc.outlet is None
+
+
+@pytest.mark.parametrize("line", ["Last modified on Wed 13 Mar 2019 10.12 GMT", "First published on Tue 12 Mar 2019 06.00 GMT"])
+def test_stamps_with_a_dotted_time(line):
+    assert kind_of(line, "before") == "dateline"

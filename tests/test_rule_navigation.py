@@ -125,3 +125,25 @@ def test_chrome_look_alikes_are_not_menus(line):
     from cleaners.rules.navigation import placeholder, ui_words
     ln = Line(0, 1, line)
     assert ui_words(ln, Doc([ln])) is None and placeholder(ln, Doc([ln])) is None
+
+
+@pytest.mark.parametrize("line", ["Do Not Sell My Personal Information", "Text size", "A A A", "Save for later",
+                                  "Add to favourites", "Privacy Policy | Terms of Use | Accessibility", "Site Map / Contact Us",
+                                  "Mehr lesen", "Lire la suite", "Nach oben", "Featured Video", "Go to comments", "Dark mode"])
+@pytest.mark.parametrize("where", ["before", "middle"])
+def test_toolbar_and_footer_links_are_navigation(line, where):
+    assert kind_of(line, where) == "navigation"
+
+
+@pytest.mark.parametrize("line", [
+    "Terms of Use",  # one legal link alone may head an article's section
+    "Accessibility",
+    "Save the date",
+    "Text size matters more than colour on a bus stop sign, the designers said.",
+    "Paid newsletters and subscriptions",
+])
+def test_footer_link_look_alikes_are_not_navigation(line):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.navigation import footer_link, ui_words
+    ln = Line(0, 1, line)
+    assert footer_link(ln, Doc([ln])) is None and ui_words(ln, Doc([ln])) is None

@@ -89,3 +89,8 @@ def test_also_on_an_outlet_heads_a_related_box():
 
 def test_also_on_a_weekday_inside_a_sentence_survives():
     assert survives("Also on Tuesday, the council approved two new bus routes for the northern suburbs.")
+
+
+@pytest.mark.parametrize("header", ["From around the web", "Around the Web", "Promoted Stories", "Sponsored Links"])
+def test_sponsored_link_boxes_are_related(header):
+    assert kind_of(header, "after") == "related_headline"

@@ -43,3 +43,9 @@ def test_republication_notes_are_signatures(line, where):
 
 def test_german_wire_credit_is_a_signature():
     assert kind_of("Mit Material von dpa und AFP", "after") == "outlet_signature"
+
+
+@pytest.mark.parametrize("line", ["Alle Rechte vorbehalten.", "Tous droits réservés", "Todos los derechos reservados",
+                                  "Tutti i diritti riservati", "Wszelkie prawa zastrzeżone"])
+def test_all_rights_reserved_in_other_languages(line):
+    assert kind_of(line, "after") == "outlet_signature"

@@ -23,3 +23,17 @@ def test_short_name_runs_after_the_story():
 ])
 def test_title_case_and_place_lists_in_prose_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Tags", "Schlagwörter:", "Mots-clés", "Posted in News | Tagged economy, jobs"])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_tag_box_headers_and_category_footers_are_tag_lists(line, where):
+    assert kind_of(line, where) == "tag_list"
+
+
+@pytest.mark.parametrize("line", ["Posted in News Release", "Tags are sold at the depot for two dollars each, the authority said."])
+def test_tag_header_look_alikes_are_not_tag_lists(line):
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.tag_list import tag_header
+    ln = Line(0, 1, line)
+    assert tag_header(ln, Doc([ln])) is None

@@ -22,6 +22,8 @@ _OPENINGS = re.compile(
       | (?:our|quality|independent|local)\ journalism\ (?:needs|depends\ on|relies\ on)\ (?:you|your)
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
+      | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
+      | never\ miss\ (?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)\b | never\ miss\ out\ on\ (?:our|the\ latest)\b | press\ play\b
       # a paywall or an app speaking to the reader
       | already\ (?:a\ (?:subscriber|member)|registered|have\ an\ account)(?:\s*[?!]|[,.]?\s+(?:log|sign|click|tap)\b)
       | create\ (?:a|your)\ (?:free\ )?account

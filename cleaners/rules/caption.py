@@ -17,10 +17,10 @@ _PHOTO_ELSEWHERE = r"foto|bild(?:er)?|kuva|imagen|immagine|imagem|zdjęcie|afbee
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
     rf"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
-    r"|(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of|credit)\b"
+    r"|(?:photo|image|picture|photograph|screenshot|screen\ ?grab)s?\s+(?:by|via|courtesy\ of|credit)\b"
     # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
-    r"|(?:getty|ap|dpa|xinhua|anp|ansa)$"
+    r"|(?:getty|ap|dpa|xinhua|anp|ansa|supplied|provided|handout)$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,
 )

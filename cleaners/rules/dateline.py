@@ -20,7 +20,7 @@ FOREIGN_MONTH = (
     r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia)\.?"
 )
 WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\.?,?\s+)"
-TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h]\d{2}(?::\d{2})?"
+TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h.]\d{2}(?::\d{2})?"
         r"\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)")
 DATE = (
     r"(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?"
@@ -81,7 +81,7 @@ def _is_agency_like(outlet: str) -> bool:
 _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 
 _STAMP = re.compile(
-    r"^(?:(?P<label>posted|published|updated|last\ updated|modified|created|first\ published|date)"
+    r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
     r"(?:" + TIME + r",?\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
     re.I | re.X,

@@ -11,7 +11,8 @@ from cleaners.rules.base import Doc, Line, Proposal, starts_with, whole_line
 UI_WORDS_ELSEWHERE = frozenset(
     """weiterlesen teilen startseite drucken suche anmelden abmelden mehr kontakt impressum datenschutz menü
     partager imprimer rechercher accueil connexion compartir imprimir buscar inicio condividi stampa cerca
-    accedi partilhar pesquisar delen zoeken udostępnij szukaj zaloguj""".split()
+    accedi partilhar pesquisar delen zoeken udostępnij szukaj zaloguj lesen oben kommentieren lire suite commenter
+    leggere continua torna commenta comentar leer lees meer czytaj dalej""".split()
 )
 # The vocabulary of site chrome: words menus, buttons and prompts are made of.
 UI_WORDS = frozenset(
@@ -28,13 +29,14 @@ UI_WORDS = frozenset(
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
     feedback careers jobs store subscribe now free trial upgrade premium donate support us up
     continues continued reading below loading enlarge image images caption captions slideshow fullscreen
-    replay scroll photo partner promoted recommended pin via swipe tap click
+    replay scroll photo partner promoted recommended pin via swipe tap click go favourites favorites gift
+    featured obituaries classifieds today's dark mode font
     anzeige werbung publicité publicite publicidad pubblicità reklama advertentie publicidade""".split()
 ) | UI_WORDS_ELSEWHERE
 # Function words of those languages ("Zur Startseite", "Nach oben"): allowed only beside one of their
 # UI words, so a German heading "Die Story" stays.
 _FUNCTION_WORDS_ELSEWHERE = frozenset(
-    """zur zum zu nach oben der die das den dem des und le la les de du des et au en el los las y del il lo gli
+    """zur zum zu nach der die das den dem des und le la les de du des et au en el los las y del il lo gli
     di su alla e het een van o do da na i w z""".split()
 ) - shape.STOP_WORDS
 _BRACKETED_COUNT = re.compile(r"\s\(\d{1,6}\)$")
@@ -57,6 +59,27 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
             and any(w in UI_WORDS for w in lowered) \
             and (not any(w in _FUNCTION_WORDS_ELSEWHERE for w in lowered) or any(w in UI_WORDS_ELSEWHERE for w in lowered)):
         return whole_line("navigation", "ui_words")
+    return None
+
+
+# Footer and toolbar links whose words are too common to be UI words alone ("use", "size", "sell"):
+# "Do Not Sell My Personal Information", "Text size", "A A A", "Save for later". The legal links an
+# article may have as a heading ("Terms of Use", "Accessibility") count only two or more to a line.
+_TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:rmation)?|data)|(?:your\ )?privacy\ choices"
+                 r"|cookie\ (?:settings|preferences)|ad\ ?choices|(?:text|font)\ size|a\ a\ a|(?:a[+-]\ ?){2,3}"
+                 r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
+                 r"|paid\ (?:content|post|partnership)")
+_LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
+               r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
+_SEPARATORS = r"[\s|•·/,]*"
+_TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
+_LEGAL_LINKS = re.compile(rf"^(?:{_LEGAL_LINK})(?:{_SEPARATORS}(?:{_LEGAL_LINK}))+{_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
+
+
+@starts_with(_TOOLBAR, _LEGAL_LINKS)
+def footer_link(line: Line, doc: Doc) -> Proposal | None:
+    if len(line.text) <= 160 and (_TOOLBAR.search(line.text) or _LEGAL_LINKS.search(line.text)):
+        return whole_line("navigation", "footer_link")
     return None
 
 

@@ -21,6 +21,7 @@ RELATED_CUES = r"""
     | read\ (?:also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | further\ reading
     | more\ stories | recommended(?:\ for\ you|\ reading)?
     | also(?=\ on\ (?-i:[A-Z]))  # "Also on HuffPost": the outlet's other stories
+    | (?:from\ )?around\ the\ web | (?:promoted|sponsored|partner)\ (?:stories|links|content|posts)
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
     | das\ könnte\ (?:sie|dich)\ (?:auch\ )?interessieren | weitere\ (?:artikel|beiträge|meldungen|nachrichten)

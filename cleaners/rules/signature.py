@@ -17,7 +17,9 @@ _SIGNED = re.compile(
 )
 # German wires' credit line: "Mit Material von dpa und AFP".
 _WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X)
-_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved)", re.I)
+_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved|alle rechte vorbehalten|tous droits réservés"
+                        r"|todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados"
+                        r"|alle rechten voorbehouden|wszelkie prawa zastrzeżone)", re.I)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
