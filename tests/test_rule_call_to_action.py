@@ -103,3 +103,9 @@ def test_contact_lines_and_alert_prompts_are_calls_to_action(line):
                                   "Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday."])
 def test_contact_and_never_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Du willst nichts mehr verpassen?", "Unterstütze RosaMag", "Unterstützen Sie diese Form des Journalismus",
+                                  "¡Mira lo que tiene nuestro canal de YouTube!"])
+def test_german_and_spanish_appeals(line):
+    assert kind_of(line, "after") == "call_to_action"

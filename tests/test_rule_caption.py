@@ -87,3 +87,17 @@ def test_a_file_sentence_in_lower_case_survives():
 @pytest.mark.parametrize("line", ["Supplied", "Provided", "Screenshot via YouTube", "Screengrab by Jane Roe"])
 def test_bare_supplied_credits_and_screenshots_are_captions(line):
     assert kind_of(line, "middle") == "caption"
+
+
+@pytest.mark.parametrize("line", ["Augusta National/Getty Images", "Noah Berger / AP", "© Odd Andersen/AFP"])
+def test_a_name_before_an_agency_is_a_credit(line):
+    assert kind_of(line, "middle") == "caption"
+
+
+def test_a_credit_glued_after_a_separator_is_cut():
+    line = "The mayor greets residents at the depot on Tuesday morning. | © Jane Doe/dpa"
+    assert removed_kinds(article(middle=[line])) == {"| © Jane Doe/dpa": "caption"}
+
+
+def test_a_sentence_with_a_slash_survives():
+    assert survives("The plan was drawn up by the council/transit authority working group over two years.")

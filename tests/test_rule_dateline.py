@@ -4,7 +4,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import BODY, kind_of
+from tests.ruletools import BODY, article, kind_of
 
 LEDE = "Coral Springs cops who responded to the school say several deputies waited outside, according to reports."
 
@@ -155,3 +155,19 @@ def test_a_time_zone_in_a_stamp_names_no_outlet():
 @pytest.mark.parametrize("line", ["Last modified on Wed 13 Mar 2019 10.12 GMT", "First published on Tue 12 Mar 2019 06.00 GMT"])
 def test_stamps_with_a_dotted_time(line):
     assert kind_of(line, "before") == "dateline"
+
+
+@pytest.mark.parametrize("line, date", [("Erstellt am Dienstag 6. Mai 2014", dt.date(2014, 5, 6)),
+                                        ("Veröffentlicht am 12.03.2021", dt.date(2021, 3, 12)),
+                                        ("Publié le 5 mars 2020", dt.date(2020, 3, 5)),
+                                        ("Pubblicato il: 30 Settembre 2020", dt.date(2020, 9, 30)),
+                                        ("Stand: 28.04.2020 18:00 Uhr", dt.date(2020, 4, 28))])
+def test_stamps_in_other_languages_give_the_date(line, date):
+    doc = clean_text(article(before=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "dateline")]
+    assert doc.published is not None and doc.published.value == date
+
+
+def test_an_updated_stamp_in_another_language_yields_to_the_published_one():
+    doc = clean_text(article(before=["Aktualisiert am 7. Mai 2014", "Veröffentlicht am 6. Mai 2014"]), Settings())
+    assert doc.published.value == dt.date(2014, 5, 6)

@@ -147,3 +147,23 @@ def test_footer_link_look_alikes_are_not_navigation(line):
     from cleaners.rules.navigation import footer_link, ui_words
     ln = Line(0, 1, line)
     assert footer_link(ln, Doc([ln])) is None and ui_words(ln, Doc([ln])) is None
+
+
+@pytest.mark.parametrize("line", ["3 hours ago", "Posted 2 days ago", "vor 14 Stunden", "il y a 3 jours", "Hace 13 horas",
+                                  "Externer Inhalt"])
+@pytest.mark.parametrize("where", ["before", "middle"])
+def test_relative_time_stamps_and_external_content_placeholders(line, where):
+    assert kind_of(line, where) == "navigation"
+
+
+def test_a_relative_time_stamp_is_no_publication_date():
+    from cleaners.pipeline import clean_text
+    from cleaners.settings import Settings
+    from tests.ruletools import article
+    assert clean_text(article(before=["3 hours ago"]), Settings()).published is None
+
+
+@pytest.mark.parametrize("line", ["Three hours ago, the council voted on the new routes for the northern suburbs.",
+                                  "Vor 14 Stunden hat der Rat die neuen Buslinien beschlossen, teilte die Stadt mit."])
+def test_relative_time_look_alikes_survive(line):
+    assert survives(line)

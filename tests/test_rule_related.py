@@ -94,3 +94,9 @@ def test_also_on_a_weekday_inside_a_sentence_survives():
 @pytest.mark.parametrize("header", ["From around the web", "Around the Web", "Promoted Stories", "Sponsored Links"])
 def test_sponsored_link_boxes_are_related(header):
     assert kind_of(header, "after") == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Lea: Consejo Permanente aborda la crisis del transporte", "PUEDES VER: ¿Qué es la nueva ruta?",
+                                  "Auch auf gofeminin.de"])
+def test_spanish_prefixes_and_german_also_on(line):
+    assert kind_of(line, "after") == "related_headline"

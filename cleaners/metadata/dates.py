@@ -20,7 +20,8 @@ _MONTH_WORD = re.compile(r"[^\W\d_]{3,}")
 _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                             r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?", re.I)
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
-_UPDATED = re.compile(r"\b(?:updated|modified|edited)\b", re.I)
+_UPDATED = re.compile(r"\b(?:updated|modified|edited|aktualisiert|geändert|mis à jour|modifié|actualizado|modificado"
+                      r"|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)\b", re.I)
 
 
 def plausible(d: dt.date | None, today: dt.date | None = None) -> dt.date | None:

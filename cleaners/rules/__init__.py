@@ -13,6 +13,7 @@ RULES: tuple[Rule, ...] = (
     tag_list.tag_prefix,
     tag_list.tag_header,
     signature.signed_by_outlet,
+    caption.credit_line,  # before copyright_line: "© Jane Doe/AFP" credits a photo
     signature.copyright_line,
     signature.bare_domain,
     navigation.comments_header,
@@ -24,7 +25,6 @@ RULES: tuple[Rule, ...] = (
     caption.lead_credit,
     caption.glued_credit,
     glued.glued_debris,
-    caption.credit_line,
     caption.alt_text,
     caption.caption_sentence,
     navigation.breadcrumb,

@@ -166,6 +166,10 @@ _TERMINAL_CHAR = re.compile(r"[.!?…]")
 _TERMINALS_AND_CLOSERS = ".!?…\"'’”)]"
 
 
+# What a page puts between a paragraph and the block glued to it ("… in March. | Photo: dpa").
+GLUE_SEPARATORS = " |•·–—"
+
+
 def glued_tail(line: Line, max_words: int = 8) -> int | None:
     """Where a short run of words starts after a line's last sentence end: a scraper that joins
     blocks glues the next one ("Share this article", "Photo: Getty Images") onto a paragraph.

@@ -42,7 +42,9 @@ _OPENINGS = re.compile(
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
       | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
-      | unterstützen\ sie\ (?:uns|unsere|unabhängigen)
+      | unterstützen\ sie\ (?:uns|unsere|unabhängigen|diese|den|das) | unterstütze\ (?:uns|unsere|den|das|(?-i:[A-Z]))
+      | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen
+      | (?:¡\s*)?(?:mira|visita|sigue|únete\ a)\ (?:[\w\s]{0,20}\ )?nuestr[oa]s?\ (?:canal|canales|redes|p[aá]gina|grupo)
       | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
       | laissez\ un\ commentaire | vous\ devez\ être\ connecté | soutenez-nous
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos

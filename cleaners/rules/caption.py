@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, glued_tail, in_context, whole_line, starts_with
+from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, whole_line, starts_with
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout)"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
@@ -21,6 +21,8 @@ _LINE_CREDIT = re.compile(
     # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
     r"|(?:getty|ap|dpa|xinhua|anp|ansa|supplied|provided|handout)$"
+    # a photographer's or owner's name before an agency: "Augusta National/Getty Images", "© Jane Doe/dpa"
+    r"|(?:©\s*)?[^.!?/]{2,60}/\s*(?:getty\ images|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock(?:photo)?|alamy)\b[^.!?]{0,25}$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,
 )
@@ -28,7 +30,8 @@ _LINE_CREDIT = re.compile(
 # after a sentence, where it may start a truncated one ("Reuters reported the figures").
 _LABELLED_CREDIT = re.compile(
     rf"^(?:photo|image|picture|video|photograph|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source))?\s*[:|/]\s*\S"
-    r"|^(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of)\s+[A-Z]",
+    r"|^(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of)\s+[A-Z]"
+    r"|^©\s*[^.!?]{0,60}\b(?:getty|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock|photo|foto)\b[^.!?]{0,30}$",
     re.I | re.X,
 )
 # Photo captions are written in the present tense: "X speaks to media", "X appears in court on …".
@@ -68,7 +71,7 @@ def lead_credit(line: Line, doc: Doc) -> Proposal | None:
 def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit glued after a paragraph's last sentence ("… in March. Photo: Getty Images")."""
     at = glued_tail(line)
-    if at is not None and _LABELLED_CREDIT.search(line.text[at:]):
+    if at is not None and _LABELLED_CREDIT.search(line.text[at:].lstrip(GLUE_SEPARATORS)):
         return Proposal("caption", "glued_credit", start=at)
     return None
 

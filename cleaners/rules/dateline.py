@@ -80,10 +80,18 @@ def _is_agency_like(outlet: str) -> bool:
     return len(words) == 1 or (len(words) <= 3 and outlet.upper() == outlet)
 _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 
+# Weekdays of the other languages, as a stamp writes them before its date ("Dienstag, 6. Mai 2014").
+_WEEKDAY_ELSEWHERE = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi"
+                      r"|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lunedì|martedì|mercoledì"
+                      r"|giovedì|venerdì|sabato|domenica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)")
 _STAMP = re.compile(
-    r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date)"
+    r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date"
+    # the same labels in the other languages of the cue rules, with their preposition
+    r"|(?:erstellt|veröffentlicht|aktualisiert|zuletzt\ aktualisiert|geändert)(?:\ am)?|stand:?|publié\ le|mis\ à\ jour\ le"
+    r"|publicado(?:\ el)?|actualizado(?:\ el)?|pubblicato(?:\ il)?|aggiornato(?:\ il)?|atualizado(?:\ em)?"
+    r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
-    r"(?:" + TIME + r",?\s*)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
+    r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
     re.I | re.X,
 )
 

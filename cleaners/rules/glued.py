@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cleaners.rules import call_to_action, navigation, related, signature, tag_list
-from cleaners.rules.base import Doc, Line, Proposal, glued_tail
+from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail
 
 TAIL_RULES = (
     call_to_action.reader_engagement,
@@ -35,7 +35,7 @@ def glued_debris(line: Line, doc: Doc) -> Proposal | None:
     at = glued_tail(line)
     if at is None:
         return None
-    tail = Line(line.index, line.number, line.text[at:])
+    tail = Line(line.index, line.number, line.text[at:].lstrip(GLUE_SEPARATORS))  # "… gesegnet. | © dpa"
     if _CONTINUATION.fullmatch(tail.text):
         return None
     for rule in TAIL_RULES:

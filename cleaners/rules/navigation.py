@@ -139,7 +139,8 @@ _EMBED_NOTICE = re.compile(
       | this\ embed\ is\ (?:invalid|not\ available)
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
       | media\ playback\ is\ (?:unsupported|not\ supported)
-      | embedded\ content\ from\b
+      | embedded\ content\ from\b | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$
+      | contenuto\ esterno$
       # what a bot check or a script-less browser is shown instead of the page
       | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
       | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)
@@ -165,11 +166,24 @@ _READING_TIME = re.compile(
 )
 
 
-@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME)
+# A relative time stamp: "3 hours ago", "Posted 2 days ago", "vor 2 Stunden", "il y a 3 jours",
+# "hace 2 horas". It dates the page's rendering, not the article, so it is no date evidence.
+_RELATIVE_TIME = re.compile(
+    r"""^(?:(?:(?:posted|published|updated|edited|modified|last\ updated)\s*:?\s*)?
+      (?:(?:about|over|nearly|almost)\ )?(?:\d{1,3}|an?|one)\s+(?:sec(?:ond)?|min(?:ute)?|hour|hr|day|week|month|year)s?\ ago
+      |(?:(?:veröffentlicht|aktualisiert)\s+)?vor\ (?:\d{1,3}|einer?|einem)\s+(?:sekunden?|minuten?|stunden?|tag(?:en)?|wochen?|monat(?:en)?|jahr(?:en)?)
+      |il\ y\ a\ \d{1,3}\s+(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans?)
+      |hace\ \d{1,3}\s+(?:segundos?|minutos?|horas?|días?|semanas?|meses|mes|años?)
+    )\.?\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME, _RELATIVE_TIME)
 def placeholder(line: Line, doc: Doc) -> Proposal | None:
-    """A gallery's counter, an embed's placeholder text or a reading-time label: the page's
-    furniture in the body."""
+    """A gallery's counter, an embed's placeholder text, a reading-time label or a relative time
+    stamp: the page's furniture in the body."""
     if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)
-                               or _READING_TIME.search(line.text)):
+                               or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)):
         return whole_line("navigation", "placeholder")
     return None

@@ -20,7 +20,7 @@ RELATED_CUES = r"""
       related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news|posts?|topics))?
     | read\ (?:also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | further\ reading
     | more\ stories | recommended(?:\ for\ you|\ reading)?
-    | also(?=\ on\ (?-i:[A-Z]))  # "Also on HuffPost": the outlet's other stories
+    | (?:also|auch)(?=\ (?:on|auf|bei)\ (?:(?-i:[A-Z])|[\w-]+\.[a-z]{2,}\b))  # "Also on HuffPost", "Auch auf gofeminin.de"
     | (?:from\ )?around\ the\ web | (?:promoted|sponsored|partner)\ (?:stories|links|content|posts)
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
@@ -39,6 +39,7 @@ RELATED_CUES = r"""
 _PREFIX = re.compile(
     r"""^(?:""" + RELATED_CUES + r"""
         | more\ (?:on|from|about)\ [\w .'’]+ | read\ more | more | watch | listen | up\ next | next | previously | trending | top\ stories | latest
+        | lea | puedes\ ver | vea\ también | ver\ también
     )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
     re.IGNORECASE | re.VERBOSE,
 )
