@@ -61,14 +61,19 @@ def test_record_author_wins_over_the_byline():
     assert clean_document(raw, Settings()).author == "J. Roe"
 
 
-@pytest.mark.parametrize("line, author", [
-    ("Reporting by Jane Roe; Editing by John Doe", "Jane Roe"),
-    ("Reporting by Jane Roe in London; Additional reporting by Tom Doe in Paris; Editing by Kim Lee", "Jane Roe"),
-])
-def test_wire_credits_are_bylines(line, author):
-    doc = clean_text(article(after=[line]), Settings())
+def test_labelled_credits_are_a_byline():
+    line = "Autor: Jan Nowak; Ilustrator: Adam Roe"
+    doc = clean_text(article(before=[line]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
-    assert doc.author == author
+    assert doc.author == "Jan Nowak"
+
+
+def test_wire_credits_are_no_byline():
+    # like "The Associated Press contributed to this report", the references keep them with the story
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.byline import byline
+    ln = Line(0, 1, "Reporting by Jane Roe in London; Editing by John Doe")
+    assert byline(ln, Doc([ln])) is None
 
 
 def test_a_staff_role_on_its_own_line_is_a_byline():

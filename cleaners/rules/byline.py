@@ -23,16 +23,15 @@ _TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|–|—|\s-)\s*")
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
 _DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
 _WORDS_MAX = 16
-_CREDITS_WORDS_MAX = 32  # a wire story's credits name several people, each with a place
+_CREDITS_WORDS_MAX = 24  # labelled credits name several people
 # A staff role on its own line under the name ("Staff Writer", "Associated Press Writer"): at least
 # one qualifier before the role word, so a lone "Editor" heading is not taken.
 _ROLE_LINE = re.compile(r"^(?:(?:senior|chief|staff|political|foreign|contributing|special|associated\s+press|ap)\s+)+"
                         r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist)s?$", re.I)
-# A wire story's closing credits, one role per part: "Reporting by Jane Roe in London; Editing by John Doe",
-# "Autor: Jan Nowak; Ilustrator: Adam Roe".
-_CREDIT = re.compile(r"^(?:(?:additional\s+)?(?:reporting|writing|editing|research|graphics|production|compiled)\s+by"
-                     r"|(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photos?)\s*:)\s+\S", re.I)
-_CREDIT_PLACE = re.compile(r"\s+in\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*$")
+# Labelled credits, one role per part: "Autor: Jan Nowak; Ilustrator: Adam Roe". (A wire story's closing
+# credits, "Reporting by Jane Roe; Editing by John Doe", are left to the line model: like "The Associated
+# Press contributed to this report", they belong to the story in most references.)
+_CREDIT = re.compile(r"^(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photos?)\s*:\s+\S", re.I)
 
 
 def _is_name(name: str) -> bool:
@@ -55,8 +54,7 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
         credits = [c.strip() for c in text.split(";")]
         if not all(_CREDIT.match(c) for c in credits):
             return None
-        first = _CREDIT_PLACE.sub("", credits[0])  # "Reporting by Jane Roe in London"
-        return byline_parts(re.sub(r"^additional\s+", "", first, flags=re.I))
+        return byline_parts(credits[0])
     by = _BY.match(text)
     if by is None and not any(sep in text for sep in ",|•·–—-"):
         return None  # without "By", a separator comes before the date or the role (a shortcut)
