@@ -105,7 +105,7 @@ def test_contact_and_never_look_alikes_survive(line):
     assert survives(line)
 
 
-@pytest.mark.parametrize("line", ["Du willst nichts mehr verpassen?", "Unterstütze RosaMag", "Unterstützen Sie diese Form des Journalismus",
+@pytest.mark.parametrize("line", ["Du willst nichts mehr verpassen?", "Kostenlos zum Newsletter anmelden", "Unterstütze RosaMag", "Unterstützen Sie diese Form des Journalismus",
                                   "¡Mira lo que tiene nuestro canal de YouTube!"])
 def test_german_and_spanish_appeals(line):
     assert kind_of(line, "after") == "call_to_action"

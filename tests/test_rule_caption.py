@@ -101,3 +101,12 @@ def test_a_credit_glued_after_a_separator_is_cut():
 
 def test_a_sentence_with_a_slash_survives():
     assert survives("The plan was drawn up by the council/transit authority working group over two years.")
+
+
+@pytest.mark.parametrize("line", ["1 tablespoon ground cinnamon", "4½ cups or 1125 ml of water", "½ cup sugar", "200 lb"])
+def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
+    # a recipe's ingredient or a spec sheet's value, not an image's description
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.caption import alt_text
+    ln = Line(0, 1, line)
+    assert alt_text(ln, Doc([ln])) is None

@@ -93,9 +93,11 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
 
 
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
-    """A short line with no capital letter and no punctuation: an image's alt text or file label."""
+    """A short line with no capital letter and no punctuation: an image's alt text or file label.
+    Not one that starts with a number: a recipe's "1 tablespoon ground cinnamon", a spec's "200 lb"."""
     t = line.text
-    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and any(c.isalpha() for c in t) \
+    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in "½¼¾⅓⅔⅛" \
+            and any(c.isalpha() for c in t) \
             and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
         if any(c.isupper() != c.islower() for c in t if c.isalpha()):
