@@ -109,3 +109,17 @@ def test_contact_and_never_look_alikes_survive(line):
                                   "¡Mira lo que tiene nuestro canal de YouTube!"])
 def test_german_and_spanish_appeals(line):
     assert kind_of(line, "after") == "call_to_action"
+
+
+@pytest.mark.parametrize("line", ["To view the full story, please subscribe to The Example Times.", "Instant access to the full article PDF.",
+                                  "If you're seeing this message but you're already a subscriber, you can log in for immediate access.",
+                                  "Was denkst du?", "Ihre Meinung zu diesem Thema", "Gefällt dir unser Magazin?", "Valora esta noticia",
+                                  "Je fais un don à Attac", "Zapraszamy też do subskrypcji", "Never miss the latest news by signing up"])
+def test_more_paywalls_and_appeals(line):
+    assert kind_of(line, "after") == "call_to_action"
+
+
+@pytest.mark.parametrize("line", ["Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.",
+                                  "Full access to the depot is limited to drivers, the authority said on Tuesday."])
+def test_appeal_look_alikes_survive(line):
+    assert survives(line)

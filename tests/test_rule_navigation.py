@@ -167,3 +167,15 @@ def test_a_relative_time_stamp_is_no_publication_date():
                                   "Vor 14 Stunden hat der Rat die neuen Buslinien beschlossen, teilte die Stadt mit."])
 def test_relative_time_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Jump to Recipe", "Print Recipe", "Rezept drucken", "Sort by: Newest", "Explore further"])
+def test_recipe_toolbar_and_sorting_links(line):
+    assert kind_of(line, "middle") == "navigation"
+
+
+def test_a_german_comment_count_closes_the_article():
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.navigation import comments_header
+    ln = Line(0, 1, "11 Antworten zu")
+    assert comments_header(ln, Doc([ln])) is not None

@@ -100,3 +100,8 @@ def test_sponsored_link_boxes_are_related(header):
                                   "Auch auf gofeminin.de"])
 def test_spanish_prefixes_and_german_also_on(line):
     assert kind_of(line, "after") == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Viel gelesen in Handel", "WEITERE BEITRÄGE ZU", "Mehr zu Klima und Konsum"])
+def test_german_box_headers(line):
+    assert kind_of(line, "after") == "related_headline"

@@ -23,8 +23,12 @@ _OPENINGS = re.compile(
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
       | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
-      | never\ miss\ (?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)\b | never\ miss\ out\ on\ (?:our|the\ latest)\b | press\ play\b
+      | never\ miss\ (?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)\b | never\ miss\ the\ latest\b | never\ miss\ out\ on\ (?:our|the\ latest)\b | press\ play\b
       # a paywall or an app speaking to the reader
+      | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
+        |the\ full\ (?:article|story|archive|issue)|this\ (?:article|story)|our\ (?:archive|journalism|content)|premium|every\ (?:article|story))
+      | to\ (?:view|read|access|see)\ (?:the\ )?(?:full|entire|whole|rest\ of\ the)\ (?:story|article|post)
+      | if\ you(?:'re|’re|\ are)\ (?:seeing\ this\ message|already\ a\ (?:subscriber|member))
       | already\ (?:a\ (?:subscriber|member)|registered|have\ an\ account)(?:\s*[?!]|[,.]?\s+(?:log|sign|click|tap)\b)
       | create\ (?:a|your)\ (?:free\ )?account
       | (?:log|sign)\ in\ to\ (?:continue|read|keep\ reading|comment) | to\ continue\ reading\b
@@ -39,6 +43,9 @@ _OPENINGS = re.compile(
       | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden|kommentieren)
       | (?:diesen\ )?(?:artikel|beitrag)\ (?:teilen|kommentieren|drucken|merken)$
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
+      | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)
+      | gefällt\ (?:dir|ihnen)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\b | besuchen\ sie\ unser
+      | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
       | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
@@ -46,13 +53,13 @@ _OPENINGS = re.compile(
       | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen
       | (?:¡\s*)?(?:mira|visita|sigue|únete\ a)\ (?:[\w\s]{0,20}\ )?nuestr[oa]s?\ (?:canal|canales|redes|p[aá]gina|grupo)
       | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
-      | laissez\ un\ commentaire | vous\ devez\ être\ connecté | soutenez-nous
+      | laissez\ un\ commentaire | (?:je\ fais|faites|faire)\ un\ don\b | vous\ devez\ être\ connecté | soutenez-nous
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos
-      | deja\ (?:un|tu)\ comentario | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n
+      | deja\ (?:un|tu)\ comentario | valora\ (?:esta|este)\ (?:noticia|art[ií]culo|contenido) | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n
       | condividi\ (?:su|questo|questa|l') | iscriviti | seguici | abbonati\ | lascia\ un\ commento | devi\ essere\ connesso
       | compartilhe\ (?:esta|este|no|na) | inscreva-se | siga-nos | deixe\ (?:um|seu)\ comentário | você\ precisa\ estar\ logado
       | deel\ (?:dit|dit\ artikel|op) | volg\ ons | schrijf\ je\ in | laat\ een\ reactie\ achter
-      | udostępnij\ (?:na|ten|artykuł) | zapisz\ się | obserwuj\ nas | subskrybuj | skomentuj
+      | udostępnij\ (?:na|ten|artykuł) | zapraszamy\ (?:też\ |również\ |także\ )?do\ (?:subskrypcji|kontaktu|komentowania) | zapisz\ się | obserwuj\ nas | subskrybuj | skomentuj
     )""",
     re.IGNORECASE | re.VERBOSE,
 )

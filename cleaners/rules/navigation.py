@@ -29,7 +29,7 @@ UI_WORDS = frozenset(
     twitter instagram linkedin youtube pinterest reddit tiktok x copy link links permalink reprints
     feedback careers jobs store subscribe now free trial upgrade premium donate support us up
     continues continued reading below loading enlarge image images caption captions slideshow fullscreen
-    replay scroll photo partner promoted recommended pin via swipe tap click go favourites favorites gift
+    replay scroll photo partner promoted recommended pin via swipe tap click go favourites favorites gift explore
     featured obituaries classifieds today's dark mode font
     anzeige werbung publicité publicite publicidad pubblicità reklama advertentie publicidade""".split()
 ) | UI_WORDS_ELSEWHERE
@@ -68,7 +68,8 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
 _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:rmation)?|data)|(?:your\ )?privacy\ choices"
                  r"|cookie\ (?:settings|preferences)|ad\ ?choices|(?:text|font)\ size|a\ a\ a|(?:a[+-]\ ?){2,3}"
                  r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
-                 r"|paid\ (?:content|post|partnership)")
+                 r"|paid\ (?:content|post|partnership)|sort(?:ed)?\ by(?::?\ \w+)?"
+                 r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
@@ -106,10 +107,10 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
 # "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)", or the reply form's title
 # ("Leave a Reply"). Below the article it closes the article (cleaners.decide): what follows is the
 # readers' text, however prose-like.
-_COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|commentaires?|comentarios?|commenti|reacties|komentarze?)"
+_COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|commenti|risposte|reacties|komentarze?)"
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
-        \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)\s+["“„«'‘].{{0,200}})?\s*:?
+        \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
       | {_COMMENT}\s*(?:\(\d[\d,.]*\))?\s*:?
       | (?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?
     )$""",

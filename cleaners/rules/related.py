@@ -24,6 +24,7 @@ RELATED_CUES = r"""
     | (?:from\ )?around\ the\ web | (?:promoted|sponsored|partner)\ (?:stories|links|content|posts)
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
+    | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3}
     | das\ könnte\ (?:sie|dich)\ (?:auch\ )?interessieren | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
@@ -48,7 +49,7 @@ _PREFIX = re.compile(
 # "More on FoxNews.com." is an outlet's signature.
 _HEADER = re.compile(
     r"""^(?:""" + RELATED_CUES + r""")
-        (?:\ (?:on|at|from|auf|bei|sur|en|su|op|na|em)\ [\w.'’-]+(?:\ [\w.'’-]+)?)?
+        (?:\ (?:on|at|from|in|auf|bei|zu|zum|zur|sur|en|su|op|na|em)(?:\ [\w.'’-]+(?:\ [\w.'’-]+)?)?)?
         \s*(?:…|\.\.\.)?\s*[:»>]*$""",
     re.IGNORECASE | re.VERBOSE,
 )
