@@ -179,3 +179,15 @@ def test_a_german_comment_count_closes_the_article():
     from cleaners.rules.navigation import comments_header
     ln = Line(0, 1, "11 Antworten zu")
     assert comments_header(ln, Doc([ln])) is not None
+
+
+@pytest.mark.parametrize("line", ["Buy now", "Book Now", "Check Price on Amazon", "Track price", "Read full review", "Learn more.",
+                                  "Loading prices for your region…"])
+def test_shop_buttons_and_loaders_are_navigation(line):
+    assert kind_of(line, "middle") == "navigation"
+
+
+@pytest.mark.parametrize("line", ["Buy now, pay later schemes are growing fast, the regulator said on Tuesday.",
+                                  "Learn more about the new routes at the depot."])
+def test_shop_button_look_alikes_survive(line):
+    assert survives(line)

@@ -69,7 +69,12 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|cookie\ (?:settings|preferences)|ad\ ?choices|(?:text|font)\ size|a\ a\ a|(?:a[+-]\ ?){2,3}"
                  r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
                  r"|paid\ (?:content|post|partnership)|sort(?:ed)?\ by(?::?\ \w+)?"
-                 r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette")
+                 r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette"
+                 # a shop's or booking site's buttons
+                 r"|(?:(?:buy|shop|book|order|reserve)\ (?:it\ )?now|check\ (?:the\ )?(?:latest\ )?price|(?:view|see)\ (?:the\ )?(?:deal|price)s?"
+                 r"|track\ price|compare\ prices|get\ (?:the\ )?(?:deal|recipe)|read\ (?:the\ )?full\ review"
+                 r"|watch\ (?:the\ )?(?:video\ )?review|learn\ more|more\ details|get\ started)"
+                 r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?)?[.!]?")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
@@ -140,7 +145,7 @@ _EMBED_NOTICE = re.compile(
       | this\ embed\ is\ (?:invalid|not\ available)
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
       | media\ playback\ is\ (?:unsupported|not\ supported)
-      | embedded\ content\ from\b | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$
+      | loading\ [\w\ ]{0,40}(?:…|\.\.\.)$ | embedded\ content\ from\b | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$
       | contenuto\ esterno$
       # what a bot check or a script-less browser is shown instead of the page
       | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
