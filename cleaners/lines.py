@@ -163,16 +163,10 @@ _SEPARATORS = str.maketrans({c: " " for c in "\x0b\x0c\x1c\x1d\x1e\x1f\u2028\u20
 _HAS_SEPARATOR = re.compile("[\x0b\x0c\x1c-\x1f\u2028\u2029]")  # str.translate with a dict is slow on long lines
 
 
-# Characters that take no space: zero-width (joiners, space, word joiner, BOM), soft hyphen, bidi
-# marks. A line of nothing else is empty to a reader (pages leave "\u200d" lines between blocks).
-_INVISIBLE_ONLY = re.compile("[\u00ad\u034f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\\s]*")
-
-
 def _normalise_once(line: str, keep_curly_quotes: bool) -> str:
     if _HAS_SEPARATOR.search(line):
         line = line.translate(_SEPARATORS)
-    line = _SPACES_TO_FOLD.sub(" ", _repair(line, keep_curly_quotes)).strip()
-    return "" if _INVISIBLE_ONLY.fullmatch(line) else line
+    return _SPACES_TO_FOLD.sub(" ", _repair(line, keep_curly_quotes)).strip()
 
 
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
