@@ -30,3 +30,11 @@ def kind_of(line: str, where: str = "middle") -> str | None:
 def survives(line: str, where: str = "middle") -> bool:
     doc = clean_text(article(**{where: [line]}), Settings())
     return line in doc.text.split("\n\n")
+
+
+def alone(rule, text: str):
+    """What `rule` proposes for `text` as a document of that one line (None: nothing)."""
+    from cleaners.rules.base import Doc, Line
+
+    line = Line(0, 1, text)
+    return rule(line, Doc([line]))

@@ -7,7 +7,7 @@ import pytest
 from cleaners.pipeline import clean_document, clean_text
 from cleaners.settings import Settings
 from cleaners.types import RawDocument
-from tests.ruletools import BODY, article, kind_of, survives
+from tests.ruletools import BODY, alone, article, kind_of, survives
 
 
 @pytest.mark.parametrize("line, author", [
@@ -70,10 +70,8 @@ def test_labelled_credits_are_a_byline():
 
 def test_wire_credits_are_no_byline():
     # like "The Associated Press contributed to this report", the references keep them with the story
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.byline import byline
-    ln = Line(0, 1, "Reporting by Jane Roe in London; Editing by John Doe")
-    assert byline(ln, Doc([ln])) is None
+    assert alone(byline, "Reporting by Jane Roe in London; Editing by John Doe") is None
 
 
 def test_a_staff_role_on_its_own_line_is_a_byline():

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ruletools import kind_of, removed_kinds, article, survives
+from tests.ruletools import alone, kind_of, removed_kinds, article, survives
 
 
 @pytest.mark.parametrize("line", [
@@ -106,7 +106,5 @@ def test_a_sentence_with_a_slash_survives():
 @pytest.mark.parametrize("line", ["1 tablespoon ground cinnamon", "4½ cups or 1125 ml of water", "½ cup sugar", "200 lb"])
 def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
     # a recipe's ingredient or a spec sheet's value, not an image's description
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.caption import alt_text
-    ln = Line(0, 1, line)
-    assert alt_text(ln, Doc([ln])) is None
+    assert alone(alt_text, line) is None

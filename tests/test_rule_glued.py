@@ -4,7 +4,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import BODY, article, removed_kinds, survives
+from tests.ruletools import BODY, alone, article, removed_kinds, survives
 
 PARA = "Residents can share their views at a public meeting on Thursday evening at the library."
 
@@ -89,14 +89,10 @@ def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text)
 def test_a_link_to_the_rest_of_a_story_is_not_cut_off_a_teaser(tail):
     # "… Read more" ends a teaser of another story; cut off, the teaser would read as a sentence of
     # the body, so the line is left whole for the line model
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.glued import glued_debris
-    line = Line(0, 1, "Mayor resigns after a vote of no confidence on Tuesday. " + tail)
-    assert glued_debris(line, Doc([line])) is None
+    assert alone(glued_debris, "Mayor resigns after a vote of no confidence on Tuesday. " + tail) is None
 
 
 def test_a_share_button_after_a_link_word_is_still_cut():
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.glued import glued_debris
-    line = Line(0, 1, "Mayor resigns after a vote of no confidence on Tuesday. Share this article")
-    assert glued_debris(line, Doc([line])) is not None
+    assert alone(glued_debris, "Mayor resigns after a vote of no confidence on Tuesday. Share this article") is not None

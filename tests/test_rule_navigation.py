@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ruletools import BODY, kind_of, survives
+from tests.ruletools import BODY, alone, kind_of, survives
 
 
 @pytest.mark.parametrize("line", ["Watch LIVE", "Watch now", "Skip to content", "Please verify", "Most recent",
@@ -89,10 +89,8 @@ def test_more_furniture_is_navigation(line):
 
 @pytest.mark.parametrize("line", [".......X...X..", "Web Apps", "What to Buy?", "Paid newsletters and subscriptions"])
 def test_puzzle_rows_and_list_headings_are_not_menus(line):
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.navigation import ui_words
-    ln = Line(0, 1, line)
-    assert ui_words(ln, Doc([ln])) is None
+    assert alone(ui_words, line) is None
 
 
 @pytest.mark.parametrize("label", ["Anzeige", "Werbung", "Publicité", "Publicidad", "Pubblicità", "Reklama", "Advertentie"])
@@ -121,10 +119,8 @@ def test_chrome_in_other_languages_bot_checks_and_reading_time(line, where):
     "Reading takes time",
 ])
 def test_chrome_look_alikes_are_not_menus(line):
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.navigation import placeholder, ui_words
-    ln = Line(0, 1, line)
-    assert ui_words(ln, Doc([ln])) is None and placeholder(ln, Doc([ln])) is None
+    assert alone(ui_words, line) is None and alone(placeholder, line) is None
 
 
 @pytest.mark.parametrize("line", ["Do Not Sell My Personal Information", "Text size", "A A A", "Save for later",
@@ -143,10 +139,8 @@ def test_toolbar_and_footer_links_are_navigation(line, where):
     "Paid newsletters and subscriptions",
 ])
 def test_footer_link_look_alikes_are_not_navigation(line):
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.navigation import footer_link, ui_words
-    ln = Line(0, 1, line)
-    assert footer_link(ln, Doc([ln])) is None and ui_words(ln, Doc([ln])) is None
+    assert alone(footer_link, line) is None and alone(ui_words, line) is None
 
 
 @pytest.mark.parametrize("line", ["3 hours ago", "Posted 2 days ago", "vor 14 Stunden", "il y a 3 jours", "Hace 13 horas",
@@ -175,10 +169,8 @@ def test_recipe_toolbar_and_sorting_links(line):
 
 
 def test_a_german_comment_count_closes_the_article():
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.navigation import comments_header
-    ln = Line(0, 1, "11 Antworten zu")
-    assert comments_header(ln, Doc([ln])) is not None
+    assert alone(comments_header, "11 Antworten zu") is not None
 
 
 @pytest.mark.parametrize("line", ["Buy now", "Book Now", "Check Price on Amazon", "Track price", "Read full review", "Learn more.",

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ruletools import kind_of, survives
+from tests.ruletools import alone, kind_of, survives
 
 
 @pytest.mark.parametrize("line", [
@@ -33,7 +33,5 @@ def test_tag_box_headers_and_category_footers_are_tag_lists(line, where):
 
 @pytest.mark.parametrize("line", ["Posted in News Release", "Tags are sold at the depot for two dollars each, the authority said."])
 def test_tag_header_look_alikes_are_not_tag_lists(line):
-    from cleaners.rules.base import Doc, Line
     from cleaners.rules.tag_list import tag_header
-    ln = Line(0, 1, line)
-    assert tag_header(ln, Doc([ln])) is None
+    assert alone(tag_header, line) is None
