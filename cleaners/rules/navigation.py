@@ -136,8 +136,9 @@ _GALLERY_COUNTER = re.compile(
     r"|\d{1,3}\s+(?:of|/|von|de|di|sur|z|van)\s+\d{1,3})\s*$",
     re.IGNORECASE,
 )
-# What a page shows in place of an embedded post or player it could not render: "This content is
-# imported from Twitter. …", "View this post on Instagram", "A post shared by …".
+# What a page shows in place of an embedded post or player it could not render ("This content is
+# imported from Twitter. …", "View this post on Instagram", "A post shared by …", "Externer Inhalt"),
+# while it loads ("Loading prices…"), or to a bot check ("Please verify you're not a robot").
 _EMBED_NOTICE = re.compile(
     r"""^(?:this\ content\ is\ (?:imported\ from|created\ and\ maintained\ by)
       | view\ this\ (?:post|photo|video|profile)\ on\ (?:instagram|facebook|twitter|x|tiktok|youtube|threads)
@@ -145,8 +146,8 @@ _EMBED_NOTICE = re.compile(
       | this\ embed\ is\ (?:invalid|not\ available)
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
       | media\ playback\ is\ (?:unsupported|not\ supported)
-      | loading\ [\w\ ]{0,40}(?:…|\.\.\.)$ | embedded\ content\ from\b | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$
-      | contenuto\ esterno$
+      | loading\ [\w\ ]{0,40}(?:…|\.\.\.)$ | embedded\ content\ from\b
+      | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$ | contenuto\ esterno$
       # what a bot check or a script-less browser is shown instead of the page
       | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
       | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)
