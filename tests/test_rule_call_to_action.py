@@ -123,3 +123,9 @@ def test_more_paywalls_and_appeals(line):
                                   "Full access to the depot is limited to drivers, the authority said on Tuesday."])
 def test_appeal_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Lust auf mehr?", "Sie wollen mehr von uns?", "Sie lesen gern Example.com?",
+                                  "Verraten Sie gerne in den Kommentaren:", "Nos siga no Instagram"])
+def test_more_german_and_portuguese_appeals(line):
+    assert kind_of(line, "after") == "call_to_action"

@@ -183,3 +183,8 @@ def test_shop_buttons_and_loaders_are_navigation(line):
                                   "Learn more about the new routes at the depot."])
 def test_shop_button_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Buch bestellen", "Jetzt kaufen", "Dowiedz się więcej", "En savoir plus"])
+def test_shop_and_learn_more_buttons_in_other_languages(line):
+    assert kind_of(line, "middle") == "navigation"

@@ -105,3 +105,8 @@ def test_spanish_prefixes_and_german_also_on(line):
 @pytest.mark.parametrize("line", ["Viel gelesen in Handel", "WEITERE BEITRÄGE ZU", "Mehr zu Klima und Konsum"])
 def test_german_box_headers(line):
     assert kind_of(line, "after") == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Mehr von", "Mehr von Anja Roe"])
+def test_mehr_von_heads_a_box_of_an_author_s_stories(line):
+    assert kind_of(line, "after") == "related_headline"

@@ -35,3 +35,7 @@ def test_tag_box_headers_and_category_footers_are_tag_lists(line, where):
 def test_tag_header_look_alikes_are_not_tag_lists(line):
     from cleaners.rules.tag_list import tag_header
     assert alone(tag_header, line) is None
+
+
+def test_a_wordpress_entry_footer_is_a_tag_list():
+    assert kind_of("This entry was posted in News and tagged buses, council on May 3, 2020 by admin.", "after") == "tag_list"

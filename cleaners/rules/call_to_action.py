@@ -45,7 +45,8 @@ _OPENINGS = re.compile(
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
       | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)
       | gefällt\ (?:dir|ihnen)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\b | besuchen\ sie\ unser
-      | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b
+      | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b | lust\ auf\ mehr\b | (?:sie\ wollen|du\ willst|willst\ du|wollen\ sie)\ mehr\ von\ uns
+      | (?:sie\ lesen|du\ liest|lesen\ sie)\ gern\b | verraten\ sie\ (?:uns\ )?(?:gerne\ )?in\ den\ kommentaren
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
       | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
@@ -57,7 +58,7 @@ _OPENINGS = re.compile(
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos
       | deja\ (?:un|tu)\ comentario | valora\ (?:esta|este)\ (?:noticia|art[ií]culo|contenido) | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n
       | condividi\ (?:su|questo|questa|l') | iscriviti | seguici | abbonati\ | lascia\ un\ commento | devi\ essere\ connesso
-      | compartilhe\ (?:esta|este|no|na) | inscreva-se | siga-nos | deixe\ (?:um|seu)\ comentário | você\ precisa\ estar\ logado
+      | compartilhe\ (?:esta|este|no|na) | inscreva-se | siga-nos | nos\ siga\b | deixe\ (?:um|seu)\ comentário | você\ precisa\ estar\ logado
       | deel\ (?:dit|dit\ artikel|op) | volg\ ons | schrijf\ je\ in | laat\ een\ reactie\ achter
       | udostępnij\ (?:na|ten|artykuł) | zapraszamy\ (?:też\ |również\ |także\ )?do\ (?:subskrypcji|kontaktu|komentowania) | zapisz\ się | obserwuj\ nas | subskrybuj | skomentuj
     )""",

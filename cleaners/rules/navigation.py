@@ -73,7 +73,8 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  # a shop's or booking site's buttons
                  r"|(?:(?:buy|shop|book|order|reserve)\ (?:it\ )?now|check\ (?:the\ )?(?:latest\ )?price|(?:view|see)\ (?:the\ )?(?:deal|price)s?"
                  r"|track\ price|compare\ prices|get\ (?:the\ )?(?:deal|recipe)|read\ (?:the\ )?full\ review"
-                 r"|watch\ (?:the\ )?(?:video\ )?review|learn\ more|more\ details|get\ started)"
+                 r"|watch\ (?:the\ )?(?:video\ )?review|learn\ more|more\ details|get\ started"
+                 r"|(?:jetzt\ |hier\ |buch\ |online\ )?(?:bestellen|kaufen)|dowiedz\ się\ więcej|en\ savoir\ plus|más\ información)"
                  r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?)?[.!]?")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")

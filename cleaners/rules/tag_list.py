@@ -9,10 +9,11 @@ from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 _PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
 # The header of a tag box, alone on its line ("Tags", "Schlagwörter:", "Mots-clés"), and a blog's
-# category footer ("Posted in News | Tagged economy, jobs").
+# category footer ("Posted in News | Tagged economy, jobs", "This entry was posted in News on …").
 _HEADER = re.compile(r"^(?:tags?|tagged|keywords|schlagw(?:ö|oe)rter|schlagworte|stichw(?:ö|oe)rter|mots-cl(?:é|e)s"
                      r"|(?:é|e)tiquettes|etiquetas|tagi|trefwoorden)\s*:?$", re.I)
-_CATEGORY_FOOTER = re.compile(r"^posted\s+in\s+(?-i:[A-Z])[\w&'’ -]*(?:\s*[,|]\s*[\w&'’ -]+)+$", re.I)
+_CATEGORY_FOOTER = re.compile(r"^(?:posted\s+in\s+(?-i:[A-Z])[\w&'’ -]*(?:\s*[,|]\s*[\w&'’ -]+)+$"
+                              r"|this\s+(?:entry|post)\s+was\s+(?:posted|filed)\s+(?:in|under)\b)", re.I)
 
 
 @starts_with(_PREFIX)
@@ -24,7 +25,7 @@ def tag_prefix(line: Line, doc: Doc) -> Proposal | None:
 
 @starts_with(_HEADER, _CATEGORY_FOOTER)
 def tag_header(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 15 and (_HEADER.search(line.text) or _CATEGORY_FOOTER.search(line.text)):
+    if (line.n_words <= 15 and _HEADER.search(line.text)) or (line.n_words <= 40 and _CATEGORY_FOOTER.search(line.text)):
         return whole_line("tag_list", "tag_header")
     return None
 
