@@ -93,39 +93,29 @@ def test_paywall_look_alikes_survive(line):
     assert survives(line)
 
 
-@pytest.mark.parametrize("line", ["Contact Jane Doe at jdoe@example.com or 555-123-4567.", "Never miss a story: sign up for alerts",
-                                  "Press play to listen to this article"])
-def test_contact_lines_and_alert_prompts_are_calls_to_action(line):
-    assert kind_of(line, "middle") == "call_to_action"
+# Contact lines, alert prompts, paywall lines and appeals in other languages
+@pytest.mark.parametrize("line, where", [
+    *((line, "middle") for line in ["Contact Jane Doe at jdoe@example.com or 555-123-4567.", "Never miss a story: sign up for alerts",
+                                    "Press play to listen to this article"]),
+    *((line, "after") for line in [
+        "Du willst nichts mehr verpassen?", "Kostenlos zum Newsletter anmelden", "Unterstütze RosaMag",
+        "Unterstützen Sie diese Form des Journalismus", "¡Mira lo que tiene nuestro canal de YouTube!",
+        "To view the full story, please subscribe to The Example Times.", "Instant access to the full article PDF.",
+        "If you're seeing this message but you're already a subscriber, you can log in for immediate access.",
+        "Was denkst du?", "Ihre Meinung zu diesem Thema", "Gefällt dir unser Magazin?", "Valora esta noticia",
+        "Je fais un don à Attac", "Zapraszamy też do subskrypcji", "Never miss the latest news by signing up",
+        "Lust auf mehr?", "Sie wollen mehr von uns?", "Sie lesen gern Example.com?",
+        "Verraten Sie gerne in den Kommentaren:", "Nos siga no Instagram"]),
+])
+def test_more_calls_to_action(line, where):
+    assert kind_of(line, where) == "call_to_action"
 
 
-@pytest.mark.parametrize("line", ["Contact tracing at the depot found no new cases among the drivers, the authority said.",
-                                  "Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday."])
-def test_contact_and_never_look_alikes_survive(line):
+@pytest.mark.parametrize("line", [
+    "Contact tracing at the depot found no new cases among the drivers, the authority said.",
+    "Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday.",
+    "Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.",
+    "Full access to the depot is limited to drivers, the authority said on Tuesday.",
+])
+def test_call_to_action_look_alikes_survive(line):
     assert survives(line)
-
-
-@pytest.mark.parametrize("line", ["Du willst nichts mehr verpassen?", "Kostenlos zum Newsletter anmelden", "Unterstütze RosaMag", "Unterstützen Sie diese Form des Journalismus",
-                                  "¡Mira lo que tiene nuestro canal de YouTube!"])
-def test_german_and_spanish_appeals(line):
-    assert kind_of(line, "after") == "call_to_action"
-
-
-@pytest.mark.parametrize("line", ["To view the full story, please subscribe to The Example Times.", "Instant access to the full article PDF.",
-                                  "If you're seeing this message but you're already a subscriber, you can log in for immediate access.",
-                                  "Was denkst du?", "Ihre Meinung zu diesem Thema", "Gefällt dir unser Magazin?", "Valora esta noticia",
-                                  "Je fais un don à Attac", "Zapraszamy też do subskrypcji", "Never miss the latest news by signing up"])
-def test_more_paywalls_and_appeals(line):
-    assert kind_of(line, "after") == "call_to_action"
-
-
-@pytest.mark.parametrize("line", ["Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.",
-                                  "Full access to the depot is limited to drivers, the authority said on Tuesday."])
-def test_appeal_look_alikes_survive(line):
-    assert survives(line)
-
-
-@pytest.mark.parametrize("line", ["Lust auf mehr?", "Sie wollen mehr von uns?", "Sie lesen gern Example.com?",
-                                  "Verraten Sie gerne in den Kommentaren:", "Nos siga no Instagram"])
-def test_more_german_and_portuguese_appeals(line):
-    assert kind_of(line, "after") == "call_to_action"

@@ -23,7 +23,8 @@ _OPENINGS = re.compile(
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
       | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
-      | never\ miss\ (?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)\b | never\ miss\ the\ latest\b | never\ miss\ out\ on\ (?:our|the\ latest)\b | press\ play\b
+      | never\ miss\ (?:(?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)|the\ latest|out\ on\ (?:our|the\ latest))\b
+      | press\ play\b
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
         |the\ full\ (?:article|story|archive|issue)|this\ (?:article|story)|our\ (?:archive|journalism|content)|premium|every\ (?:article|story))
@@ -45,13 +46,13 @@ _OPENINGS = re.compile(
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
       | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)
       | gefällt\ (?:dir|ihnen)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\b | besuchen\ sie\ unser
-      | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b | lust\ auf\ mehr\b | (?:sie\ wollen|du\ willst|willst\ du|wollen\ sie)\ mehr\ von\ uns
+      | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b | lust\ auf\ mehr\b
       | (?:sie\ lesen|du\ liest|lesen\ sie)\ gern\b | verraten\ sie\ (?:uns\ )?(?:gerne\ )?in\ den\ kommentaren
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
       | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
       | unterstützen\ sie\ (?:uns|unsere|unabhängigen|diese|den|das) | unterstütze\ (?:uns|unsere|den|das|(?-i:[A-Z]))
-      | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen
+      | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:mehr\ von\ uns|(?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen)
       | (?:¡\s*)?(?:mira|visita|sigue|únete\ a)\ (?:[\w\s]{0,20}\ )?nuestr[oa]s?\ (?:canal|canales|redes|p[aá]gina|grupo)
       | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
       | laissez\ un\ commentaire | (?:je\ fais|faites|faire)\ un\ don\b | vous\ devez\ être\ connecté | soutenez-nous

@@ -7,6 +7,8 @@ from cleaners import shape
 from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, whole_line, starts_with
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa)"
+# The picture agencies and stock libraries a credit names after a photographer's name ("Jane Doe/AFP").
+_AGENCIES = r"getty(?:\ images)?|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock(?:photo)?|alamy"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
 _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s*$", re.I | re.X)
 # The same bracket at the start of a paragraph, where an image's credit sat above its first line.
@@ -22,7 +24,7 @@ _LINE_CREDIT = re.compile(
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
     r"|(?:getty|ap|dpa|xinhua|anp|ansa|supplied|provided|handout)$"
     # a photographer's or owner's name before an agency: "Augusta National/Getty Images", "© Jane Doe/dpa"
-    r"|(?:©\s*)?[^.!?/]{2,60}/\s*(?:getty\ images|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock(?:photo)?|alamy)\b[^.!?]{0,25}$"
+    rf"|(?:©\s*)?[^.!?/]{{2,60}}/\s*(?:{_AGENCIES})\b[^.!?]{{0,25}}$"
     r"|\(?(?:photo|image|picture)s?\)?$)",
     re.I | re.X,
 )
@@ -31,7 +33,7 @@ _LINE_CREDIT = re.compile(
 _LABELLED_CREDIT = re.compile(
     rf"^(?:photo|image|picture|video|photograph|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source))?\s*[:|/]\s*\S"
     r"|^(?:photo|image|picture|photograph)s?\s+(?:by|via|courtesy\ of)\s+[A-Z]"
-    r"|^©\s*[^.!?]{0,60}\b(?:getty|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock|photo|foto)\b[^.!?]{0,30}$",
+    rf"|^©\s*[^.!?]{{0,60}}\b(?:{_AGENCIES}|photo|foto)\b[^.!?]{{0,30}}$",
     re.I | re.X,
 )
 # Photo captions are written in the present tense: "X speaks to media", "X appears in court on …".
