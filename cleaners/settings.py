@@ -34,7 +34,8 @@ class Settings:
     model_threshold: float = 0.5
     model_threshold_max: float = 0.7
     # Model-only removal of what reads as article text (a sentence next to the body, or a line
-    # between two body lines, i.e. a subheading) needs this much confidence instead.
+    # between two body lines, i.e. a subheading, or a long prose paragraph inside the body) needs
+    # this much confidence instead.
     model_threshold_prose: float = 0.9
     # Lines right below the last prose line that the model is this sure are body (P(debris) below
     # it) continue the body: a closing list, a table, the last short paragraphs.

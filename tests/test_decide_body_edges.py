@@ -101,3 +101,27 @@ def test_the_body_is_not_extended_across_a_line_an_earlier_pass_removed(removed_
     removed = frozenset({6}) if removed_between else frozenset()
     decision = decide(lines, Settings(), debris_proba=proba, removed_before=removed)
     assert (CLOSING in [text for _, text in decision.kept]) is kept_closing
+
+
+LONG_PROSE = ("Born in 1952 in a small town on the coast, she studied painting before she turned to "
+              "photography in the late seventies, and her early pictures of fishermen and their families "
+              "were shown in London, Paris and New York within a decade of her first exhibition.")
+SHORT_PROSE = "She now lives and works in Lisbon with her family."
+
+
+@pytest.mark.parametrize("p, kept", [(0.8, True), (0.95, False)])
+def test_a_long_prose_paragraph_inside_the_body_needs_the_model_sure(p, kept):
+    # between body paragraphs, with the model doubtful (above its page threshold, below the prose one)
+    lines = [HEADLINE, BODY[0], LONG_PROSE, LONG_PROSE.replace("she", "he"), BODY[1], BODY[2]]
+    proba = np.array([0.9, 0.02, p, p, 0.02, 0.02])
+    decision = decide(lines, Settings(), debris_proba=proba)
+    texts = [text for _, text in decision.kept]
+    assert (LONG_PROSE in texts) is kept
+
+
+def test_a_short_sentence_the_model_doubts_inside_the_body_still_goes():
+    # the look-alike: two short sentences in a row (not one subheading) at the same doubt
+    lines = [HEADLINE, BODY[0], SHORT_PROSE, SHORT_PROSE.replace("Lisbon", "Porto"), BODY[1], BODY[2]]
+    proba = np.array([0.9, 0.02, 0.8, 0.8, 0.02, 0.02])
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert SHORT_PROSE not in texts
