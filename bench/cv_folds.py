@@ -7,7 +7,9 @@ held-out halves, so title or decision changes can be measured without retraining
 Folds as in `newsclean eval --cv 2` (cleaners/model/evaluate.py). Models and per-page predictions
 go to bench/out/cv/TAG/ (fold0, fold1, model.jsonl, pipeline.jsonl). Stage boosters are cached in
 bench/out/cv/fitcache by a hash of their training data, so a title-only change retrains only the
-title models. NC_TT sets the saved folds' title_threshold (default: the packaged default).
+title models. NC_TT sets the saved folds' title_threshold (default: the packaged default); NC_SEED
+the training seed (LightGBM's bagging and feature sampling; default: cleaners.model.train.SEED).
+bench/cv_seeds.py runs this over several seeds.
 """
 import sys
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
@@ -32,6 +34,8 @@ def _cached_fit(X, y, w, rounds, names):
     f.parent.mkdir(parents=True, exist_ok=True); b.save_model(str(f))
     return b
 tr._fit = _cached_fit
+if os.environ.get("NC_SEED"):
+    tr.PARAMS["seed"] = int(os.environ["NC_SEED"])
 tag = sys.argv[1]; what = sys.argv[2:]  # train / model / pipeline
 out = Path(__file__).resolve().parent / "out" / "cv" / tag
 pages = tr.load_jsonl(tr.DEVSET/"pages.jsonl.gz")
