@@ -1,6 +1,7 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import byline, call_to_action, caption, consent, dateline, glued, navigation, related, signature, tag_list
+from cleaners.rules import (byline, call_to_action, caption, consent, dateline, glued, navigation, related, signature,
+                            site_notice, tag_list)
 from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
 
 RULES: tuple[Rule, ...] = (
@@ -21,6 +22,7 @@ RULES: tuple[Rule, ...] = (
     navigation.footer_link,
     call_to_action.reader_engagement,
     consent.cookie_consent,
+    site_notice.site_notice,
     caption.end_credit,
     caption.lead_credit,
     caption.glued_credit,

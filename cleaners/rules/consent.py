@@ -18,13 +18,13 @@ from cleaners.rules.base import Doc, Line, Proposal, whole_line
 
 _COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
 # The site speaking of itself (first person plural).
-_SITE = re.compile(
+SITE_VOICE = re.compile(
     r"""\b(?:we|our|us|wir|unser\w*|uns|nous|notre|nos|utilizamos|usamos|nuestr[oa]s?|noi|nostr[oaie]
     |utilizziamo|usiamo|nós|noss[oa]s?|wij|onze|ons|gebruiken|używamy|stosujemy|wykorzystujemy|nasz\w*)\b""",
     re.I | re.X)
 # The site addressing the reader (second person; not the forms that also read as "they", "her" or
 # "I": German "sie", "ihr", Dutch "je", Portuguese "seu").
-_READER = re.compile(
+READER_ADDRESS = re.compile(
     r"""\b(?:you|your|du|dir|dich|dein\w*|vous|votre|vos|tu|tus|usted|ustedes|tuo|tua|tuoi|vostr[oaie]
     |você|voce|uw|jouw|państw[oa]|twoj\w*)\b""",
     re.I | re.X)
@@ -61,6 +61,6 @@ def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
     if line.n_words > 60 or not _may_name_cookies(t) or not _COOKIE.search(t):
         return None
-    if (_SITE.search(t) or _READER.search(t)) and (_CONSENT.search(t) or _WEB.search(t)):
+    if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)):
         return whole_line("boilerplate", "cookie_consent")
     return None

@@ -1,0 +1,68 @@
+"""The site speaking about itself inside the article: disclosures and appeals that run to a whole
+paragraph. "This article contains affiliate links, which means we may earn a commission …", "Sign
+up for our free newsletter to get … in your inbox", "If you enjoyed this story, please consider
+supporting our independent journalism …", "The information in this article is for general
+informational purposes only and does not constitute … advice", "Comments are moderated …".
+
+Such a paragraph reads as prose, so the model keeps it inside a body. What gives it away is the
+site's own voice (we, our, this site: cleaners.rules.consent.SITE_VOICE) together with one of the
+few things a site says about itself to its readers: how it earns from links, its newsletter, app
+or alerts, asking for money, asking for tips, moderating comments, or disclaiming advice. An
+article about newsletters or affiliate marketing speaks of "a newsletter" or "affiliates" in the
+third person; the notice speaks of "our newsletter", "our links", "our journalism". Cookie walls
+are cleaners.rules.consent's.
+"""
+from __future__ import annotations
+
+import re
+
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
+
+MAX_WORDS = 90  # a notice is one paragraph, not an article about the topic
+# the site naming itself in the third person ("this article", "this website")
+_THIS_SITE = re.compile(r"\bthis (?:article|website|web site|site|page|post|blog|story|content)\b", re.I)
+
+# What the site says about itself, each as the site's own thing ("our newsletter", "we may earn").
+_APPEAL = re.compile(
+    r"""\b(?:
+        our\ (?:free\ |daily\ |weekly\ |email\ |e-mail\ )*newsletters?\b | (?:in|to)\ your\ inbox
+      | (?:download|get|install)\ our\ (?:free\ )?(?:[\w-]+\ )?app\b
+      | support\ (?:our|independent|local|quality)\ (?:\w+\ )?(?:journalism|reporting|work|newsroom)
+      | (?:a|your)\ (?:(?:small|monthly|one-time|regular|recurring)\ ){0,2}(?:donation|contribution)\b | donate\b
+      | (?:news\ )?tips?\ (?:to|for)\ us | (?:have|got)\ a\ (?:news\ )?(?:tip|story\ idea)\b | send\ us\ (?:a|an|your)\b
+    )""", re.I | re.X)
+_DISCLOSURE = re.compile(
+    r"""\b(?:
+        affiliate\ links? | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
+      | at\ no\ (?:extra|additional)\ cost\ to\ you
+      | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
+      | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
+      | comments\ (?:are|will\ be)\ (?:moderated|reviewed|approved)
+    )""", re.I | re.X)
+
+
+# Every _APPEAL and _DISCLOSURE match holds one of these (lower case): a plain substring test
+# leaves the regular expressions to the few lines that may match.
+_KEYS = ("affiliate", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
+         "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
+         "install our", "support our", "support independent", "support local", "support quality",
+         "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
+         "news tip", "story idea", "send us")
+
+
+def _may_be_notice(text: str) -> bool:
+    low = text.lower()
+    return any(key in low for key in _KEYS)
+
+
+def site_notice(line: Line, doc: Doc) -> Proposal | None:
+    text = line.text
+    if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(text) \
+            or not (SITE_VOICE.search(text) or _THIS_SITE.search(text)):
+        return None
+    if _DISCLOSURE.search(text):
+        return whole_line("boilerplate", "site_notice")
+    if _APPEAL.search(text) and READER_ADDRESS.search(text):
+        return whole_line("call_to_action", "site_notice")
+    return None

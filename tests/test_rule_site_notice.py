@@ -1,0 +1,52 @@
+"""The site speaking about itself inside the article: affiliate disclosures, advice disclaimers,
+newsletter, app, donation and tip appeals (cleaners.rules.site_notice). Written in wordings the dev
+pages do not hold; look-alikes are articles about the same topics in the third person."""
+import pytest
+
+from cleaners.rules.site_notice import site_notice
+from tests.ruletools import alone, kind_of, survives
+
+DISCLOSURES = [
+    "This guide contains affiliate links, so if you buy something through them we may earn a small commission.",
+    "Our writers test every product themselves. When you shop through our links, we might receive a commission.",
+    "The content on this website is for general informational purposes only and should not be construed as financial advice.",
+    "Comments are moderated and will appear once one of our editors has approved them, so please be patient with us.",
+]
+APPEALS = [
+    "Sign up for our free weekly newsletter and get the best of our reporting delivered to your inbox every Friday.",
+    "If this story helped you, please consider a small monthly donation so that we can keep our reporting free for everyone.",
+    "Got a news tip about your neighbourhood? Send us an email and our reporters will look into it for you.",
+    "Follow every match live on your phone: download our free football app and turn on alerts for your team.",
+]
+
+
+@pytest.mark.parametrize("line", DISCLOSURES)
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_disclosures_and_disclaimers_inside_or_below_the_body_go(line, where):
+    assert kind_of(line, where) == "boilerplate"
+
+
+@pytest.mark.parametrize("line", APPEALS)
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_appeals_inside_or_below_the_body_go(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    # the same topics, reported in the third person or as advice to the reader
+    "Many bloggers earn a commission through affiliate links, and regulators now require them to disclose it clearly.",
+    "The company said its newsletter reached two million readers, most of whom open it in their inbox before work.",
+    "Readers who want to support local journalism can subscribe to the paper or give a donation to its foundation.",
+    "If you're looking for a cheaper tool, we'd recommend comparing the newsletter services on price and deliverability first.",
+    "Investors should remember that past returns are not advice, and that every fund carries some risk of loss.",
+    "The app, which users can download for free, sends alerts when a train is delayed by more than five minutes.",
+])
+def test_articles_about_the_same_topics_survive(line):
+    assert alone(site_notice, line) is None
+    assert survives(line)
+
+
+def test_a_long_article_paragraph_is_not_a_notice_however_it_speaks():
+    words = ("We asked readers how they follow the news, and many told us they read our newsletter in their inbox "
+             "before work, while others said they rely on friends and family to send them the stories that matter. ")
+    assert alone(site_notice, words * 3) is None  # beyond one paragraph's length
