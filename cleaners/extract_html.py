@@ -68,12 +68,12 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
 
 # Rules of the line cleaner that stay reliable inside a body trafilatura extracted: they fire on
 # explicit cues ("RELATED:", a "Related stories" header and the headline under it, "Photo: Getty Images", "Sign up for…", "© 2018 …", "Updated: …",
-# "Tags:", "We use cookies… you accept"). Rules that judge by shape and position alone (menus, name runs, lower-case lines) are
+# "Tags:", "We use cookies… you accept", "… we may earn a commission"). Rules that judge by shape and position alone (menus, name runs, lower-case lines) are
 # left out: trafilatura already chose the body region, and the lists and tables in it are content.
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
     "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credit_line", "caption_sentence", "cookie_consent",
-    "placeholder", "footer_link", "tag_header",
+    "placeholder", "footer_link", "tag_header", "site_notice",
 })
 # Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).
 # They judge prose by English function words, so they apply only to an English-like body (on
