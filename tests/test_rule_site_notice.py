@@ -50,3 +50,20 @@ def test_a_long_article_paragraph_is_not_a_notice_however_it_speaks():
     words = ("We asked readers how they follow the news, and many told us they read our newsletter in their inbox "
              "before work, while others said they rely on friends and family to send them the stories that matter. ")
     assert alone(site_notice, words * 3) is None  # beyond one paragraph's length
+
+
+@pytest.mark.parametrize("line", [
+    "Die mit einem Sternchen markierten Links sind Affiliate-Links: Kaufst du darüber ein, erhalten wir eine kleine Provision.",
+    "Cet article contient des liens affiliés : si vous achetez via ces liens, nous touchons une petite commission.",
+    "Este artículo contiene enlaces de afiliados y nuestros lectores no pagan nada extra por ello.",
+])
+def test_affiliate_disclosures_in_other_languages(line):
+    assert alone(site_notice, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Die Firma zahlt ihren Vertriebspartnern eine Provision für jeden vermittelten Vertrag, sagte der Sprecher.",
+    "Les liens affiliés sont désormais encadrés par la loi, a rappelé le ministre mardi devant les députés.",
+])
+def test_reports_about_affiliate_payments_in_other_languages_survive(line):
+    assert alone(site_notice, line) is None

@@ -34,7 +34,8 @@ _APPEAL = re.compile(
     )""", re.I | re.X)
 _DISCLOSURE = re.compile(
     r"""\b(?:
-        affiliate\ links? | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
+        affiliate[\ -]links? | liens?\ affili[ée]s? | enlaces?\ (?:de\ )?afiliad[oa]s? | link\ (?:di\ )?affiliazione
+      | (?:erhalten|bekommen)\ wir\ (?:dafür\ |daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
       | at\ no\ (?:extra|additional)\ cost\ to\ you
       | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
@@ -44,7 +45,7 @@ _DISCLOSURE = re.compile(
 
 # Every _APPEAL and _DISCLOSURE match holds one of these (lower case): a plain substring test
 # leaves the regular expressions to the few lines that may match.
-_KEYS = ("affiliate", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
+_KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
