@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cleaners import shape
-from cleaners.rules import base, consent, signature
+from cleaners.rules import base, consent, signature, site_notice
 from cleaners.rules.base import Line
 
 ODD = "ıİſKkKsS.!?…'\"’”)] \t\u00a0\u2028\n,;:|()©@/-–—_0123456789aBcé"
@@ -31,13 +31,42 @@ SAMPLES = [
 @settings(max_examples=300, deadline=None)
 def test_cookie_precheck_is_necessary(text):
     if consent._COOKIE.search(text):
-        assert consent._may_name_cookies(text)
+        assert consent._may_name_cookies(Line(0, 1, text).lower)
 
 
 def test_cookie_precheck_on_samples():
     for text in SAMPLES:
         if consent._COOKIE.search(text):
-            assert consent._may_name_cookies(text), text
+            assert consent._may_name_cookies(Line(0, 1, text).lower), text
+
+
+NOTICE_SAMPLES = [
+    "We may earn a COMMISSION", "Affiliate-Links", "liens affiliés", "enlaces de afiliados", "erhalten wir eine Provision",
+    "at no extra cost to you", "for informational purposes only", "does not constitute legal advice",
+    "Comments are moderated", "our weekly newsletter", "in your inbox", "Download our app", "support our journalism",
+    "a small monthly donation", "please donate", "tips to us", "Got a news tip", "have a story idea", "Send us a note",
+]
+
+
+NOTICE_TEXTS = st.lists(st.sampled_from(list(ODD) + ["affiliate", "links", "commission", "we may earn", "our", "newsletter",
+                                                      "inbox", "in your", "download", "app", "support", "donat", "tip",
+                                                      "to us", "send us", "purposes only", "advice", "comments are",
+                                                      "moderated", "no extra cost to you", "provision", "wir"]),
+                        max_size=30).map(" ".join)
+
+
+@given(NOTICE_TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_site_notice_precheck_is_necessary(text):
+    if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text):
+        assert site_notice._may_be_notice(Line(0, 1, text).lower)
+
+
+def test_site_notice_precheck_on_samples():
+    for text in NOTICE_SAMPLES + SAMPLES:
+        if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text):
+            assert site_notice._may_be_notice(Line(0, 1, text).lower), text
+    assert all(site_notice._APPEAL.search(t) or site_notice._DISCLOSURE.search(t) for t in NOTICE_SAMPLES)
 
 
 def _glued_plain(text: str, max_words: int = 8) -> int | None:

@@ -31,6 +31,9 @@ class Proposal:
         return self.start, len(text) if self.end is None else self.end
 
 
+_GATE_FOLD = str.maketrans({"ı": "i", "ſ": "s", "\u0307": None})
+
+
 class _memo:
     """functools.cached_property without its per-access lock (Python 3.11 takes an RLock on every
     first access): computes once and stores the value in the instance's __dict__."""
@@ -58,6 +61,14 @@ class Line:
     @_memo
     def n_words(self) -> int:
         return len(self.words)
+
+    @_memo
+    def lower(self) -> str:
+        """The text in lower case for the rules' substring gates, computed once per line: a gate
+        tells where a re.IGNORECASE pattern cannot match, so the letters such a pattern equates with
+        ASCII ones that lower() does not give back ("ı", "ſ", the dot "İ" leaves) are folded too."""
+        low = self.text.lower()
+        return low if low.isascii() else low.translate(_GATE_FOLD)
 
     @_memo
     def ends_sentence(self) -> bool:

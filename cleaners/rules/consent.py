@@ -47,19 +47,15 @@ _WEB = re.compile(
     re.I | re.X)
 
 
-def _may_name_cookies(text: str) -> bool:
+def _may_name_cookies(low: str) -> bool:
     """False only where _COOKIE cannot match: none of "cook", "consent", "gdpr", "dsgvo", "vacy " in
-    the lower case text. (Under re.I only "ı", "İ" and "ſ" match an ASCII letter that lower() does
-    not give back, and only the "s" of "consent" and "dsgvo" is among them: "ſ" is read as "s".)"""
-    low = text.lower()
-    if "ſ" in low:
-        low = low.replace("ſ", "s")
+    `low`, the line's gate text (Line.lower)."""
     return "cook" in low or "consent" in low or "gdpr" in low or "dsgvo" in low or "vacy " in low
 
 
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
-    if line.n_words > 60 or not _may_name_cookies(t) or not _COOKIE.search(t):
+    if line.n_words > 60 or not _may_name_cookies(line.lower) or not _COOKIE.search(t):
         return None
     if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)):
         return whole_line("boilerplate", "cookie_consent")

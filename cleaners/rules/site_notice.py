@@ -35,7 +35,7 @@ _APPEAL = re.compile(
 _DISCLOSURE = re.compile(
     r"""\b(?:
         affiliate[\ -]links? | liens?\ affili[ée]s? | enlaces?\ (?:de\ )?afiliad[oa]s? | link\ (?:di\ )?affiliazione
-      | (?:erhalten|bekommen)\ wir\ (?:dafür\ |daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
+      | (?:erhalten|bekommen)\ wir\ (?:daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
       | at\ no\ (?:extra|additional)\ cost\ to\ you
       | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
@@ -52,14 +52,14 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee",
          "news tip", "story idea", "send us")
 
 
-def _may_be_notice(text: str) -> bool:
-    low = text.lower()
+def _may_be_notice(low: str) -> bool:
+    """False only where neither _APPEAL nor _DISCLOSURE can match the text `low` is the lower case of."""
     return any(key in low for key in _KEYS)
 
 
 def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
-    if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(text) \
+    if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower) \
             or not (SITE_VOICE.search(text) or _THIS_SITE.search(text)):
         return None
     if _DISCLOSURE.search(text):
