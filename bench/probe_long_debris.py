@@ -16,8 +16,6 @@ held-out score.
 """
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 from pathlib import Path
 
@@ -25,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cleaners.model import LineModel, using  # noqa: E402
+from cleaners.model import train as tr  # noqa: E402
 from cleaners.model.evaluate import fold_of  # noqa: E402
 from cleaners.pipeline import clean_text  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
@@ -48,8 +47,7 @@ REPEATS = 4
 
 def main(argv: list[str]) -> int:
     tag = argv[0] if argv else "s14-s20261121"
-    with gzip.open("/work/shared/devset/pages.jsonl.gz", "rt", encoding="utf-8") as fh:
-        pages = [json.loads(line) for line in fh]
+    pages = tr.load_jsonl(tr.DEVSET / "pages.jsonl.gz")
     # pages with a body of several paragraphs and a title, in a fixed order
     good = sorted((p for p in pages if p.get("title") and sum(len(x.split()) > 12 for x in p["truth"].split("\n")) >= 6),
                   key=lambda p: p["id"])
