@@ -2,120 +2,122 @@ import pytest
 
 from tests.ruletools import kind_of, survives
 
+# (lines, where each is placed in an article): every one is a call to action there
+CALLS_TO_ACTION = [
+    # English prompts
+    ([
+        'What do you think?',
+        'Have a tip? Send it to us! Email In Touch at',
+        'Sign up for our newsletter',
+        'Share this article',
+        'Follow us on Twitter',
+        'Tell us what you think in the comments below.',
+        'Got a news tip? Email us at tips@example.com',
+        'Subscribe now for unlimited access',
+        'Click here to read more',
+        'Let us know your thoughts on Facebook.',
+    ], ['middle', 'after']),
+    # the same in other languages
+    ([
+        'Kostenlos registrieren und weiterlesen',
+        'Folgen Sie uns auf Facebook',
+        'War dieser Artikel hilfreich?',
+        'Teilen Sie diesen Artikel',
+        'Abonnez-vous à notre newsletter',
+        'Suscríbete a nuestro boletín',
+        'Síguenos en Twitter',
+        'Iscriviti alla newsletter',
+        'Inscreva-se no nosso canal',
+        'Volg ons op Facebook',
+        'Zapisz się do newslettera',
+    ], ['middle', 'after']),
+    # newsletters into the inbox, contacting the author
+    ([
+        'Get the latest news delivered to your inbox.',
+        'Email the author at jdoe@example.com',
+        'Contact reporter John Doe at 555-1234 or jdoe@example.com.',
+        'Follow John Doe on Twitter: @johndoe',
+    ], ['middle', 'after']),
+    # a paywall or an app speaking to the reader; a newsroom asking for stories
+    ([
+        'This article is for subscribers only.',
+        'You have reached your limit of free articles this month.',
+        'Already a subscriber? Log in',
+        'Create a free account to continue reading',
+        'To continue reading, subscribe now.',
+        'Turn on notifications',
+        'Get the app',
+        'Got a story? Contact our newsroom.',
+    ], ['before', 'middle', 'after']),
+    # contact lines, alert prompts, paywall lines and appeals in other languages
+    ([
+        'Contact Jane Doe at jdoe@example.com or 555-123-4567.',
+        'Never miss a story: sign up for alerts',
+        'Press play to listen to this article',
+    ], ['middle']),
+    ([
+        'Du willst nichts mehr verpassen?',
+        'Kostenlos zum Newsletter anmelden',
+        'Unterstütze RosaMag',
+        'Unterstützen Sie diese Form des Journalismus',
+        '¡Mira lo que tiene nuestro canal de YouTube!',
+        'To view the full story, please subscribe to The Example Times.',
+        'Instant access to the full article PDF.',
+        "If you're seeing this message but you're already a subscriber, you can log in for immediate access.",
+        'Was denkst du?',
+        'Ihre Meinung zu diesem Thema',
+        'Gefällt dir unser Magazin?',
+        'Valora esta noticia',
+        'Je fais un don à Attac',
+        'Zapraszamy też do subskrypcji',
+        'Never miss the latest news by signing up',
+        'Lust auf mehr?',
+        'Sie wollen mehr von uns?',
+        'Sie lesen gern Example.com?',
+        'Verraten Sie gerne in den Kommentaren:',
+        'Nos siga no Instagram',
+    ], ['after']),
+    # appeals for support
+    ([
+        'Our journalism needs your support. Please subscribe today to Example.com.',
+        'Please consider supporting local journalism with a subscription.',
+    ], ['after']),
+    # share and comment buttons in other languages
+    ([
+        'Artikel teilen',
+        'Diesen Artikel teilen',
+        'Jetzt kommentieren',
+        'Partager sur Facebook',
+    ], ['middle']),
+]
 
-@pytest.mark.parametrize("line", [
-    "What do you think?", "Have a tip? Send it to us! Email In Touch at", "Sign up for our newsletter",
-    "Share this article", "Follow us on Twitter", "Tell us what you think in the comments below.",
-    "Got a news tip? Email us at tips@example.com", "Subscribe now for unlimited access", "Click here to read more",
-    "Let us know your thoughts on Facebook.",
-])
-@pytest.mark.parametrize("where", ["middle", "after"])
+# Sentences that use the same words: reader words inside a sentence, third persons, and words that
+# only look like the imperatives
+LOOK_ALIKES = [
+    'The mayor announced the decision on Twitter late Tuesday, saying the vote was long overdue.',
+    '"What do you think we should do now?" one resident asked the council during the public hearing.',
+    'Residents can share their views at a public meeting on Thursday evening at the library.',
+    'Comparte con su hermano una casa en las afueras de la ciudad desde hace diez años, según la policía.',
+    'Folgende Maßnahmen hat der Stadtrat am Dienstag nach einer langen Debatte beschlossen.',
+    "Suivez le guide : la ville propose des visites gratuites du nouveau dépôt de bus tout l'été.",
+    'Abonnenten der Zeitung erhalten den Bericht des Stadtrats ab der kommenden Woche per Post.',
+    'Follow these steps shared on Twitter to report a delayed bus to the transit authority.',
+    'The reporter who broke the story said the council had not contacted her before the vote.',
+    'Already a member of the council, she said the new routes were overdue and the budget was there to pay for them.',
+    'Subscribers to the transit pass will pay less under the new plan, the authority said on Tuesday.',
+    'Got a story about the buses, the mayor joked, and everyone will want to hear it at the next council meeting.',
+    'Contact tracing at the depot found no new cases among the drivers, the authority said.',
+    'Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday.',
+    'Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.',
+    'Full access to the depot is limited to drivers, the authority said on Tuesday.',
+]
+
+
+@pytest.mark.parametrize("line, where", [(line, where) for lines, wheres in CALLS_TO_ACTION for where in wheres for line in lines])
 def test_calls_to_action_removed(line, where):
     assert kind_of(line, where) == "call_to_action"
 
 
-@pytest.mark.parametrize("line", [
-    "The mayor announced the decision on Twitter late Tuesday, saying the vote was long overdue.",
-    '"What do you think we should do now?" one resident asked the council during the public hearing.',
-    "Residents can share their views at a public meeting on Thursday evening at the library.",
-])
-def test_reader_words_inside_sentences_survive(line):
-    assert survives(line)
-
-
-
-@pytest.mark.parametrize("line", [
-    "Kostenlos registrieren und weiterlesen", "Folgen Sie uns auf Facebook", "War dieser Artikel hilfreich?",
-    "Teilen Sie diesen Artikel", "Abonnez-vous à notre newsletter", "Suscríbete a nuestro boletín",
-    "Síguenos en Twitter", "Iscriviti alla newsletter", "Inscreva-se no nosso canal", "Volg ons op Facebook",
-    "Zapisz się do newslettera",
-])
-@pytest.mark.parametrize("where", ["middle", "after"])
-def test_calls_to_action_in_other_languages_removed(line, where):
-    assert kind_of(line, where) == "call_to_action"
-
-
-@pytest.mark.parametrize("line", [
-    # third persons, and words that only look like the imperatives
-    "Comparte con su hermano una casa en las afueras de la ciudad desde hace diez años, según la policía.",
-    "Folgende Maßnahmen hat der Stadtrat am Dienstag nach einer langen Debatte beschlossen.",
-    "Suivez le guide : la ville propose des visites gratuites du nouveau dépôt de bus tout l'été.",
-    "Abonnenten der Zeitung erhalten den Bericht des Stadtrats ab der kommenden Woche per Post.",
-])
-def test_other_languages_look_alikes_survive(line):
-    assert survives(line)
-
-
-@pytest.mark.parametrize("line", [
-    "Get the latest news delivered to your inbox.", "Email the author at jdoe@example.com",
-    "Contact reporter John Doe at 555-1234 or jdoe@example.com.", "Follow John Doe on Twitter: @johndoe",
-])
-@pytest.mark.parametrize("where", ["middle", "after"])
-def test_inbox_and_author_contact_prompts_are_calls_to_action(line, where):
-    assert kind_of(line, where) == "call_to_action"
-
-
-@pytest.mark.parametrize("line", [
-    "Follow these steps shared on Twitter to report a delayed bus to the transit authority.",
-    "The reporter who broke the story said the council had not contacted her before the vote.",
-])
-def test_follow_and_contact_inside_sentences_survive(line):
-    assert survives(line)
-
-
-@pytest.mark.parametrize("line", ["Our journalism needs your support. Please subscribe today to Example.com.",
-                                  "Please consider supporting local journalism with a subscription."])
-def test_appeals_for_support_are_calls_to_action(line):
-    assert kind_of(line, "after") == "call_to_action"
-
-
-@pytest.mark.parametrize("line", ["Artikel teilen", "Diesen Artikel teilen", "Jetzt kommentieren", "Partager sur Facebook"])
-def test_share_and_comment_buttons_in_other_languages(line):
-    assert kind_of(line, "middle") == "call_to_action"
-
-
-# A paywall or an app speaking to the reader; a newsroom asking for stories.
-@pytest.mark.parametrize("line", ["This article is for subscribers only.", "You have reached your limit of free articles this month.",
-                                  "Already a subscriber? Log in", "Create a free account to continue reading",
-                                  "To continue reading, subscribe now.", "Turn on notifications", "Get the app",
-                                  "Got a story? Contact our newsroom."])
-@pytest.mark.parametrize("where", ["before", "middle", "after"])
-def test_paywall_and_app_prompts_are_calls_to_action(line, where):
-    assert kind_of(line, where) == "call_to_action"
-
-
-@pytest.mark.parametrize("line", [
-    "Already a member of the council, she said the new routes were overdue and the budget was there to pay for them.",
-    "Subscribers to the transit pass will pay less under the new plan, the authority said on Tuesday.",
-    "Got a story about the buses, the mayor joked, and everyone will want to hear it at the next council meeting.",
-])
-def test_paywall_look_alikes_survive(line):
-    assert survives(line)
-
-
-# Contact lines, alert prompts, paywall lines and appeals in other languages
-@pytest.mark.parametrize("line, where", [
-    *((line, "middle") for line in ["Contact Jane Doe at jdoe@example.com or 555-123-4567.", "Never miss a story: sign up for alerts",
-                                    "Press play to listen to this article"]),
-    *((line, "after") for line in [
-        "Du willst nichts mehr verpassen?", "Kostenlos zum Newsletter anmelden", "Unterstütze RosaMag",
-        "Unterstützen Sie diese Form des Journalismus", "¡Mira lo que tiene nuestro canal de YouTube!",
-        "To view the full story, please subscribe to The Example Times.", "Instant access to the full article PDF.",
-        "If you're seeing this message but you're already a subscriber, you can log in for immediate access.",
-        "Was denkst du?", "Ihre Meinung zu diesem Thema", "Gefällt dir unser Magazin?", "Valora esta noticia",
-        "Je fais un don à Attac", "Zapraszamy też do subskrypcji", "Never miss the latest news by signing up",
-        "Lust auf mehr?", "Sie wollen mehr von uns?", "Sie lesen gern Example.com?",
-        "Verraten Sie gerne in den Kommentaren:", "Nos siga no Instagram"]),
-])
-def test_more_calls_to_action(line, where):
-    assert kind_of(line, where) == "call_to_action"
-
-
-@pytest.mark.parametrize("line", [
-    "Contact tracing at the depot found no new cases among the drivers, the authority said.",
-    "Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday.",
-    "Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.",
-    "Full access to the depot is limited to drivers, the authority said on Tuesday.",
-])
-def test_call_to_action_look_alikes_survive(line):
+@pytest.mark.parametrize("line", LOOK_ALIKES)
+def test_look_alikes_survive(line):
     assert survives(line)
