@@ -20,16 +20,12 @@ APPEALS = [
 ]
 
 
-@pytest.mark.parametrize("line", DISCLOSURES)
+@pytest.mark.parametrize("line, kind", [*((line, "boilerplate") for line in DISCLOSURES),
+                                        *((line, "call_to_action") for line in APPEALS)])
 @pytest.mark.parametrize("where", ["middle", "after"])
-def test_disclosures_and_disclaimers_inside_or_below_the_body_go(line, where):
-    assert kind_of(line, where) == "boilerplate"
-
-
-@pytest.mark.parametrize("line", APPEALS)
-@pytest.mark.parametrize("where", ["middle", "after"])
-def test_appeals_inside_or_below_the_body_go(line, where):
-    assert kind_of(line, where) == "call_to_action"
+def test_notices_inside_or_below_the_body_go_with_their_kind(line, kind, where):
+    # disclosures and disclaimers are boilerplate; appeals are calls to action
+    assert kind_of(line, where) == kind
 
 
 @pytest.mark.parametrize("line", [
