@@ -9,6 +9,7 @@ from tests.ruletools import alone, kind_of, survives
 DISCLOSURES = [
     "This guide contains affiliate links, so if you buy something through them we may earn a small commission.",
     "Our writers test every product themselves. When you shop through our links, we might receive a commission.",
+    "Every product is picked by our reviewers, and buying through the links below may earn us a commission.",
     "The content on this website is for general informational purposes only and should not be construed as financial advice.",
     "Comments are moderated and will appear once one of our editors has approved them, so please be patient with us.",
 ]
@@ -31,6 +32,7 @@ def test_notices_inside_or_below_the_body_go_with_their_kind(line, kind, where):
 @pytest.mark.parametrize("line", [
     # the same topics, reported in the third person or as advice to the reader
     "Many bloggers earn a commission through affiliate links, and regulators now require them to disclose it clearly.",
+    "The agency told us its brokers may earn a commission on each sale, which buyers rarely see on the final bill.",
     "The company said its newsletter reached two million readers, most of whom open it in their inbox before work.",
     "Readers who want to support local journalism can subscribe to the paper or give a donation to its foundation.",
     "If you're looking for a cheaper tool, we'd recommend comparing the newsletter services on price and deliverability first.",

@@ -26,6 +26,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from cleaners.corpus import DocContext
+from cleaners.model.headline import full_headline
 
 MODEL_VERSION = "line-model-5"
 FILES = Path(__file__).resolve().parent / "files"
@@ -173,6 +174,7 @@ class LineModel:
             if pg[j] < float(self.meta["title_gate_threshold"]):
                 return None
             i = int(ci[j])
+        i = full_headline(lines, i, cand)  # not a shortened copy of the headline
         # the same line again (a page repeats its headline): the copy right above the body, where
         # the decision step looks for the headline
         copies = [j for j, s in enumerate(lines) if s == lines[i]]

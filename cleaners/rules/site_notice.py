@@ -35,7 +35,7 @@ _APPEAL = re.compile(
 _DISCLOSURE = re.compile(
     r"""\b(?:
         affiliate[\ -]links? | liens?\ affili[ée]s? | enlaces?\ (?:de\ )?afiliad[oa]s? | link\ (?:di\ )?affiliazione
-      | (?:erhalten|bekommen)\ wir\ (?:daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
+      | (?:erhalten|bekommen)\ wir\ (?:daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:(?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)|(?:may|might|will|can|could)\ (?:earn|make)\ us)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
       | at\ no\ (?:extra|additional)\ cost\ to\ you
       | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
