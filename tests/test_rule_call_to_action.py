@@ -82,6 +82,14 @@ CALLS_TO_ACTION = [
         'Our journalism needs your support. Please subscribe today to Example.com.',
         'Please consider supporting local journalism with a subscription.',
     ], ['after']),
+    # a blog asking the reader what they made of the post, or for a tip
+    ([
+        'Did you enjoy this guide? Share it with a friend who is planning a trip.',
+        'If you liked this tutorial, you might also like:',
+        'Enjoyed this recipe? Leave a star rating below!',
+        'Buy me a coffee',
+        'Support us on Patreon',
+    ], ['middle', 'after']),
     # share and comment buttons in other languages
     ([
         'Artikel teilen',
@@ -110,6 +118,9 @@ LOOK_ALIKES = [
     'Never miss a chance to ride the new line, the mayor told the crowd at the depot on Tuesday.',
     'Was denken Sie über Politik, fragte der Reporter die Fahrgäste am Bahnhof.',
     'Full access to the depot is limited to drivers, the authority said on Tuesday.',
+    'If you enjoyed the first season of the show, the second one is even better, critics say.',
+    'Did you like the old timetable better? Most riders told the survey they did not.',
+    'She said she would buy me a coffee if the bus was late again, and it was.',
 ]
 
 

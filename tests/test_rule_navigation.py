@@ -174,13 +174,19 @@ def test_a_german_comment_count_closes_the_article():
 
 
 @pytest.mark.parametrize("line", ["Buy now", "Book Now", "Check Price on Amazon", "Track price", "Read full review", "Learn more.",
-                                  "Loading prices for your region…"])
+                                  "Loading prices for your region…", "Learn more >>", "Read the full review →",
+                                  # a business site's buttons
+                                  "Add to cart", "View your cart", "Get a Free Quote", "Request an estimate",
+                                  "Schedule a Consultation", "Book a demo", "Start your free trial", "Try it for free"])
 def test_shop_buttons_and_loaders_are_navigation(line):
     assert kind_of(line, "middle") == "navigation"
 
 
 @pytest.mark.parametrize("line", ["Buy now, pay later schemes are growing fast, the regulator said on Tuesday.",
-                                  "Learn more about the new routes at the depot."])
+                                  "Learn more about the new routes at the depot.",
+                                  "Get a quote from three installers before you sign anything.",
+                                  "Book a demo only after you have listed what the software must do.",
+                                  "Try it free for a month, then decide whether the paid plan is worth it."])
 def test_shop_button_look_alikes_survive(line):
     assert survives(line)
 

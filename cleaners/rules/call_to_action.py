@@ -25,6 +25,8 @@ _OPENINGS = re.compile(
       | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
       | never\ miss\ (?:(?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)|the\ latest|out\ on\ (?:our|the\ latest))\b
       | press\ play\b
+      | (?:did\ you\ (?:like|enjoy)|(?:if\ )?you\ (?:liked|enjoyed)|(?:liked|enjoyed)|do\ you\ (?:like|enjoy))\ (?:this|the|our|my)\ (?:article|post|story|piece|guide|tutorial|recipe|episode|video|newsletter|blog)\b
+      | buy\ me\ a\ coffee | (?:support|join|follow)\ (?:me|us)\ on\ (?:patreon|ko-?fi|substack)\b
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
         |the\ full\ (?:article|story|archive|issue)|this\ (?:article|story)|our\ (?:archive|journalism|content)|premium|every\ (?:article|story))

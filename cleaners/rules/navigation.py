@@ -74,12 +74,17 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|(?:(?:buy|shop|book|order|reserve)\ (?:it\ )?now|check\ (?:the\ )?(?:latest\ )?price|(?:view|see)\ (?:the\ )?(?:deal|price)s?"
                  r"|track\ price|compare\ prices|get\ (?:the\ )?(?:deal|recipe)|read\ (?:the\ )?full\ review"
                  r"|watch\ (?:the\ )?(?:video\ )?review|learn\ more|more\ details|get\ started"
+                 # a business site's buttons
+                 r"|(?:add\ to|view|go\ to)\ (?:your\ )?(?:cart|basket|bag|wish\ ?list)"
+                 r"|(?:get|request)\ (?:an?\ |your\ )?(?:free\ )?(?:quote|estimate)"
+                 r"|(?:book|schedule|request)\ (?:a\ |your\ )?(?:free\ )?(?:demo|call|consultation|appointment)"
+                 r"|start\ (?:your\ )?(?:free\ )?trial|try\ (?:it\ )?(?:for\ )?free"
                  r"|(?:jetzt\ |hier\ |buch\ |online\ )?(?:bestellen|kaufen)|dowiedz\ się\ więcej|en\ savoir\ plus|más\ información)"
                  r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?)?[.!]?")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
-_TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
+_TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:[>»›→]+\s*)?$", re.IGNORECASE | re.VERBOSE)  # a trailing arrow: "Learn more >>"
 _LEGAL_LINKS = re.compile(rf"^(?:{_LEGAL_LINK})(?:{_SEPARATORS}(?:{_LEGAL_LINK}))+{_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
 
 
