@@ -89,7 +89,16 @@ CALLS_TO_ACTION = [
         'Enjoyed this recipe? Leave a star rating below!',
         'Buy me a coffee',
         'Support us on Patreon',
+        'Pin this for later!',
     ], ['middle', 'after']),
+    # the comment form's and the paywall's log-in prompts
+    ([
+        'Please log in, or sign up for a new account and purchase a subscription to read or post comments.',
+        'You must be logged in to post a comment.',
+        'Log in or register to post comments',
+        'Register for free to continue reading.',
+        'Your email address will not be published. Required fields are marked *',
+    ], ['after']),
     # share and comment buttons in other languages
     ([
         'Artikel teilen',
@@ -121,6 +130,9 @@ LOOK_ALIKES = [
     'If you enjoyed the first season of the show, the second one is even better, critics say.',
     'Did you like the old timetable better? Most riders told the survey they did not.',
     'She said she would buy me a coffee if the bus was late again, and it was.',
+    'Sign in to view your order history, then choose Returns and pick the bus pass you want to refund.',
+    'Users must log in to post comments on the transit forum, the authority said on Tuesday.',
+    'Pin it to the map next to the depot, then draw the new route in red.',
 ]
 
 

@@ -22,6 +22,29 @@ def test_photo_credit_at_end_of_a_line_is_a_span(credit):
     assert kinds == {credit: "caption"}
 
 
+@pytest.mark.parametrize("caption", [
+    "A man walks through a flooded street in Sacramento on Monday. (Photo by Jane Roe/AP)",
+    "Residents wade through the water outside the depot (Image: Springfield Fire Department)",
+    "Mayor Jane Smith speaks to reporters after the vote. (AP Photo/Evan Vucci)",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_a_present_tense_description_with_a_credit_is_a_caption(caption, where):
+    # the credit says a picture sits here; a present-tense description before it is its caption
+    assert removed_kinds(article(**{where: [caption]})) == {caption: "caption"}
+
+
+@pytest.mark.parametrize("para", [
+    # the past tense: a lede a scraper glued the picture's credit to
+    "Residents waded through the water on Monday as the river rose above its banks for the third time this winter.",
+    # the present tense, but a paragraph's length
+    "Residents wade through the water every winter, and the council says the new flood wall will not be finished before "
+    "2028 because the state has yet to release the money it promised after the last flood, which damaged hundreds of homes.",
+])
+def test_a_paragraph_with_a_credit_keeps_its_text(para):
+    credit = "(Photo by Jane Roe/AP)"
+    assert removed_kinds(article(middle=[para + " " + credit])) == {credit: "caption"}
+
+
 def test_caption_between_headline_and_lede():
     text = "Sheriff says deputy stayed outside\n\nBroward County Sheriff Scott Israel speaks to media\n\n" + article(title=None)
     assert removed_kinds(text).get("Broward County Sheriff Scott Israel speaks to media") == "caption"

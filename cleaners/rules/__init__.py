@@ -23,6 +23,7 @@ RULES: tuple[Rule, ...] = (
     call_to_action.reader_engagement,
     consent.cookie_consent,
     site_notice.site_notice,
+    caption.credited_caption,  # before end_credit: the whole line, not just its credit
     caption.end_credit,
     caption.lead_credit,
     caption.glued_credit,

@@ -27,6 +27,8 @@ _OPENINGS = re.compile(
       | press\ play\b
       | (?:did\ you\ (?:like|enjoy)|(?:if\ )?you\ (?:liked|enjoyed)|(?:liked|enjoyed)|do\ you\ (?:like|enjoy))\ (?:this|the|our|my)\ (?:article|post|story|piece|guide|tutorial|recipe|episode|video|newsletter|blog)\b
       | buy\ me\ a\ coffee | (?:support|join|follow)\ (?:me|us)\ on\ (?:patreon|ko-?fi|substack)\b
+      | pin\ (?:this|it|me)\ (?:for\ later|now)\b | (?:save|pin)\ (?:this|it)\ (?:to|on)\ pinterest\b
+      | your\ e-?mail\ (?:address\ )?will\ not\ be\ (?:published|shared|displayed)
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
         |the\ full\ (?:article|story|archive|issue)|this\ (?:article|story)|our\ (?:archive|journalism|content)|premium|every\ (?:article|story))
@@ -35,6 +37,8 @@ _OPENINGS = re.compile(
       | already\ (?:a\ (?:subscriber|member)|registered|have\ an\ account)(?:\s*[?!]|[,.]?\s+(?:log|sign|click|tap)\b)
       | create\ (?:a|your)\ (?:free\ )?account
       | (?:log|sign)\ in\ to\ (?:continue|read|keep\ reading|comment) | to\ continue\ reading\b
+      | (?:please\ )?(?:log|sign)\ ?in\b[^.!?]{0,100}?\bto\ (?:read\ or\ )?(?:comment|reply|post\ (?:a\ )?(?:comments?|replies|a\ reply))\b
+      | you\ (?:must|need\ to|have\ to)\ be\ (?:logged|signed)\ in\b | register\ (?:for\ free\ |now\ )?to\ (?:continue\ reading|comment)\b
       | this\ (?:article|story|content|page)\ is\ (?:only\ )?(?:for|available\ (?:to|for)|reserved\ for|exclusive\ to)
         \ (?:our\ )?(?:paid\ |premium\ |digital\ )?(?:subscribers|members)
       | you(?:'ve|’ve|\ have)\ (?:reached|hit)\ (?:your|the)\ (?:\w+\ )?(?:limit|maximum)

@@ -60,6 +60,35 @@ def end_credit(line: Line, doc: Doc) -> Proposal | None:
     return Proposal("caption", "end_credit", start=m.start(), end=m.end())
 
 
+# The same verbs in the plural, for a caption's common-noun subject ("Residents wade through …").
+_CAPTION_VERBS_PLURAL = (
+    "arrive|attend|gather|wait|wade|walk|stand|sit|watch|look|hold|line up|march|rally|protest|pray|mourn|"
+    "embrace|hug|celebrate|cheer|react|pose|carry|search|inspect|survey|clean|remove|work|play|perform|"
+    "ride|wave|listen|leave|visit|greet|shake|kneel|fight|battle|sort|rest|stroll|cross"
+)
+# A present-tense description whatever its subject: "A man walks through …", "Firefighters battle …".
+_ANY_SUBJECT_CAPTION = re.compile(
+    r"^(?:[\w'’.-]+\s+){1,6}(?:" + _CAPTION_VERBS + "|" + _CAPTION_VERBS_PLURAL + r")\b", re.I
+)
+CREDITED_CAPTION_MAX_WORDS = 35  # a caption is a sentence or two; a lede can carry a credit too
+
+
+def credited_caption(line: Line, doc: Doc) -> Proposal | None:
+    """A line that ends in a photo credit and before it describes the picture in the present tense
+    ("A man walks through a flooded street on Monday. (Photo by Jane Roe/AP)"): the whole line is
+    the caption. A paragraph in the past tense keeps its text and loses only the credit
+    (end_credit): a scraper glues a credit to the lede too."""
+    if not line.text.rstrip().endswith(")") or line.n_words > CREDITED_CAPTION_MAX_WORDS + 8:
+        return None
+    m = _END_CREDIT.search(line.text)
+    if m is None:
+        return None
+    before = line.text[:m.start()].strip()
+    if before and len(before.split()) <= CREDITED_CAPTION_MAX_WORDS and _ANY_SUBJECT_CAPTION.search(before):
+        return whole_line("caption", "credited_caption")
+    return None
+
+
 def lead_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets glued before a paragraph: remove just the bracket."""
     if not line.text.startswith("("):
