@@ -78,6 +78,19 @@ def test_a_staff_role_on_its_own_line_is_a_byline():
     assert kind_of("Staff Writer", "before") == "byline"
 
 
+@pytest.mark.parametrize("line", ["Reporting from San Francisco", "Reporting from Kyiv, Ukraine", "Reported from London"])
+def test_where_the_reporter_filed_from_is_part_of_the_byline(line):
+    doc = clean_text(article(before=["By Jane Roe", line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [("By Jane Roe", "byline"), (line, "byline")]
+    assert doc.author == "Jane Roe"
+
+
+@pytest.mark.parametrize("line", ["Reporting from the front line is dangerous, editors say.",
+                                  "Reporting from courts and councils has thinned out since 2008, a study found."])
+def test_sentences_about_reporting_from_somewhere_survive(line):
+    assert survives(line)
+
+
 @pytest.mark.parametrize("line", ["Editor", "Letters to the Editor", "Writer; director; producer"])
 def test_role_and_credit_look_alikes_are_not_bylines(line):
     assert kind_of(line, "middle") != "byline"

@@ -144,10 +144,14 @@ def test_footer_link_look_alikes_are_not_navigation(line):
 
 
 @pytest.mark.parametrize("line", ["3 hours ago", "Posted 2 days ago", "vor 14 Stunden", "il y a 3 jours", "Hace 13 horas",
-                                  "Externer Inhalt"])
+                                  "Externer Inhalt", "Listen to this article · 5:12 min Learn more", "Listen to this story"])
 @pytest.mark.parametrize("where", ["before", "middle"])
 def test_relative_time_stamps_and_external_content_placeholders(line, where):
     assert kind_of(line, where) == "navigation"
+
+
+def test_a_story_to_listen_to_is_no_audio_player_label():
+    assert survives("Listen to this story of a bus driver who kept her route running through three winters of cuts.")
 
 
 def test_a_relative_time_stamp_is_no_publication_date():

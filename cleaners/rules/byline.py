@@ -28,6 +28,8 @@ _CREDITS_WORDS_MAX = 24  # labelled credits name several people
 # one qualifier before the role word, so a lone "Editor" heading is not taken.
 _ROLE_LINE = re.compile(r"^(?:(?:senior|chief|staff|political|foreign|contributing|special|associated\s+press|ap)\s+)+"
                         r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist)s?$", re.I)
+# Where the reporter filed from, on its own line under the byline ("Reporting from San Francisco").
+_REPORTING_FROM = re.compile(r"^[Rr]eport(?:ing|ed)\s+from\s+[A-Z][\w.'’-]*(?:,?\s+[A-Z][\w.'’-]*){0,4}$")
 # Labelled credits, one role per part: "Autor: Jan Nowak; Ilustrator: Adam Roe". (A wire story's closing
 # credits, "Reporting by Jane Roe; Editing by John Doe", are left to the line model: like "The Associated
 # Press contributed to this report", they belong to the story in most references.)
@@ -86,7 +88,8 @@ def _partition(text: str) -> tuple[str, str, str]:
 
 def _may_be_byline(line: Line) -> bool:
     return line.n_words <= _CREDITS_WORDS_MAX and line.text[:1].isupper() \
-        and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None)
+        and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None
+             or _REPORTING_FROM.match(line.text) is not None)
 
 
 @in_context(gate=_may_be_byline)
@@ -96,7 +99,7 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     "By Use Case" (the page speaks of "use cases")."""
     if line.n_words > _CREDITS_WORDS_MAX or not line.text[:1].isupper():
         return None
-    if _ROLE_LINE.match(line.text):
+    if _ROLE_LINE.match(line.text) or _REPORTING_FROM.match(line.text):
         return whole_line("byline", "byline")
     parts = byline_parts(line.text)
     if parts is None:
