@@ -90,6 +90,7 @@ CALLS_TO_ACTION = [
         'Buy me a coffee',
         'Support us on Patreon',
         'Pin this for later!',
+        'Did you make this recipe? Tag @annascooks on Instagram!',
     ], ['middle', 'after']),
     # the comment form's and the paywall's log-in prompts
     ([

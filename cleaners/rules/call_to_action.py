@@ -28,6 +28,7 @@ _OPENINGS = re.compile(
       | (?:did\ you\ (?:like|enjoy)|(?:if\ )?you\ (?:liked|enjoyed)|(?:liked|enjoyed)|do\ you\ (?:like|enjoy))\ (?:this|the|our|my)\ (?:article|post|story|piece|guide|tutorial|recipe|episode|video|newsletter|blog)\b
       | buy\ me\ a\ coffee | (?:support|join|follow)\ (?:me|us)\ on\ (?:patreon|ko-?fi|substack)\b
       | pin\ (?:this|it|me)\ (?:for\ later|now)\b | (?:save|pin)\ (?:this|it)\ (?:to|on)\ pinterest\b
+      | did\ you\ (?:make|try|cook|bake)\ (?:this|these)\b | tag\ (?:me|us)\ on\ (?:instagram|facebook|tiktok)\b
       | your\ e-?mail\ (?:address\ )?will\ not\ be\ (?:published|shared|displayed)
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
