@@ -79,6 +79,15 @@ def test_a_year_in_brackets_is_not_a_dateline_outlet(headline):
     ("(CNN) — A gunman opened fire at a high school on Wednesday afternoon.", "(CNN) —"),
     ("Frankfurt/Main (dpa/lhe) - Der Flughafen meldet für den Sommer neue Rekorde.", "Frankfurt/Main (dpa/lhe) -"),
     ("MÜNCHEN (dpa) - Die Staatsregierung will die Grundsteuer im Herbst reformieren.", "MÜNCHEN (dpa) -"),
+    # press-release wires
+    ("BOSTON, April 21, 2026 /PRNewswire/ -- Acme Robotics today announced a $40 million funding round.",
+     "BOSTON, April 21, 2026 /PRNewswire/ --"),
+    ("TORONTO, Jan. 5, 2026 /CNW/ - Acme Robotics today announced a $40 million funding round.",
+     "TORONTO, Jan. 5, 2026 /CNW/ -"),
+    ("SAN FRANCISCO--(BUSINESS WIRE)--Acme Robotics today announced a $40 million funding round.",
+     "SAN FRANCISCO--(BUSINESS WIRE)--"),
+    ("NEW YORK, March 3, 2026 (GLOBE NEWSWIRE) -- Acme Robotics today announced a $40 million funding round.",
+     "NEW YORK, March 3, 2026 (GLOBE NEWSWIRE) --"),
 ])
 def test_wire_datelines_of_other_agencies_and_languages(line, dateline):
     from cleaners.rules.base import Doc, Line
@@ -101,12 +110,22 @@ def test_wire_datelines_of_other_agencies_and_languages(line, dateline):
     "(Flat Rate Guarantee) - Includes a service call and guaranteed troubleshooting.",  # a label, not an agency
     "The listed capacity is 10 cups (40 oz) — but let's be real: ten tiny cups.",
     "DJ – average cost of a wedding band is high, and it varies a lot by region.",
+    "GET /users/ - Returns the list of users that the token may read, newest first.",  # an API route
 ])
 def test_dateline_look_alikes_survive(line):
     from cleaners.rules.base import Doc, Line
     from cleaners.rules.dateline import leading_dateline
     ln = Line(0, 1, line)
     assert leading_dateline(ln, Doc([ln])) is None
+
+
+def test_a_press_release_dateline_gives_the_publication_date():
+    text = "Acme Robotics raises $40 million\n\nBOSTON, April 21, 2026 /PRNewswire/ -- Acme Robotics today announced " \
+           "a $40 million funding round led by Northgate Ventures.\n\n" + "\n\n".join(BODY)
+    doc = clean_text(text, Settings())
+    assert [(s.kind, s.text) for s in doc.removed] == [("dateline", "BOSTON, April 21, 2026 /PRNewswire/ --")]
+    assert doc.published.value == dt.date(2026, 4, 21)
+    assert doc.text.startswith("Acme Robotics today announced")
 
 
 def test_yearless_wire_date_gives_the_outlet_but_no_publication_date():

@@ -31,7 +31,9 @@ DATE = (
     r"|\d{1,2}/\d{1,2}/\d{2,4})"
 )
 _DASH = r"\s*[-–—:]+"
-_OUTLET = r"\((?P<outlet>[^()]{2,40})\)\.?"  # "(EFE).-": Spanish wires put a full stop before the dash
+# "(EFE).-": Spanish wires put a full stop before the dash; press-release wires write their name
+# between slashes ("BOSTON, April 21, 2026 /PRNewswire/ --")
+_OUTLET = r"(?:\((?P<outlet>[^()]{2,40})\)\.?|/(?P<wire>(?-i:[A-Z])[\w-]{1,38})/)"
 _LETTER = r"[^\W\d_]"  # any script's letter: "MÜNCHEN", "SÃO PAULO", "BOGOTÁ"
 _WORD = _LETTER + r"(?:" + _LETTER + r"|[.'’/-])+"  # "Frankfurt/Main", "ST. LOUIS", "O'HARE"
 _PLACE = (r"(?P<place>" + _WORD + r"(?:\s+" + _WORD + r"){0,3}"
@@ -44,7 +46,7 @@ _LEADING = tuple(re.compile(p, re.I) for p in (
     r"^(?:date\s+)?(?:" + TIME + r"\s*)?" + DATE + TIME + r"?\s*" + _OUTLET + _DASH,  # "Feb 24, 2018 (Reuters) -"
     r"^" + _PLACE + r",?\s*" + DATE + r"\s*(?:" + _OUTLET + r")?" + _DASH,            # "LONDON, Feb 24, 2018 -"
     r"^" + _PLACE + r",?\s*" + _SHORT_DATE + r"\s*" + _OUTLET + _DASH,               # "LONDON, Jan 5 (Reuters) -"
-    r"^" + _PLACE + r"\s*" + _OUTLET + _DASH,                                        # "WASHINGTON (AP) —"
+    r"^" + _PLACE + r"\s*(?:--)?" + _OUTLET + _DASH,                                 # "WASHINGTON (AP) —", "BOSTON--(BUSINESS WIRE)--"
     r"^" + _OUTLET + r"\s*[-–—]",                                                   # "(CNN) —"
     r"^" + _PLACE + r"\s*(?:[–—]|--)",                                               # "WASHINGTON —", "ROME --"
     r"^(?=" + _LETTER + r"{4})" + _PLACE + r"\s+-(?=\s)",                            # "ROMA - " (not "US - China")
@@ -53,10 +55,10 @@ _LEADING = tuple(re.compile(p, re.I) for p in (
 _HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
 # What each _LEADING pattern cannot match without: a date's digits, the outlet's bracket, the dash.
 _LEADING_NEEDS = (
-    lambda t: "(" in t and _HAS_DIGIT(t) is not None,
+    lambda t: ("(" in t or "/" in t) and _HAS_DIGIT(t) is not None,
     lambda t: _HAS_DIGIT(t) is not None,
-    lambda t: "(" in t and _HAS_DIGIT(t) is not None,
-    lambda t: "(" in t,
+    lambda t: ("(" in t or "/" in t) and _HAS_DIGIT(t) is not None,
+    lambda t: "(" in t or "/" in t,
     lambda t: t.startswith("("),
     lambda t: "–" in t or "—" in t or "--" in t,
     lambda t: " -" in t,
@@ -107,7 +109,7 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     if m is None:
         return None
     groups = m.groupdict()
-    place, outlet = groups.get("place"), groups.get("outlet")
+    place, outlet = groups.get("place"), groups.get("outlet") or groups.get("wire")
     if outlet and not any(c.isalpha() for c in outlet):
         return None  # "Best Coffee Makers (2026): …" is a headline, not "WASHINGTON (AP) —"
     if outlet and not place and not _is_agency_like(outlet):
