@@ -92,6 +92,15 @@ CALLS_TO_ACTION = [
         'Pin this for later!',
         'Did you make this recipe? Tag @annascooks on Instagram!',
     ], ['middle', 'after']),
+    # feedback widgets
+    ([
+        'Was this article helpful?',
+        'Did you find this page useful?',
+        'Did this answer your question?',
+        'Cet article vous a-t-il été utile ?',
+        '¿Te ha resultado útil este artículo?',
+        'Questo articolo ti è stato utile?',
+    ], ['after']),
     # the comment form's and the paywall's log-in prompts
     ([
         'Please log in, or sign up for a new account and purchase a subscription to read or post comments.',
@@ -134,6 +143,8 @@ LOOK_ALIKES = [
     'Sign in to view your order history, then choose Returns and pick the bus pass you want to refund.',
     'Users must log in to post comments on the transit forum, the authority said on Tuesday.',
     'Pin it to the map next to the depot, then draw the new route in red.',
+    'Is this useful to riders? The authority says the new app will tell.',
+    'Was this the right call? Most council members think it was.',
 ]
 
 

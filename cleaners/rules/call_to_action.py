@@ -29,6 +29,12 @@ _OPENINGS = re.compile(
       | buy\ me\ a\ coffee | (?:support|join|follow)\ (?:me|us)\ on\ (?:patreon|ko-?fi|substack)\b
       | pin\ (?:this|it|me)\ (?:for\ later|now)\b | (?:save|pin)\ (?:this|it)\ (?:to|on)\ pinterest\b
       | did\ you\ (?:make|try|cook|bake)\ (?:this|these)\b | tag\ (?:me|us)\ on\ (?:instagram|facebook|tiktok)\b
+      # a feedback widget: "Was this article helpful?"
+      | (?:was|is)\ this\ (?:(?:article|page|post|guide|information|answer|content)\ )?(?:helpful|useful)\s*\?
+      | did\ you\ find\ (?:this|it)\ (?:(?:article|page|post|guide|information)\ )?(?:helpful|useful)\b
+      | did\ this\ (?:(?:article|page|post)\ )?(?:answer\ your\ question|help(?:\ you)?)\s*\? | found\ this\ (?:helpful|useful)\s*\?
+      | cet\ article\ (?:vous\ )?a(?:-t-il)?\ été\ utile | ¿?\s*te\ (?:ha\ )?(?:resultado|resultó|pareció)\ útil
+      | (?:questo\ articolo|questa\ pagina)\ ti\ è\ stat[oa]\ utile
       | your\ e-?mail\ (?:address\ )?will\ not\ be\ (?:published|shared|displayed)
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
