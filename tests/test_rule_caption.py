@@ -131,3 +131,15 @@ def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
     # a recipe's ingredient or a spec sheet's value, not an image's description
     from cleaners.rules.caption import alt_text
     assert alone(alt_text, line) is None
+
+
+@pytest.mark.parametrize("line", ["Acme Movers logo", "Product Logo for SimpliSafe", "Image 3: A simple AI agent"])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_an_image_named_as_one_is_a_caption(line, where):
+    assert kind_of(line, where) == "caption"
+
+
+@pytest.mark.parametrize("line", ["The new logo", "Figure 3: Results of the survey",
+                                  "Apple unveiled its new logo on Tuesday, and fans were not impressed."])
+def test_image_label_look_alikes_survive(line):
+    assert survives(line)

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.ruletools import BODY, alone, kind_of, survives
+from tests.ruletools import BODY, alone, article, kind_of, removed_kinds, survives
 
 
 @pytest.mark.parametrize("line", ["Watch LIVE", "Watch now", "Skip to content", "Please verify", "Most recent",
@@ -198,3 +198,38 @@ def test_shop_button_look_alikes_survive(line):
 @pytest.mark.parametrize("line", ["Buch bestellen", "Jetzt kaufen", "Dowiedz się więcej", "En savoir plus"])
 def test_shop_and_learn_more_buttons_in_other_languages(line):
     assert kind_of(line, "middle") == "navigation"
+
+
+@pytest.mark.parametrize("line", [
+    # a blog archive widget's entries
+    "March (31)", "► Dezember (1)", "▼ 2025 (59)", "Oktober 2019 (4)",
+    # form fields and their hints
+    "Email (required)", "Type your email…", "This field is for validation purposes and should be left unchanged.",
+    # template placeholders the page never filled
+    "{{ quickLink.title }}", "Lorem ipsum dolor sit amet, consectetur adipisicing elit sed.",
+    "Scroll back to the top of the page", "Back to top ↑",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_widgets_forms_and_unfilled_templates_are_navigation(line, where):
+    assert kind_of(line, where) == "navigation"
+
+
+@pytest.mark.parametrize("line", ["March 31", "Decision (2) was appealed by the council on Tuesday, the court said.",
+                                  "Results (2019)",
+                                  "Back to top of the league after a 3-0 win, the club celebrated."])
+def test_widget_look_alikes_survive(line):
+    assert survives(line)
+
+
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_a_run_of_category_counts_is_navigation(where):
+    widget = ["Fotografie (615)", "Bookkeeping Best Practices (38)", "Travel (7)"]
+    kinds = removed_kinds(article(**{where: widget}))
+    assert all(kinds.get(line) == "navigation" for line in widget)
+
+
+def test_one_heading_with_a_count_is_no_widget():
+    # a heading that counts its items, alone between paragraphs ("Packing tips (3)" above, as ui_words
+    # and placeholder must not take it either)
+    assert survives("Packing tips (3)")
+    assert survives("Results (2019)")

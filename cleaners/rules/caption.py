@@ -123,6 +123,23 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+# An image's alt text or label that names it as one: "Acme Movers logo", "Product Logo for Ring",
+# "Image 3: A simple AI agent" (a numbered figure label keeps "Figure 3." out: papers' captions are
+# text their references keep).
+_IMAGE_LABEL = re.compile(
+    r"^(?:(?!(?:the|a|an|our|its|their|his|her|my|your|this|that|new|old)\s)(?:[\w&'’.+-]+\s+){1,5}logo|(?:product\s+|company\s+)?logo\s+(?:for|of)\s+\S.{0,40}"
+    r"|(?:image|photo|picture|img)\s+\d{1,3}\s*:\s*\S.{0,120})$",
+    re.I,
+)
+
+
+@starts_with(_IMAGE_LABEL)
+def image_label(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= 25 and _IMAGE_LABEL.search(line.text):
+        return whole_line("caption", "image_label")
+    return None
+
+
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A short line with no capital letter and no punctuation: an image's alt text or file label.
     Not one that starts with a number: a recipe's "1 tablespoon ground cinnamon", a spec's "200 lb"."""

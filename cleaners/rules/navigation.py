@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, starts_with, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, in_context, starts_with, whole_line
+from cleaners.rules.dateline import FOREIGN_MONTH, MONTH
 
 # The same chrome in the other languages the cue rules read (German, French, Spanish, Italian,
 # Portuguese, Dutch, Polish).
@@ -194,11 +195,50 @@ _RELATIVE_TIME = re.compile(
 )
 
 
-@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME, _RELATIVE_TIME)
+# The rest of a page's furniture that scrapers keep as text: a blog archive widget's entries
+# ("March (31)", "► December (1)", "▼ 2025 (59)"), form fields and their hints ("Email (required)",
+# "Type your email…", a form plugin's hidden "This field is for validation purposes …"), template
+# placeholders the page never filled ("{{ quickLink.title }}", "Lorem ipsum dolor sit amet …") and
+# "Back to top" links.
+_FURNITURE = re.compile(
+    r"""^(?:(?:[►▼▶▸▾]\s*)?(?:(?:""" + MONTH + "|" + FOREIGN_MONTH + r""")(?:\s+\d{4})?|\d{4})\s*\(\d{1,5}\)$
+      | (?:e-?mail|name|phone|website|username|comment)\s*\*?\s*\((?:required|optional)\)$
+      | type\ your\ (?:e-?mail|name|username)(?:\ address)?\s*(?:…|\.\.\.|\*)?$
+      | this\ field\ is\ for\ validation\ purposes\b
+      | \{\{.*\}\}$ | \{%.*%\}$ | lorem\ ipsum\ dolor\b
+      | (?:scroll\ )?back\ to\ (?:the\ )?top(?:\ of\ (?:the\ )?page)?\s*[↑⬆^]?$
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# A category or tag with its count of posts ("Fotografie (615)", "Bookkeeping Best Practices (38)"; a
+# year in brackets is not a count: "Results (2019)").
+_CATEGORY_COUNT = re.compile(r"^[^\W\d_][\w&'’-]*(?:\s+[^\W\d_][\w&'’-]*){0,2}\s+\((?!(?:19|20)\d\d\))\d{1,5}\)$")
+
+
+def _is_count_entry(line: Line | None) -> bool:
+    """A category's count, or an archive widget's month or year with its count."""
+    return line is not None and (_CATEGORY_COUNT.search(line.text) is not None
+                                 or (line.text.endswith(")") and _FURNITURE.search(line.text) is not None))
+
+
+@in_context(gate=lambda line: _CATEGORY_COUNT.search(line.text) is not None)
+def category_counts(line: Line, doc: Doc) -> Proposal | None:
+    """A run of categories with their post counts: a blog sidebar's widget. One such line alone may
+    be a heading that counts its items ("Packing tips (3)"), so it takes a neighbour of the same form."""
+    if _CATEGORY_COUNT.search(line.text) and (_is_count_entry(doc.prev(line)) or _is_count_entry(doc.next(line))):
+        return whole_line("navigation", "category_counts")
+    return None
+
+
+@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME, _RELATIVE_TIME, _FURNITURE)
 def placeholder(line: Line, doc: Doc) -> Proposal | None:
-    """A gallery's counter, an embed's placeholder text, a reading-time label or a relative time
-    stamp: the page's furniture in the body."""
+    """A gallery's counter, an embed's placeholder text, a reading-time label, a relative time
+    stamp, an archive widget's entry, a form field, an unfilled template: the page's furniture in
+    the body."""
     if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)
-                               or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)):
+                               or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)
+                               or _FURNITURE.search(line.text)):
         return whole_line("navigation", "placeholder")
     return None
