@@ -69,6 +69,20 @@ def test_site_notice_precheck_on_samples():
     assert all(site_notice._APPEAL.search(t) or site_notice._DISCLOSURE.search(t) for t in NOTICE_SAMPLES)
 
 
+LABEL_TEXTS = st.lists(st.sampled_from(list(ODD) + ["logo", "LOGO", "lOgo", "Logo for", "İmage 3:", "IMAGE", "img", "photo",
+                                                     "product", "company", "of", "Acme", "the", " "]), max_size=12).map("".join)
+
+
+@given(LABEL_TEXTS)
+@settings(max_examples=300, deadline=None)
+def test_image_label_shortcut_hides_no_match(text):
+    from cleaners.rules import caption
+
+    line = Line(0, 1, text)
+    matched = line.n_words <= 25 and caption._IMAGE_LABEL.search(text) is not None
+    assert (caption.image_label(line, None) is not None) == matched
+
+
 def _glued_plain(text: str, max_words: int = 8) -> int | None:
     parts = text.rsplit(None, max_words + 1)
     cut = len(parts[0]) if len(parts) > max_words + 1 else 0

@@ -133,8 +133,15 @@ _IMAGE_LABEL = re.compile(
 )
 
 
-@starts_with(_IMAGE_LABEL)
+_IMAGE_LABEL_STARTS = ("image", "photo", "picture", "img", "logo", "product", "company")
+
+
 def image_label(line: Line, doc: Doc) -> Proposal | None:
+    # the pattern's "… logo" form ends the line, its other forms start it (a shortcut: the regex
+    # would try up to five words at the start of every line; Line.lower folds as re.I matches)
+    low = line.lower
+    if not low.endswith("logo") and not low.startswith(_IMAGE_LABEL_STARTS):
+        return None
     if line.n_words <= 25 and _IMAGE_LABEL.search(line.text):
         return whole_line("caption", "image_label")
     return None

@@ -223,7 +223,7 @@ def _is_count_entry(line: Line | None) -> bool:
                                  or (line.text.endswith(")") and _FURNITURE.search(line.text) is not None))
 
 
-@in_context(gate=lambda line: _CATEGORY_COUNT.search(line.text) is not None)
+@in_context(gate=lambda line: line.text.endswith(")") and _CATEGORY_COUNT.search(line.text) is not None)
 def category_counts(line: Line, doc: Doc) -> Proposal | None:
     """A run of categories with their post counts: a blog sidebar's widget. One such line alone may
     be a heading that counts its items ("Packing tips (3)"), so it takes a neighbour of the same form."""
