@@ -18,6 +18,7 @@ APPEALS = [
     "If this story helped you, please consider a small monthly donation so that we can keep our reporting free for everyone.",
     "Got a news tip about your neighbourhood? Send us an email and our reporters will look into it for you.",
     "Follow every match live on your phone: download our free football app and turn on alerts for your team.",
+    "The Gazette welcomes letters from readers. We'd like to hear what you think about this or any of our articles.",
 ]
 
 
@@ -37,6 +38,7 @@ def test_notices_inside_or_below_the_body_go_with_their_kind(line, kind, where):
     "Readers who want to support local journalism can subscribe to the paper or give a donation to its foundation.",
     "If you're looking for a cheaper tool, we'd recommend comparing the newsletter services on price and deliverability first.",
     "Investors should remember that past returns are not advice, and that every fund carries some risk of loss.",
+    '"We would like to hear from the minister himself," the opposition leader told reporters after the vote on Tuesday.',
     "The app, which users can download for free, sends alerts when a train is delayed by more than five minutes.",
 ])
 def test_articles_about_the_same_topics_survive(line):

@@ -45,6 +45,7 @@ NOTICE_SAMPLES = [
     "at no extra cost to you", "for informational purposes only", "does not constitute legal advice",
     "Comments are moderated", "our weekly newsletter", "in your inbox", "Download our app", "support our journalism",
     "a small monthly donation", "please donate", "tips to us", "Got a news tip", "have a story idea", "Send us a note",
+    "We'd love to hear from you",
 ]
 
 

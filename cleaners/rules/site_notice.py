@@ -31,6 +31,7 @@ _APPEAL = re.compile(
       | support\ (?:our|independent|local|quality)\ (?:\w+\ )?(?:journalism|reporting|work|newsroom)
       | (?:a|your)\ (?:(?:small|monthly|one-time|regular|recurring)\ ){0,2}(?:donation|contribution)\b | donate\b
       | (?:news\ )?tips?\ (?:to|for)\ us | (?:have|got)\ a\ (?:news\ )?(?:tip|story\ idea)\b | send\ us\ (?:a|an|your)\b
+      | (?:we'?d|we\ would)\ (?:like|love)\ to\ hear\ (?:from\ you|what\ you\ think|your\ (?:thoughts|views|opinions?|feedback|stories))
     )""", re.I | re.X)
 _DISCLOSURE = re.compile(
     r"""\b(?:
@@ -49,7 +50,7 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee",
          "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
-         "news tip", "story idea", "send us")
+         "news tip", "story idea", "send us", "to hear")
 
 
 def _may_be_notice(low: str) -> bool:
