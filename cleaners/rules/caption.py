@@ -131,12 +131,11 @@ _IMAGE_LABEL = re.compile(
     r"|(?:image|photo|picture|img)\s+\d{1,3}\s*:\s*\S.{0,120})$",
     re.I,
 )
-
-
 _IMAGE_LABEL_STARTS = ("image", "photo", "picture", "img", "logo", "product", "company")
 
 
 def image_label(line: Line, doc: Doc) -> Proposal | None:
+    """A short line that names the image it stands for (_IMAGE_LABEL)."""
     # the pattern's "… logo" form ends the line, its other forms start it (a shortcut: the regex
     # would try up to five words at the start of every line; Line.lower folds as re.I matches)
     low = line.lower
