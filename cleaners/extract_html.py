@@ -73,7 +73,7 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
     "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "caption_sentence", "cookie_consent",
-    "placeholder", "footer_link", "tag_header", "site_notice",
+    "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice",
 })
 # Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).
 # They judge prose by English function words, so they apply only to an English-like body (on

@@ -19,6 +19,7 @@ RULES: tuple[Rule, ...] = (
     signature.bare_domain,
     navigation.comments_header,
     navigation.placeholder,
+    navigation.archive_entry,
     navigation.category_counts,
     navigation.footer_link,
     call_to_action.reader_engagement,

@@ -195,14 +195,12 @@ _RELATIVE_TIME = re.compile(
 )
 
 
-# The rest of a page's furniture that scrapers keep as text: a blog archive widget's entries
-# ("March (31)", "► December (1)", "▼ 2025 (59)"), form fields and their hints ("Email (required)",
+# The rest of a page's furniture that scrapers keep as text: form fields and their hints ("Email (required)",
 # "Type your email…", a form plugin's hidden "This field is for validation purposes …"), template
 # placeholders the page never filled ("{{ quickLink.title }}", "Lorem ipsum dolor sit amet …") and
 # "Back to top" links.
 _FURNITURE = re.compile(
-    r"""^(?:(?:[►▼▶▸▾]\s*)?(?:(?:""" + MONTH + "|" + FOREIGN_MONTH + r""")(?:\s+\d{4})?|\d{4})\s*\(\d{1,5}\)$
-      | (?:e-?mail|name|phone|website|username|comment)\s*\*?\s*\((?:required|optional)\)$
+    r"""^(?:(?:e-?mail|name|phone|website|username|comment)\s*\*?\s*\((?:required|optional)\)$
       | type\ your\ (?:e-?mail|name|username)(?:\ address)?\s*(?:…|\.\.\.|\*)?$
       | this\ field\ is\ for\ validation\ purposes\b
       | \{\{.*\}\}$ | \{%.*%\}$ | lorem\ ipsum\ dolor\b
@@ -212,6 +210,19 @@ _FURNITURE = re.compile(
 )
 
 
+# A blog archive widget's entry: a month or a year with its count of posts ("March (31)",
+# "► Dezember (1)", "▼ 2025 (59)"). Not in the rules' start union: every line would try the
+# month names at its start; the closing bracket is checked first instead.
+_ARCHIVE_COUNT = re.compile(
+    r"^(?:[►▼▶▸▾]\s*)?(?:(?:" + MONTH + "|" + FOREIGN_MONTH + r")(?:\s+\d{4})?|\d{4})\s*\(\d{1,5}\)$", re.I)
+
+
+def archive_entry(line: Line, doc: Doc) -> Proposal | None:
+    if line.text.endswith(")") and _ARCHIVE_COUNT.search(line.text):
+        return whole_line("navigation", "archive_entry")
+    return None
+
+
 # A category or tag with its count of posts ("Fotografie (615)", "Bookkeeping Best Practices (38)"; a
 # year in brackets is not a count: "Results (2019)").
 _CATEGORY_COUNT = re.compile(r"^[^\W\d_][\w&'’-]*(?:\s+[^\W\d_][\w&'’-]*){0,2}\s+\((?!(?:19|20)\d\d\))\d{1,5}\)$")
@@ -219,8 +230,7 @@ _CATEGORY_COUNT = re.compile(r"^[^\W\d_][\w&'’-]*(?:\s+[^\W\d_][\w&'’-]*){0,
 
 def _is_count_entry(line: Line | None) -> bool:
     """A category's count, or an archive widget's month or year with its count."""
-    return line is not None and (_CATEGORY_COUNT.search(line.text) is not None
-                                 or (line.text.endswith(")") and _FURNITURE.search(line.text) is not None))
+    return line is not None and (_CATEGORY_COUNT.search(line.text) is not None or _ARCHIVE_COUNT.search(line.text) is not None)
 
 
 @in_context(gate=lambda line: line.text.endswith(")") and _CATEGORY_COUNT.search(line.text) is not None)
@@ -235,8 +245,7 @@ def category_counts(line: Line, doc: Doc) -> Proposal | None:
 @starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME, _RELATIVE_TIME, _FURNITURE)
 def placeholder(line: Line, doc: Doc) -> Proposal | None:
     """A gallery's counter, an embed's placeholder text, a reading-time label, a relative time
-    stamp, an archive widget's entry, a form field, an unfilled template: the page's furniture in
-    the body."""
+    stamp, a form field, an unfilled template: the page's furniture in the body."""
     if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)
                                or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)
                                or _FURNITURE.search(line.text)):
