@@ -94,3 +94,41 @@ def test_sentences_about_reporting_from_somewhere_survive(line):
 @pytest.mark.parametrize("line", ["Editor", "Letters to the Editor", "Writer; director; producer"])
 def test_role_and_credit_look_alikes_are_not_bylines(line):
     assert kind_of(line, "middle") != "byline"
+
+
+@pytest.mark.parametrize("line, author", [
+    ("by Jane Roe", "Jane Roe"),  # Substack and many blogs write "by" in lower case
+    ("by Jane Roe, The Weekly Dispatch", "Jane Roe"),
+    ("von Hans Müller", "Hans Müller"),
+    ("par Didier Roy, 21 juin 2018", "Didier Roy"),
+])
+def test_a_lower_case_by_starts_a_byline_too(line, author):
+    doc = clean_text(article(before=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
+    assert doc.author == author
+
+
+@pytest.mark.parametrize("line", [
+    "von der Feuerwehr Köln",  # a phrase: the words after "von" are no person's name
+    "by the Numbers",
+])
+def test_lower_case_phrases_are_not_bylines(line):
+    assert kind_of(line, "middle") != "byline"
+
+
+def test_a_sentence_wrapped_before_by_is_not_a_byline():
+    # a paragraph broken inside a sentence, the break falling just before "by NAME and NAME"
+    wrapped = ("The audit of the northern routes, which the council ordered last spring, was written\n"
+               "by Jane Roe and John Doe\n"
+               "and will be published with the budget next month.")
+    text = "\n\n".join(["Council backs bigger bus network", *BODY[:2], wrapped, BODY[2]])
+    assert "byline" not in {s.kind for s in clean_text(text, Settings()).removed}
+
+
+def test_a_byline_is_never_a_title_candidate():
+    from cleaners.model.features import doc_features, title_candidates
+
+    lines = ["Council backs bigger bus network", "by Jane Roe, The Weekly Dispatch", "By Jane Roe",
+             "By the numbers: ten years of buses", *BODY]
+    cand = title_candidates(doc_features(lines), lines)
+    assert list(cand[:4]) == [True, False, False, True]

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from cleaners.corpus import DocContext
+from cleaners.rules.byline import byline_parts
 from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS
 
 # ---------------------------------------------------------------- character classes
@@ -847,8 +848,8 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
 
 def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
     """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
-    more than 12 words ending in a full stop, not a list item: cleaners.shape.LIST_BULLET): the
-    title model only scores these."""
+    more than 12 words ending in a full stop, not a list item: cleaners.shape.LIST_BULLET, not a
+    "By …" byline: cleaners.rules.byline.byline_parts): the title model only scores these."""
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
     if lines is not None:
@@ -856,4 +857,7 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarra
         ok &= ~(period & (nw > 12))
         bullet = np.fromiter(map(bool, map(LIST_BULLET.match, lines)), dtype=bool, count=len(lines))
         ok &= ~bullet
+        for i in np.flatnonzero(ok & (X[:, _IDX["byline"]] > 0)):
+            if byline_parts(lines[i]) is not None:
+                ok[i] = False  # "By Jane Roe, Outlet" names the author, never the headline
     return ok

@@ -38,9 +38,11 @@ _CREDIT = re.compile(r"^(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photo
 
 def _is_name(name: str) -> bool:
     """A person's name: two to five words, each capitalised but for particles ("Ursula von der
-    Leyen"), the first not a function word ("By The Numbers" is a heading), no digits or role."""
+    Leyen"), the first capitalised and not a function word ("By The Numbers" is a heading, "von der
+    Feuerwehr" a phrase), no digits or role."""
     ws = name.split()
-    if not 2 <= len(ws) <= 5 or ws[0].lower() in shape.STOP_WORDS or any(c.isdigit() for c in name):
+    if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() or ws[0].lower() in shape.STOP_WORDS \
+            or any(c.isdigit() for c in name):
         return False
     return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
 
@@ -86,8 +88,22 @@ def _partition(text: str) -> tuple[str, str, str]:
     return (text[:m.start()], m.group(0), text[m.end():]) if m else (text, "", "")
 
 
+def _starts_byline(line: Line) -> bool:
+    """A capital first letter, or a lower-case "by"/"von"/"par" (Substack's "by Jane Roe", German
+    and French pages' "von"/"par"): byline_parts then asks for capitalised names after it."""
+    return line.text[:1].isupper() or _BY.match(line.text) is not None
+
+
+def _continues_previous(line: Line, doc: Doc) -> bool:
+    """The line is the second half of a sentence wrapped at the line before ("…written\nby Jane
+    Roe and John Doe"): no blank line between them and the line before ends no sentence."""
+    before = doc.prev(line)
+    return before is not None and before.number == line.number - 1 and before.n_words >= 6 \
+        and not before.ends_sentence
+
+
 def _may_be_byline(line: Line) -> bool:
-    return line.n_words <= _CREDITS_WORDS_MAX and line.text[:1].isupper() \
+    return line.n_words <= _CREDITS_WORDS_MAX and _starts_byline(line) \
         and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None
              or _REPORTING_FROM.match(line.text) is not None)
 
@@ -97,7 +113,9 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     """A line that names the article's author(s). A name's words are proper nouns: none of them
     occurs in lower case elsewhere in the document, which tells "By Jack Beresford" from a menu's
     "By Use Case" (the page speaks of "use cases")."""
-    if line.n_words > _CREDITS_WORDS_MAX or not line.text[:1].isupper():
+    if line.n_words > _CREDITS_WORDS_MAX or not _starts_byline(line):
+        return None
+    if line.text[:1].islower() and _continues_previous(line, doc):
         return None
     if _ROLE_LINE.match(line.text) or _REPORTING_FROM.match(line.text):
         return whole_line("byline", "byline")
