@@ -65,6 +65,15 @@ def test_find_in_debris_text():
     assert reg.find_in("(Time) -").name == "Time"
 
 
+@pytest.mark.parametrize("text", ["Copyright 2024 Nexstar Media Inc. All rights reserved.", "© 2024 Gannett Co., Inc."])
+def test_a_company_s_legal_form_is_not_the_magazine_inc(text):
+    assert load_registry().find_in(text) is None
+
+
+def test_the_magazine_inc_named_on_its_own():
+    assert load_registry().find_in("Read more at Inc.").name == "Inc."
+
+
 def test_users_extend_the_registry_and_their_rows_win(tmp_path, monkeypatch):
     extra = tmp_path / "mine.csv"
     extra.write_text("name,domain,aliases\nThe Village Voice Online,villagevoice.com,VV\nCNN International,cnn.com,\n", encoding="utf-8")

@@ -132,3 +132,10 @@ def test_a_byline_is_never_a_title_candidate():
              "By the numbers: ten years of buses", *BODY]
     cand = title_candidates(doc_features(lines), lines)
     assert list(cand[:4]) == [True, False, False, True]
+
+
+def test_a_by_label_with_a_colon_is_a_byline():
+    line = "by: Jane Ortiz"
+    doc = clean_text(article(before=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
+    assert doc.author == "Jane Ortiz"

@@ -190,3 +190,35 @@ def test_stamps_in_other_languages_give_the_date(line, date):
 def test_an_updated_stamp_in_another_language_yields_to_the_published_one():
     doc = clean_text(article(before=["Aktualisiert am 7. Mai 2014", "Veröffentlicht am 6. Mai 2014"]), Settings())
     assert doc.published.value == dt.date(2014, 5, 6)
+
+
+@pytest.mark.parametrize("stamp, date", [
+    ("Madrid - 14 nov 2023 - 12:30 CET", dt.date(2023, 11, 14)),
+    ("London, 5 March 2024 | 09:12 GMT", dt.date(2024, 3, 5)),
+    ("New York, NY - March 5, 2024", dt.date(2024, 3, 5)),
+    ("Berlin – 3. Mai 2024, 14:05 Uhr", dt.date(2024, 5, 3)),
+])
+def test_a_place_and_date_above_the_article_is_a_stamp(stamp, date):
+    doc = clean_text(article(before=[stamp]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
+    assert doc.published is not None and doc.published.value == date
+
+
+@pytest.mark.parametrize("line", [
+    "Jane | May 3, 2018",  # a commenter and the comment's date
+    "Düsseldorf, 22. November 2022 -",  # a press release's dateline whose text follows on the next line
+    "Prices rose - March 5, 2024 was a record",
+])
+def test_place_stamp_look_alikes(line):
+    from cleaners.rules.dateline import place_date_stamp
+    from tests.ruletools import alone
+
+    assert alone(place_date_stamp, line) is None
+
+
+def test_a_name_and_date_below_the_article_heads_a_comment_not_a_stamp():
+    # the date under the article is a reader's comment's: never the publication date
+    doc = clean_text(article(after=["Comments", "JensDey, 26. Januar 2022 13:14",
+                                    "Great piece, thanks for explaining the route changes so clearly!"]), Settings())
+    assert doc.published is None
+    assert "dateline" not in {s.kind for s in doc.removed}

@@ -65,6 +65,8 @@ class OutletRegistry:
             alias = m.group(1)
             if alias in self._ambiguous and not _names_publisher(text, m.start(), m.end()):
                 continue
+            if _is_legal_suffix(alias, text[:m.start()]):
+                continue
             return self._by_alias[alias.lower()]
         return None
 
@@ -73,6 +75,16 @@ class OutletRegistry:
         from cleaners.metadata.outlets import registrable_domain
 
         return registrable_domain(outlet.domain) or outlet.domain
+
+
+# A company's legal form after its name ("Nexstar Media Inc.", "Gannett Co., Inc."): the magazine
+# Inc. is named on its own, not as the last word of another company's name.
+_LEGAL_SUFFIXES = frozenset({"inc", "inc.", "ltd", "ltd.", "llc", "corp", "corp.", "plc", "gmbh", "ag", "s.a."})
+_NAME_BEFORE = re.compile(r"[A-Z][\w&.'’-]*,?\s+$")
+
+
+def _is_legal_suffix(alias: str, before: str) -> bool:
+    return alias.lower() in _LEGAL_SUFFIXES and _NAME_BEFORE.search(before[-40:]) is not None
 
 
 def _is_ambiguous(alias: str) -> bool:

@@ -7,6 +7,7 @@ from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_uni
 RULES: tuple[Rule, ...] = (
     dateline.leading_dateline,
     dateline.date_stamp,
+    dateline.place_date_stamp,
     byline.byline,
     related.link_prefix,
     related.related_header,

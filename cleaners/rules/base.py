@@ -75,6 +75,9 @@ class Line:
         return shape.ends_sentence(self.text)
 
 
+PROSE_MIN_WORDS = 12  # a sentence this long is the article's prose, not a label or a headline
+
+
 @dataclass
 class Doc:
     """The document context every rule may read: all non-empty lines and the article's topic."""
@@ -89,11 +92,18 @@ class Doc:
         return self.lines[line.index + 1] if line.index + 1 < len(self.lines) else None
 
     @cached_property
+    def first_prose(self) -> int:
+        """Index of the first line of prose (a sentence of at least PROSE_MIN_WORDS words), or the
+        number of lines: what lies above it is the page's head (headline, byline, stamps)."""
+        return next((ln.index for ln in self.lines if shape.is_sentence_like(ln.text, min_words=PROSE_MIN_WORDS)),
+                    len(self.lines))
+
+    @cached_property
     def topic(self) -> dict[str, int]:
         """Content-word counts of the prose lines: what the article is about."""
         counts: dict[str, int] = {}
         for ln in self.lines:
-            if shape.is_sentence_like(ln.text, min_words=12):
+            if shape.is_sentence_like(ln.text, min_words=PROSE_MIN_WORDS):
                 for w in shape.content_words(ln.text):
                     counts[w] = counts.get(w, 0) + 1
         return counts
@@ -109,7 +119,7 @@ class Doc:
         if not ws:
             return 0.0
         own: dict[str, int] = {}
-        if shape.is_sentence_like(line.text, min_words=12):
+        if shape.is_sentence_like(line.text, min_words=PROSE_MIN_WORDS):
             for w in ws:
                 own[w] = own.get(w, 0) + 1
         topic = self.topic

@@ -13,7 +13,7 @@ from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
 from cleaners.rules.dateline import DATE
 
 # "By" in the languages the other cue rules read, and the label forms of it.
-_BY = re.compile(r"^(?:(?:written|words|reporting|story|text)\s+by|by|von|par|por|di|door|przez"
+_BY = re.compile(r"^(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|por|di|door|przez"
                  r"|(?:autor(?:in|a)?|author|texto?)\s*:)\s+(?=\S)", re.I)
 # A staff role after a name ("John Doe, Staff Writer", "Reuters Staff", "Associated Press Writer").
 _ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|contributing|special)\s+)*"

@@ -132,6 +132,31 @@ def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     return Proposal("dateline", "leading_dateline", start=0, end=m.end())
 
 
+# A stamp that starts with the place the story was filed from: "Madrid - 14 nov 2023 - 12:30 CET",
+# "London, 5 March 2024 | 09:12 GMT". The whole line is that: place, date and at most a time.
+# ("Jane | May 3, 2018" names a commenter, not a place: no bar between place and date.)
+_PLACE_STAMP = re.compile(r"^" + _PLACE + r"\s*[-–—,]\s*" + WEEKDAY + r"?(?:" + DATE + r")"
+                          r"(?:(?:\s*[-–—|·•])?" + TIME + r")?\s*$", re.I)
+_PLACE_STAMP_MAX_WORDS = 12
+
+
+def _may_be_place_stamp(line: Line) -> bool:
+    if line.n_words > _PLACE_STAMP_MAX_WORDS or _HAS_DIGIT(line.text) is None:
+        return False
+    m = _PLACE_STAMP.match(line.text)
+    return m is not None and _is_place_like(m.group("place").split(",")[0])
+
+
+@in_context(gate=_may_be_place_stamp)
+def place_date_stamp(line: Line, doc: Doc) -> Proposal | None:
+    """A line that is only the place and the date (and time) of filing: "Madrid - 14 nov 2023",
+    above the article's prose. Below it, "Name, 26. Januar 2022 13:14" heads a reader's comment
+    and "Bremen - 30.11.2022" lists another article: their dates are not this article's."""
+    if line.index > doc.first_prose or not _may_be_place_stamp(line):
+        return None
+    return whole_line("dateline", "place_date_stamp")
+
+
 @starts_with(_STAMP)
 def date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is a publication stamp: "Posted Feb 24, 2018 by Jane Doe", "Updated: 2018-02-24"."""
