@@ -222,3 +222,15 @@ def test_a_name_and_date_below_the_article_heads_a_comment_not_a_stamp():
                                     "Great piece, thanks for explaining the route changes so clearly!"]), Settings())
     assert doc.published is None
     assert "dateline" not in {s.kind for s in doc.removed}
+
+
+@pytest.mark.parametrize("stamp, date", [
+    ("September 9, 2021", dt.date(2021, 9, 9)),  # "Sept" inside "September" is not an abbreviation
+    ("9 September 2021", dt.date(2021, 9, 9)),
+    ("Sept. 9, 2021", dt.date(2021, 9, 9)),
+    ("September 1st, 2023 By Emily Norwood", dt.date(2023, 9, 1)),
+])
+def test_september_dates_keep_their_day_and_month(stamp, date):
+    from cleaners.metadata.dates import parse_date
+
+    assert parse_date(stamp) == date

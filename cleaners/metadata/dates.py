@@ -19,6 +19,8 @@ _MONTH_WORD = re.compile(r"[^\W\d_]{3,}")
 # An English month name as dateutil reads it: the name or its abbreviation ("Februar" is not one).
 _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                             r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?", re.I)
+# dateutil knows "Sep" and "September" but not "Sept" (the whole word only: "September" stays)
+_SEPT = re.compile(r"\bSept\b", re.I)
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
 _UPDATED = re.compile(r"\b(?:updated|modified|edited|aktualisiert|geändert|mis à jour|modifié|actualizado|modificado"
                       r"|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)\b", re.I)
@@ -43,7 +45,7 @@ def parse_date(text: str) -> dt.date | None:
             return plausible(dt.date(int(dotted.group(3)), int(dotted.group(2)), int(dotted.group(1))))
         if _MONTH_WORD.search(written) and not _ENGLISH_MONTH.search(written):
             return _parse_foreign(written)
-        value = dateparser.parse(written.replace("Sept", "Sep"), fuzzy=True, default=dt.datetime(2000, 1, 1))
+        value = dateparser.parse(_SEPT.sub("Sep", written), fuzzy=True, default=dt.datetime(2000, 1, 1))
     except (ValueError, OverflowError):
         return None
     return plausible(value.date())
