@@ -139,3 +139,30 @@ def test_a_by_label_with_a_colon_is_a_byline():
     doc = clean_text(article(before=[line]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
     assert doc.author == "Jane Ortiz"
+
+
+@pytest.mark.parametrize("line, author, date", [
+    ("By Alyssa Maio on January 21, 2023", "Alyssa Maio", dt.date(2023, 1, 21)),
+    ("By Jonathan Sayers Jan. 31, 2026 7:47 am EST", "Jonathan Sayers", dt.date(2026, 1, 31)),
+    ("By Korin MillerPublished: Jan 29, 2025", "Korin Miller", dt.date(2025, 1, 29)),  # label glued to the name
+    ("By Bhaval Patel Last Updated: December 6, 2024", "Bhaval Patel", dt.date(2024, 12, 6)),
+    ("By Matthew Richardson ⋅ Review Editor ⋅ Updated November 18, 2025", "Matthew Richardson", dt.date(2025, 11, 18)),
+])
+def test_a_byline_with_its_date_gives_author_and_date(line, author, date):
+    doc = clean_text(article(before=[line]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(line, "byline")]
+    assert doc.author == author
+    assert doc.published is not None and doc.published.value == date
+
+
+@pytest.mark.parametrize("line", ["Last Updated · January 28, 2026", "Reviewed Recently · March 2, 2025"])
+def test_a_stamp_label_is_not_a_name(line):
+    from cleaners.rules.byline import byline_parts
+
+    assert byline_parts(line) is None
+
+
+def test_by_with_a_year_in_a_sentence_is_no_byline():
+    from cleaners.rules.byline import byline_parts
+
+    assert byline_parts("By the end of 2024 the plan") is None

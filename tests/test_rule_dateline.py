@@ -234,3 +234,14 @@ def test_september_dates_keep_their_day_and_month(stamp, date):
     from cleaners.metadata.dates import parse_date
 
     assert parse_date(stamp) == date
+
+
+@pytest.mark.parametrize("stamp, date", [
+    ("December 18, 2025 ・ 3 min read", dt.date(2025, 12, 18)),
+    ("05 Nov 2025. 8 minutes read", dt.date(2025, 11, 5)),
+    ("March 12, 2026 16 mins read", dt.date(2026, 3, 12)),
+])
+def test_a_date_with_its_reading_time_is_a_stamp(stamp, date):
+    doc = clean_text(article(before=[stamp]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
+    assert doc.published.value == date

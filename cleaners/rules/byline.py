@@ -19,7 +19,13 @@ _BY = re.compile(r"^(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|
 _ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|contributing|special)\s+)*"
                    r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist|staff)s?$", re.I)
 _PARTICLES = frozenset("van von der den de da di del la le du dos bin al".split())
-_TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|–|—|\s-)\s*")
+_TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|⋅|・|–|—|\s-)\s*")
+# A byline's date without a separator before it: "By Jane Roe on January 21, 2023", "By Jane Roe
+# Jan. 31, 2026 7:47 am EST", and a label glued to the name ("By Jane RoePublished: Jan 29, 2025").
+_DATE_IN = re.compile(DATE, re.I)
+_STAMP_LABEL = r"(?:last\s+)?(?:updated|published|posted|modified|reviewed)"
+_BEFORE_DATE = re.compile(r"(?:\s*(?:,|\bon\b|" + _STAMP_LABEL + r"(?:\s+on)?:?))*\s*$", re.I)
+_LABEL_WORD = re.compile(r"\b" + _STAMP_LABEL + r"\b", re.I)  # "Last Updated · January 28, 2026" names no one
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
 _DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
 _WORDS_MAX = 16
@@ -42,7 +48,7 @@ def _is_name(name: str) -> bool:
     Feuerwehr" a phrase), no digits or role."""
     ws = name.split()
     if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() or ws[0].lower() in shape.STOP_WORDS \
-            or any(c.isdigit() for c in name):
+            or any(c.isdigit() for c in name) or _LABEL_WORD.search(name):
         return False
     return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
 
@@ -63,6 +69,8 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
     if by is None and not any(sep in text for sep in ",|•·–—-"):
         return None  # without "By", a separator comes before the date or the role (a shortcut)
     rest = text[by.end():] if by else text
+    if by:
+        rest = _separate_date(rest)
     head, _, after = (p.strip() for p in _partition(rest))
     parts = [p for p in _NAME_SEPARATOR.split(head) if p]
     names: list[str] = []
@@ -81,6 +89,18 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
     if not names:
         return None
     return names, ", ".join(parts[len(names):] + ([after] if after else [])) or None
+
+
+def _separate_date(rest: str) -> str:
+    """"Jane Roe on January 21, 2023" -> "Jane Roe | January 21, 2023": a date after the names
+    with no separator before it gets one, so the names end where the date's words begin."""
+    date = _DATE_IN.search(rest)
+    if date is None or date.start() == 0:
+        return rest
+    head = _BEFORE_DATE.sub("", rest[:date.start()])
+    if not head or _TAIL_SEPARATOR.search(head):
+        return rest
+    return f"{head} | {rest[date.start():]}"
 
 
 def _partition(text: str) -> tuple[str, str, str]:

@@ -93,7 +93,8 @@ _STAMP = re.compile(
     r"|publicado(?:\ el)?|actualizado(?:\ el)?|pubblicato(?:\ il)?|aggiornato(?:\ il)?|atualizado(?:\ em)?"
     r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
-    r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?(?:\s*(?:\||/|by\b|[-–—•·]).{0,60})?$",
+    r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?"
+    r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read)?$",  # "… · 3 min read", "…. 8 minutes read"
     re.I | re.X,
 )
 
