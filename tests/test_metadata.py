@@ -170,3 +170,33 @@ def test_plain_text_documents_keep_their_text_metadata():
     doc = _text("WASHINGTON (AP) — " + "\n\n".join(PARAGRAPHS))
     assert (doc.outlet.value, doc.outlet.source, doc.outlet_domain) == ("The Associated Press", "text", "apnews.com")
     assert doc.url is None and doc.author is None
+
+
+# --- dates below the article: its footer stamp, or a list of comments' and other posts' stamps
+_COMMENTS = ["Comments", "Ann Lee", "March 6, 2023 at 8:55 am", "Thanks, this helped me plan my commute.",
+             "Raj Patel", "September 17, 2020 at 6:59 pm", "Great news for the northern suburbs!"]
+
+
+def test_readers_comment_dates_do_not_date_the_article():
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *PARAGRAPHS, *_COMMENTS]), Settings())
+    assert doc.published is None
+
+
+def test_the_footer_stamp_above_the_comments_dates_the_article():
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *PARAGRAPHS, "June 9, 2020 · 6 Comments", *_COMMENTS]),
+                     Settings())
+    assert doc.published is not None and doc.published.value == dt.date(2020, 6, 9)
+
+
+def test_one_stamp_repeated_below_the_article_is_its_date():
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *PARAGRAPHS, "13 July 2016", "Share", "13 July 2016"]),
+                     Settings())
+    assert doc.published is not None and doc.published.value == dt.date(2016, 7, 13)
+
+
+@pytest.mark.parametrize("written, date", [("24.02.2018", dt.date(2018, 2, 24)), ("05.03.2018", dt.date(2018, 3, 5)),
+                                           ("12.16.2025", dt.date(2025, 12, 16))])  # month first only where it must be
+def test_dotted_dates_are_day_first_unless_they_cannot_be(written, date):
+    from cleaners.metadata.dates import parse_date
+
+    assert parse_date(written) == date

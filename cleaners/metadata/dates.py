@@ -21,6 +21,8 @@ _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:i
                             r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?", re.I)
 # dateutil knows "Sep" and "September" but not "Sept" (the whole word only: "September" stays)
 _SEPT = re.compile(r"\bSept\b", re.I)
+_DIGITS = re.compile(r"\d+")
+_AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
 _UPDATED = re.compile(r"\b(?:updated|modified|edited|aktualisiert|geändert|mis à jour|modifié|actualizado|modificado"
                       r"|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)\b", re.I)
@@ -41,8 +43,10 @@ def parse_date(text: str) -> dt.date | None:
     written = m.group(0)
     dotted = _DOTTED.fullmatch(written)
     try:
-        if dotted:  # 24.02.2018 is day first wherever it is written
-            return plausible(dt.date(int(dotted.group(3)), int(dotted.group(2)), int(dotted.group(1))))
+        if dotted:  # 24.02.2018 is day first wherever it is written, unless it cannot be (12.16.2025)
+            first, second = int(dotted.group(1)), int(dotted.group(2))
+            day, month = (second, first) if second > 12 >= first else (first, second)
+            return plausible(dt.date(int(dotted.group(3)), month, day))
         if _MONTH_WORD.search(written) and not _ENGLISH_MONTH.search(written):
             return _parse_foreign(written)
         value = dateparser.parse(_SEPT.sub("Sep", written), fuzzy=True, default=dt.datetime(2000, 1, 1))
@@ -59,6 +63,27 @@ def _parse_foreign(written: str) -> dt.date | None:
     value = multilingual.parse(written, languages=list(DATE_LANGUAGES),
                                settings={"REQUIRE_PARTS": ["day", "month", "year"], "PREFER_DAY_OF_MONTH": "first"})
     return plausible(value.date()) if value is not None else None
+
+
+def publication_date(evidence: list[tuple[int, str]], body_end: int | None) -> dt.date | None:
+    """The publication date from (line number, text) date evidence in document order, given the
+    line where the article's kept body ends. Below the body, a stamp is the article's footer
+    ("Posted on 03 Jul 2025", "June 9, 2020 · 6 Comments") or an item of a list: readers' comments,
+    other posts, a changelog, whose stamps share one shape ("March 6, 2023 at 8:55 am", "September
+    17, 2020 at 6:59 pm") and two or more dates. List items date something else, and are left out;
+    one stamp repeated ("13 July 2016" above and below the share buttons) is the article's."""
+    below = [t for n, t in evidence if body_end is not None and n > body_end]
+    dates_by_shape: dict[str, set] = {}
+    for t in below:
+        dates_by_shape.setdefault(stamp_shape(t), set()).add(parse_date(t))
+    return date_from_datelines([t for n, t in evidence
+                                if body_end is None or n <= body_end or len(dates_by_shape[stamp_shape(t)]) == 1])
+
+
+def stamp_shape(text: str) -> str:
+    """A stamp with its numbers, English month names and am/pm blanked: the items of a list of
+    dated comments or posts share it."""
+    return _DIGITS.sub("0", _AM_PM.sub("h", _ENGLISH_MONTH.sub("M", text.lower())))
 
 
 def date_from_datelines(texts: list[str]) -> dt.date | None:

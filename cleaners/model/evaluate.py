@@ -17,6 +17,9 @@ inserted debris lines kept, of body lines lost, headline exact match); --no-kind
 In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) training
 texts are built from that half only) and scores the other half (kind (b) included), then the halves swap; the written
 PRED.jsonl holds every page's out-of-fold prediction.
+In pipeline mode it also scores the metadata read from the text and the page's URL: publication
+date exact and wrong (a date given that is not the page's), author exact and wrong
+(cleaners.model.score.metadata_score).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ from cleaners.corpus import CorpusStats, DocContext
 from cleaners.model import LineModel
 from cleaners.model import train as tr
 
-from cleaners.model.score import kind_b_score, score, snippet_score  # the metric of shared/tools/score-devset
+from cleaners.model.score import kind_b_score, metadata_score, score, snippet_score  # the metric of shared/tools/score-devset
 
 # Kind-(b) texts for evaluation are built as training builds them (train.clean_docs), with a seed
 # training never uses (it uses SEED, SEED + 1, SEED + 2), so their debris draws are new.
@@ -44,6 +47,13 @@ def print_score(s: dict, label: str = "") -> None:
     print(f"P {s['P']:.3f}  R {s['R']:.3f}  leak {s['leak']:.3f}")
     print(f"F1 {s['F1']:.3f}")
     print(f"title exact match {s['title']:.3f}")
+
+
+def print_metadata_score(s: dict, label: str = "") -> None:
+    if label:
+        print(f"== {label}")
+    print(f"date exact {s['date_exact']:.3f}  wrong {s['date_wrong']:.3f} (of {s['dated']} dated pages)  "
+          f"author exact {s['author_exact']:.3f}  wrong {s['author_wrong']:.3f} (of {s['authored']} with an author)")
 
 
 def print_kind_b_score(s: dict, label: str = "") -> None:
@@ -81,7 +91,8 @@ def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: st
             doc = clean_text(page["text"], settings, source=page["id"], meta={"url": url})
     except DocumentError:
         return {"id": page["id"], "text": "", "title": None}
-    return {"id": page["id"], "text": doc.text, "title": doc.title}
+    return {"id": page["id"], "text": doc.text, "title": doc.title, "author": doc.author,
+            "published": doc.published.value.isoformat() if doc.published else None}
 
 
 def kind_b_cases(pages: list[dict], page_docs: list | None = None, seed: int = KIND_B_SEED) -> tuple[list, list[dict]]:
@@ -191,6 +202,8 @@ def main(argv=None) -> int:
                                 "title": preds[p["id"]]["title"]}, ensure_ascii=False) + "\n")
     how = f"{'cv%d' % a.cv if a.cv else 'in-sample'} {a.mode}"
     print_score(score(pages, preds), f"{how} ({time.time() - t0:.0f}s)")
+    if a.mode == "pipeline":
+        print_metadata_score(metadata_score(pages, preds), f"{how}, metadata from the text and the page's URL")
     if spreds:
         print_snippet_score(snippet_score(spages, spreds), f"{how}, snippet pages (trafilatura-pages.jsonl.gz)")
     if kb_cases:

@@ -48,6 +48,25 @@ def score(pages: list[dict], preds: dict[str, dict]) -> dict:
             "title": sum(x["title"] for x in rows) / n}
 
 
+def metadata_score(pages: list[dict], preds: dict[str, dict]) -> dict:
+    """preds: id -> {"published": "YYYY-MM-DD" or None, "author": ...}. The publication date
+    against the pages' `published` (day exact; `date_wrong`: a date given that is not the page's,
+    worse for a corpus than none), the author against `author` (case folded; several authors
+    compared as written, "; " against the page's own separators)."""
+    def fold(name):
+        return " ".join(str(name).replace(";", ",").replace(" and ", ", ").lower().split())
+
+    dated = [(p, preds.get(p["id"], {})) for p in pages if p.get("published")]
+    right = sum(str(pr.get("published") or "")[:10] == str(p["published"])[:10] for p, pr in dated)
+    given = sum(bool(pr.get("published")) for _, pr in dated)
+    authored = [(p, preds.get(p["id"], {})) for p in pages if p.get("author")]
+    a_right = sum(bool(pr.get("author")) and fold(pr["author"]) == fold(p["author"]) for p, pr in authored)
+    a_given = sum(bool(pr.get("author")) for _, pr in authored)
+    return {"dated": len(dated), "date_exact": right / max(len(dated), 1), "date_wrong": (given - right) / max(len(dated), 1),
+            "authored": len(authored), "author_exact": a_right / max(len(authored), 1),
+            "author_wrong": (a_given - a_right) / max(len(authored), 1)}
+
+
 def snippet_score(pages: list[dict], preds: dict[str, dict]) -> dict:
     """preds: id -> {"text": ...}. Counts over every snippet of 2+ tokens of `pages`, matched on
     the scorer's tokens; `empty` is the number of pages with no output text."""
