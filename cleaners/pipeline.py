@@ -14,7 +14,7 @@ from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.authors import author_from_spans
-from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, publication_date
+from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, publication_date
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
 from cleaners.rules import RULES
@@ -44,8 +44,9 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
 
     published = None
     body_end = decision.kept[-1][0].number if decision.kept else None
-    when = publication_date([(s.line, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))
-                             if s.kind in DATE_EVIDENCE_KINDS], body_end)
+    headline = decision.title.number if decision.title else None
+    when = publication_date([(s.line, s.text) for s in spans if s.kind in DATE_EVIDENCE_KINDS], body_end,
+                            [(s.line, s.text) for s in spans if s.kind not in DATE_EVIDENCE_KINDS and is_headline_stamp(s, headline)])
     if when is not None:
         published = Found(when, "dateline")
     outlet, outlet_domain = None, None

@@ -200,3 +200,26 @@ def test_dotted_dates_are_day_first_unless_they_cannot_be(written, date):
     from cleaners.metadata.dates import parse_date
 
     assert parse_date(written) == date
+
+
+@pytest.mark.parametrize("line, date", [
+    ("Tom Talbot October 14, 2025", dt.date(2025, 10, 14)),  # no rule names it: it sits under the headline
+    ("Dec 11, 2025 Share", dt.date(2025, 12, 11)),
+    ("Aaron Ricadela | Senior Writer | July 2, 2025", dt.date(2025, 7, 2)),
+])
+def test_a_dated_line_removed_just_under_the_headline_dates_the_article(line, date):
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", line, *PARAGRAPHS]), Settings())
+    assert doc.published is not None and doc.published.value == date
+
+
+def test_teasers_with_their_dates_under_the_headline_date_nothing():
+    teasers = ["Library hours extended - March 3, 2024", "New bike lanes open downtown - February 27, 2024"]
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *teasers, *PARAGRAPHS]), Settings())
+    assert doc.published is None
+
+
+def test_an_update_alone_under_the_headline_that_no_rule_names_dates_nothing():
+    # "Jane Roe • Updated on Jul 4, 2024": a revision's date, and no rule vouches for the line
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "Jane Roe • Updated on Jul 4, 2024 • 28 min read",
+                                  *PARAGRAPHS]), Settings())
+    assert doc.published is None

@@ -23,6 +23,7 @@ _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:i
 _SEPT = re.compile(r"\bSept\b", re.I)
 _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
+_WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
 _UPDATED = re.compile(r"\b(?:updated|modified|edited|aktualisiert|geändert|mis à jour|modifié|actualizado|modificado"
                       r"|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)\b", re.I)
@@ -65,25 +66,51 @@ def _parse_foreign(written: str) -> dt.date | None:
     return plausible(value.date()) if value is not None else None
 
 
-def publication_date(evidence: list[tuple[int, str]], body_end: int | None) -> dt.date | None:
-    """The publication date from (line number, text) date evidence in document order, given the
-    line where the article's kept body ends. Below the body, a stamp is the article's footer
-    ("Posted on 03 Jul 2025", "June 9, 2020 · 6 Comments") or an item of a list: readers' comments,
-    other posts, a changelog, whose stamps share one shape ("March 6, 2023 at 8:55 am", "September
-    17, 2020 at 6:59 pm") and two or more dates. List items date something else, and are left out;
-    one stamp repeated ("13 July 2016" above and below the share buttons) is the article's."""
-    below = [t for n, t in evidence if body_end is not None and n > body_end]
+HEADLINE_STAMP_LINES = 12  # raw lines under the headline where its byline and date sit
+HEADLINE_STAMP_MAX_WORDS = 16
+
+
+def is_headline_stamp(span, headline: int | None) -> bool:
+    """A removed line just under the headline that holds a date: the article's meta line ("Tom
+    Talbot October 14, 2025", "Dec 11, 2025 Share", "Jane Roe • Updated on Jul 4, 2024 • 28 min
+    read"), whatever kind of debris the cleaner took it for."""
+    return headline is not None and span.whole_line and 0 < span.line - headline <= HEADLINE_STAMP_LINES \
+        and len(span.text.split()) <= HEADLINE_STAMP_MAX_WORDS and _DATE.search(span.text) is not None
+
+
+def publication_date(evidence: list[tuple[int, str]], body_end: int | None,
+                     headline_stamps: list[tuple[int, str]] = ()) -> dt.date | None:
+    """The publication date from (line number, text) date evidence in document order (datelines,
+    bylines, and the `headline_stamps`: is_headline_stamp), given the line where the article's kept
+    body ends. Below the body, a stamp is the article's footer ("Posted on 03 Jul 2025", "June 9,
+    2020 · 6 Comments") or an item of a list: readers' comments, other posts, a changelog, whose
+    stamps share one shape ("March 6, 2023 at 8:55 am", "September 17, 2020 at 6:59 pm") and two
+    or more dates. List items date something else, and are left out (so are a list's under the
+    headline: teasers); one stamp repeated ("13 July 2016" above and below the share buttons) is
+    the article's."""
+    below = [(n, t) for n, t in evidence if body_end is not None and n > body_end]
+    # a headline stamp lies above the body's end (below it, comments'), and an update alone there
+    # dates the page's revision, not the article
+    headline_stamps = [(n, t) for n, t in headline_stamps
+                       if (body_end is None or n <= body_end) and not _UPDATED.search(t)]
+    listed = _list_items(below) | _list_items(headline_stamps)
+    return date_from_datelines([t for n, t in sorted({*evidence, *headline_stamps}) if (n, t) not in listed])
+
+
+def _list_items(stamps: list[tuple[int, str]]) -> set[tuple[int, str]]:
+    """The stamps that share their shape with stamps of other dates."""
     dates_by_shape: dict[str, set] = {}
-    for t in below:
+    for _, t in stamps:
         dates_by_shape.setdefault(stamp_shape(t), set()).add(parse_date(t))
-    return date_from_datelines([t for n, t in evidence
-                                if body_end is None or n <= body_end or len(dates_by_shape[stamp_shape(t)]) == 1])
+    return {(n, t) for n, t in stamps if len(dates_by_shape[stamp_shape(t)]) > 1}
 
 
 def stamp_shape(text: str) -> str:
-    """A stamp with its numbers, English month names and am/pm blanked: the items of a list of
-    dated comments or posts share it."""
-    return _DIGITS.sub("0", _AM_PM.sub("h", _ENGLISH_MONTH.sub("M", text.lower())))
+    """A stamp with its numbers, English month names, am/pm and runs of words blanked: the items of
+    a list of dated comments, posts or teasers share it ("March 6, 2023 at 8:55 am" and "Sept 17,
+    2020 at 6:59 pm"; "Library hours extended - March 3, 2024" and "Bike lanes open - May 2, 2024")."""
+    shape = _DIGITS.sub("0", _AM_PM.sub("¤", _ENGLISH_MONTH.sub("§", text.lower())))
+    return _WORD_RUN.sub("w", shape)
 
 
 def date_from_datelines(texts: list[str]) -> dt.date | None:
