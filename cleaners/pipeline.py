@@ -13,9 +13,7 @@ from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
-from cleaners.metadata.authors import author_from_spans
-from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, publication_date
-from cleaners.metadata.outlets import outlet_from_spans
+from cleaners.metadata.text_evidence import read_text_metadata
 from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
 from cleaners.rules import RULES
 from cleaners.settings import Settings
@@ -40,19 +38,9 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     url = record_value(meta or {}, "url")
     decision = decide_stable(lines, settings, rules=rules, url=str(url) if url is not None else None)
     spans = decision.spans
-    evidence = [(s.kind, s.text) for s in sorted(spans, key=lambda s: (s.line, s.start))]
-
-    published = None
-    body_end = decision.kept[-1][0].number if decision.kept else None
-    headline = decision.title.number if decision.title else None
-    when = publication_date([(s.line, s.text) for s in spans if s.kind in DATE_EVIDENCE_KINDS], body_end,
-                            [(s.line, s.text) for s in spans if s.kind not in DATE_EVIDENCE_KINDS and is_headline_stamp(s, headline)])
-    if when is not None:
-        published = Found(when, "dateline")
-    outlet, outlet_domain = None, None
-    found = outlet_from_spans(evidence)
-    if found is not None:
-        outlet, outlet_domain = Found(found[0], "text"), found[1]
+    found = read_text_metadata(spans, [(ln.number, t) for ln, t in decision.kept],
+                               decision.title.number if decision.title else None)
+    outlet, outlet_domain = (Found(found.outlet[0], "text"), found.outlet[1]) if found.outlet else (None, None)
 
     return CleanDocument(
         doc_id=doc_id,
@@ -63,8 +51,8 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
         removed=tuple(spans),
         outlet=outlet,
         outlet_domain=outlet_domain,
-        published=published,
-        author=author_from_spans(evidence),
+        published=Found(found.published, "dateline") if found.published else None,
+        author=found.author,
     )
 
 

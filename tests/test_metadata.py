@@ -223,3 +223,15 @@ def test_an_update_alone_under_the_headline_that_no_rule_names_dates_nothing():
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Jane Roe • Updated on Jul 4, 2024 • 28 min read",
                                   *PARAGRAPHS]), Settings())
     assert doc.published is None
+
+
+def test_the_name_on_the_headline_s_dated_meta_line_is_the_author():
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "Mike Kappel May 18, 2016", *PARAGRAPHS]), Settings())
+    assert doc.author == "Mike Kappel"
+    assert doc.published is not None and doc.published.value == dt.date(2016, 5, 18)
+
+
+def test_capitalised_words_the_body_also_writes_in_lower_case_are_no_author():
+    body = [*PARAGRAPHS, "Shoppers on the day itself crowded the market square, and the bus lines ran every five minutes."]
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "Market Day July 16, 2025 · 4 Comments", *body]), Settings())
+    assert doc.author is None

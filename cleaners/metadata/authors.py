@@ -16,14 +16,25 @@ def _as_written(name: str) -> str:
 
 def author_from_spans(spans: list[tuple[str, str]]) -> str | None:
     """The names of the first byline among (kind, text) debris spans, or None."""
-    registry = load_registry()
-    for kind, text in spans:
-        if kind != "byline":
-            continue
-        parts = byline_parts(text)
-        if parts is None:
-            continue
-        people = [_as_written(n) for n in parts[0] if not (n.isupper() and len(n) <= 5) and registry.find_in(n) is None]
-        if people:
-            return AUTHOR_SEPARATOR.join(people)
+    return next((a for kind, text in spans if kind == "byline" and (a := _people(byline_parts(text)))), None)
+
+
+def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = frozenset()) -> str | None:
+    """The name at the head of the headline's dated meta line, written without "By" ("Mike Kappel
+    May 18, 2016", "Aaron Ricadela | Senior Writer | July 2, 2025"), when none of its words occurs
+    in lower case in the body ("Prime Day July 16, 2025" names an event: the body says "day")."""
+    for text in stamps:
+        parts = byline_parts(text) or byline_parts("By " + text)
+        if parts and not any(w.lower() in lower_case_words for name in parts[0] for w in name.split()):
+            if (author := _people(parts)):
+                return author
     return None
+
+
+def _people(parts: tuple[list[str], str | None] | None) -> str | None:
+    """The byline's names that are people: not an agency's initials or a registered outlet."""
+    if parts is None:
+        return None
+    registry = load_registry()
+    people = [_as_written(n) for n in parts[0] if not (n.isupper() and len(n) <= 5) and registry.find_in(n) is None]
+    return AUTHOR_SEPARATOR.join(people) or None

@@ -89,10 +89,8 @@ def publication_date(evidence: list[tuple[int, str]], body_end: int | None,
     headline: teasers); one stamp repeated ("13 July 2016" above and below the share buttons) is
     the article's."""
     below = [(n, t) for n, t in evidence if body_end is not None and n > body_end]
-    # a headline stamp lies above the body's end (below it, comments'), and an update alone there
-    # dates the page's revision, not the article
-    headline_stamps = [(n, t) for n, t in headline_stamps
-                       if (body_end is None or n <= body_end) and not _UPDATED.search(t)]
+    # an update alone on the headline's meta line dates the page's revision, not the article
+    headline_stamps = [(n, t) for n, t in headline_stamps if not _UPDATED.search(t)]
     listed = _list_items(below) | _list_items(headline_stamps)
     return date_from_datelines([t for n, t in sorted({*evidence, *headline_stamps}) if (n, t) not in listed])
 

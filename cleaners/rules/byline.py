@@ -13,8 +13,9 @@ from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
 from cleaners.rules.dateline import DATE
 
 # "By" in the languages the other cue rules read, and the label forms of it.
-_BY = re.compile(r"^(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|por|di|door|przez"
-                 r"|(?:autor(?:in|a)?|author|texto?)\s*:)\s+(?=\S)", re.I)
+_BY = re.compile(r"^(?:(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|por|di|door|przez"
+                 r"|(?:autor(?:in|a)?|author|texto?)\s*:)\s+(?=\S)"
+                 r"|(?-i:By)(?=(?-i:[A-Z][a-z])))", re.I)  # "ByAngela Kaye": a scraper lost the space
 # A staff role after a name ("John Doe, Staff Writer", "Reuters Staff", "Associated Press Writer").
 _ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|contributing|special)\s+)*"
                    r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist|staff)s?$", re.I)
@@ -48,7 +49,7 @@ def _is_name(name: str) -> bool:
     Feuerwehr" a phrase), no digits or role."""
     ws = name.split()
     if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() or ws[0].lower() in shape.STOP_WORDS \
-            or any(c.isdigit() for c in name) or _LABEL_WORD.search(name):
+            or any(c.isdigit() for c in name) or _LABEL_WORD.search(name) or any(w.lower() == "by" for w in ws):
         return False
     return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
 

@@ -1,0 +1,38 @@
+"""The metadata one plain text states about itself, read from what the cleaner removed: datelines,
+bylines, signatures, and the dated meta line under the headline.
+
+This is the lowest-precedence evidence (cleaners.metadata.resolve: record > html > url > text).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Sequence
+
+from cleaners import shape
+from cleaners.metadata.authors import author_from_spans, author_from_stamps
+from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, publication_date
+from cleaners.metadata.outlets import outlet_from_spans
+from cleaners.types import Span
+
+
+@dataclass(frozen=True)
+class TextMetadata:
+    published: dt.date | None
+    outlet: tuple[str, str | None] | None  # (name, registrable domain or None)
+    author: str | None
+
+
+def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], headline: int | None) -> TextMetadata:
+    """`spans`: the removed spans; `body`: the kept lines as (line number, text); `headline`: the
+    title's line number, if the text has one."""
+    ordered = sorted(spans, key=lambda s: (s.line, s.start))
+    evidence = [(s.kind, s.text) for s in ordered]
+    body_end = body[-1][0] if body else None
+    # the meta line under the headline, whatever kind of debris it was removed as
+    stamps = [(s.line, s.text) for s in ordered if s.kind not in DATE_EVIDENCE_KINDS and is_headline_stamp(s, headline)
+              and (body_end is None or s.line <= body_end)]
+    published = publication_date([(s.line, s.text) for s in ordered if s.kind in DATE_EVIDENCE_KINDS], body_end, stamps)
+    body_lower = frozenset(w for _, t in body for w in shape.words(t) if w.islower())
+    author = author_from_spans(evidence) or author_from_stamps([t for _, t in stamps], body_lower)
+    return TextMetadata(published, outlet_from_spans(evidence), author)
