@@ -174,3 +174,12 @@ def test_a_by_glued_to_the_name_is_a_byline():
     assert byline_parts("ByAngela Kaye Carpenter Updated onFebruary 16, 2026")[0] == ["Angela Kaye Carpenter"]
     assert byline_parts("Byron Smith") is None  # a name that starts with "By"
     assert byline_parts("Written By Feb 11, 2019 · 3 min read") is None
+
+
+def test_a_lower_case_byline_right_under_the_headline_without_blank_lines():
+    # one block per line, no blank lines: the headline above ends no sentence, yet the byline
+    # does not continue it (the line after starts with a capital)
+    text = "\n".join(["Crews contain brush fire that forced evacuations in Riverside County", "by: Jane Ortiz",
+                      "Posted: Nov 3, 2024 / 04:12 PM PST", *BODY])
+    doc = clean_text(text, Settings())
+    assert doc.author == "Jane Ortiz"

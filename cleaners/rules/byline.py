@@ -116,11 +116,13 @@ def _starts_byline(line: Line) -> bool:
 
 
 def _continues_previous(line: Line, doc: Doc) -> bool:
-    """The line is the second half of a sentence wrapped at the line before ("…written\nby Jane
-    Roe and John Doe"): no blank line between them and the line before ends no sentence."""
-    before = doc.prev(line)
-    return before is not None and before.number == line.number - 1 and before.n_words >= 6 \
-        and not before.ends_sentence
+    """The line is the middle of a sentence wrapped around it ("…written\nby Jane Roe and John
+    Doe\nand will be …"): no blank line on either side, the line before ends no sentence and the
+    line after goes on in lower case. (A byline under a headline on the next line is followed by
+    a date or the lede, which start with a capital.)"""
+    before, after = doc.prev(line), doc.next(line)
+    return before is not None and after is not None and before.number == line.number - 1 \
+        and after.number == line.number + 1 and not before.ends_sentence and after.text[:1].islower()
 
 
 def _may_be_byline(line: Line) -> bool:
