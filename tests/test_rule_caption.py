@@ -143,3 +143,16 @@ def test_an_image_named_as_one_is_a_caption(line, where):
                                   "Apple unveiled its new logo on Tuesday, and fans were not impressed."])
 def test_image_label_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("label", ["Image caption,", "Caption", "Photo caption:"])
+def test_the_line_under_a_bare_caption_label_is_the_caption(label):
+    caption = "Party members applauded after the result was announced in Tokyo"
+    kinds = removed_kinds(article(middle=[label, caption]))
+    assert kinds.get(caption) == "caption"
+
+
+def test_a_heading_that_mentions_captions_is_no_label():
+    line = "The judges praised the winning photograph for its light and timing at the harbour."
+    kinds = removed_kinds(article(middle=["Caption contest winners", line]))
+    assert line not in kinds

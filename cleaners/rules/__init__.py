@@ -17,6 +17,7 @@ RULES: tuple[Rule, ...] = (
     signature.signed_by_outlet,
     caption.credit_line,  # before copyright_line: "© Jane Doe/AFP" credits a photo
     signature.copyright_line,
+    caption.under_caption_label,
     signature.bare_domain,
     navigation.comments_header,
     navigation.placeholder,

@@ -24,6 +24,10 @@ _TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|⋅|・|–|—|\s-)\s*")
 # A byline's date without a separator before it: "By Jane Roe on January 21, 2023", "By Jane Roe
 # Jan. 31, 2026 7:47 am EST", and a label glued to the name ("By Jane RoePublished: Jan 29, 2025").
 _DATE_IN = re.compile(DATE, re.I)
+_EMAIL_IN = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")  # "By Jane Roe jroe@example.com"
+# "By Jane Roe, a reviewer covering audio." (the Verge and others): a sentence that is a byline
+_APPOSITIVE_ROLE = re.compile(r",\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,3}(?:writer|reporter|correspondent|contributor"
+                             r"|editor|columnist|journalist|reviewer|analyst|critic|producer)s?\b", re.I)
 _STAMP_LABEL = r"(?:last\s+)?(?:updated|published|posted|modified|reviewed)"
 _BEFORE_DATE = re.compile(r"(?:\s*(?:,|\bon\b|" + _STAMP_LABEL + r"(?:\s+on)?:?))*\s*$", re.I)
 _LABEL_WORD = re.compile(r"\b" + _STAMP_LABEL + r"\b", re.I)  # "Last Updated · January 28, 2026" names no one
@@ -58,8 +62,11 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
     """(the names, what follows them: an outlet, a role or a date) when `text` is a byline:
     "By NAME[, NAME and NAME][, OUTLET or ROLE][ | DATE]", "By AGENCY"; without "By", only
     "NAME | DATE" and "NAME, ROLE", which say what they are."""
-    if len(text.split()) > (_CREDITS_WORDS_MAX if ";" in text else _WORDS_MAX) \
-            or text.rstrip().endswith((".", "?", "!", ":", ";")):
+    if len(text.split()) > (_CREDITS_WORDS_MAX if ";" in text else _WORDS_MAX):
+        return None
+    if text.rstrip().endswith(".") and _BY.match(text) and _APPOSITIVE_ROLE.search(text):
+        text = text.rstrip()[:-1]  # "By Jane Roe, a reviewer covering audio."
+    if text.rstrip().endswith((".", "?", "!", ":", ";")):
         return None
     if ";" in text:
         credits = [c.strip() for c in text.split(";")]
@@ -93,15 +100,17 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
 
 
 def _separate_date(rest: str) -> str:
-    """"Jane Roe on January 21, 2023" -> "Jane Roe | January 21, 2023": a date after the names
-    with no separator before it gets one, so the names end where the date's words begin."""
-    date = _DATE_IN.search(rest)
-    if date is None or date.start() == 0:
+    """"Jane Roe on January 21, 2023" -> "Jane Roe | January 21, 2023": a date (or an e-mail
+    address) after the names with no separator before it gets one, so the names end where the
+    date's words begin."""
+    found = [m for m in (_DATE_IN.search(rest), _EMAIL_IN.search(rest)) if m is not None]
+    if not found:
         return rest
-    head = _BEFORE_DATE.sub("", rest[:date.start()])
-    if not head or _TAIL_SEPARATOR.search(head):
+    start = min(m.start() for m in found)
+    head = _BEFORE_DATE.sub("", rest[:start])
+    if not start or not head or _TAIL_SEPARATOR.search(head):
         return rest
-    return f"{head} | {rest[date.start():]}"
+    return f"{head} | {rest[start:]}"
 
 
 def _partition(text: str) -> tuple[str, str, str]:

@@ -123,6 +123,21 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+# A caption's label on its own line, the caption on the next ("Image caption," then "Party members
+# applauded …", as the BBC's pages render them; "Caption" above each picture's text).
+_CAPTION_LABEL = re.compile(r"^(?:(?:image|picture|photo|media)\s+)?caption\s*[,:]?$", re.I)
+_UNDER_LABEL_MAX_WORDS = 40
+
+
+@in_context(gate=lambda line: line.n_words <= _UNDER_LABEL_MAX_WORDS)
+def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
+    """The line right under a bare caption label is that caption."""
+    before = doc.prev(line)
+    if before is None or line.n_words > _UNDER_LABEL_MAX_WORDS or _CAPTION_LABEL.match(before.text) is None:
+        return None
+    return whole_line("caption", "under_caption_label")
+
+
 # An image's alt text or label that names it as one: "Acme Movers logo", "Product Logo for Ring",
 # "Image 3: A simple AI agent" (a numbered figure label keeps "Figure 3." out: papers' captions are
 # text their references keep).
