@@ -200,3 +200,20 @@ def test_a_byline_with_a_role_sentence_or_an_email(line, author):
                                   "By Friday, the council had agreed to extend the network to the northern suburbs."])
 def test_sentences_that_start_with_by_and_a_capitalised_word_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("role", ["Tokyo correspondent", "Business reporter", "Senior Technology Editor"])
+def test_a_name_over_a_reporter_s_title_is_a_byline(role):
+    doc = clean_text(article(before=["Kenji Tanaka", role]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [("Kenji Tanaka", "byline"), (role, "byline")]
+    assert doc.author == "Kenji Tanaka"
+
+
+def test_a_product_over_its_category_inside_the_article_is_no_byline():
+    text = article(middle=["Adobe Premiere", "Video Editor",
+                           "The editing suite most studios use costs about twenty dollars a month for a single seat."])
+    assert "byline" not in {s.kind for s in clean_text(text, Settings()).removed}
+
+
+def test_a_reporter_s_title_alone_is_no_byline():
+    assert kind_of("Business reporter", "before") != "byline"

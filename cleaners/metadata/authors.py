@@ -4,7 +4,7 @@ an author."""
 from __future__ import annotations
 
 from cleaners.metadata.registry import load_registry
-from cleaners.rules.byline import byline_parts
+from cleaners.rules.byline import byline_names, byline_parts
 
 AUTHOR_SEPARATOR = "; "  # as trafilatura joins several authors
 
@@ -16,7 +16,7 @@ def _as_written(name: str) -> str:
 
 def author_from_spans(spans: list[tuple[str, str]]) -> str | None:
     """The names of the first byline among (kind, text) debris spans, or None."""
-    return next((a for kind, text in spans if kind == "byline" and (a := _people(byline_parts(text)))), None)
+    return next((a for kind, text in spans if kind == "byline" and (a := _people(byline_names(text)))), None)
 
 
 def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = frozenset()) -> str | None:
@@ -26,15 +26,15 @@ def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = fro
     for text in stamps:
         parts = byline_parts(text) or byline_parts("By " + text)
         if parts and not any(w.lower() in lower_case_words for name in parts[0] for w in name.split()):
-            if (author := _people(parts)):
+            if (author := _people(parts[0])):
                 return author
     return None
 
 
-def _people(parts: tuple[list[str], str | None] | None) -> str | None:
+def _people(names: list[str] | None) -> str | None:
     """The byline's names that are people: not an agency's initials or a registered outlet."""
-    if parts is None:
+    if not names:
         return None
     registry = load_registry()
-    people = [_as_written(n) for n in parts[0] if not (n.isupper() and len(n) <= 5) and registry.find_in(n) is None]
+    people = [_as_written(n) for n in names if not (n.isupper() and len(n) <= 5) and registry.find_in(n) is None]
     return AUTHOR_SEPARATOR.join(people) or None

@@ -134,10 +134,24 @@ def _continues_previous(line: Line, doc: Doc) -> bool:
         and after.number == line.number + 1 and not before.ends_sentence and after.text[:1].islower()
 
 
+# A reporter's title on the line under the name, as the BBC prints it: "Kenji Tanaka" then "Tokyo
+# correspondent", "Business reporter", "Senior Technology Editor".
+_ROLE_TITLE = re.compile(r"^(?:[A-Z][\w'’.-]*\s+){1,3}(?:[Ww]riter|[Rr]eporter|[Cc]orrespondent|[Ee]ditor"
+                         r"|[Cc]olumnist|[Jj]ournalist)s?$")
+
+
+def byline_names(text: str) -> list[str] | None:
+    """The names a byline line gives: byline_parts' names, or the line itself when it is only a
+    name (the line above a reporter's title)."""
+    parts = byline_parts(text)
+    return parts[0] if parts is not None else ([text] if _is_name(text) else None)
+
+
 def _may_be_byline(line: Line) -> bool:
     return line.n_words <= _CREDITS_WORDS_MAX and _starts_byline(line) \
         and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None
-             or _REPORTING_FROM.match(line.text) is not None)
+             or _REPORTING_FROM.match(line.text) is not None or _ROLE_TITLE.match(line.text) is not None
+             or _is_name(line.text))
 
 
 @in_context(gate=_may_be_byline)
@@ -151,10 +165,27 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
         return None
     if _ROLE_LINE.match(line.text) or _REPORTING_FROM.match(line.text):
         return whole_line("byline", "byline")
+    # A name over a title is a byline only above the article's prose: inside it, "Adobe Premiere"
+    # over "Video Editor" is a product and its category.
+    if _ROLE_TITLE.match(line.text):  # under the reporter's name
+        before = doc.prev(line)
+        named = before is not None and line.index < doc.first_prose and _is_name(before.text) \
+            and _proper(before.text.split(), doc)
+        return whole_line("byline", "byline") if named else None
     parts = byline_parts(line.text)
-    if parts is None:
+    if parts is not None:
+        names = parts[0]
+    elif _is_name(line.text) and line.index < doc.first_prose and (after := doc.next(line)) is not None \
+            and _ROLE_TITLE.match(after.text):
+        names = [line.text]  # above the reporter's title
+    else:
         return None
-    lower = doc.lower_case_words
-    if any(w.lower() in lower for name in parts[0] for w in name.split() if len(w) > 2 and w[0].isupper()):
+    if not _proper([w for name in names for w in name.split()], doc):
         return None
     return whole_line("byline", "byline")
+
+
+def _proper(words: list[str], doc: Doc) -> bool:
+    """None of the capitalised words occurs in lower case elsewhere in the document: they are names."""
+    lower = doc.lower_case_words
+    return not any(w.lower() in lower for w in words if len(w) > 2 and w[0].isupper())
