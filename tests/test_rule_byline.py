@@ -171,7 +171,7 @@ def test_by_with_a_year_in_a_sentence_is_no_byline():
 def test_a_by_glued_to_the_name_is_a_byline():
     from cleaners.rules.byline import byline_parts
 
-    assert byline_parts("ByAngela Kaye Carpenter Updated onFebruary 16, 2026")[0] == ["Angela Kaye Carpenter"]
+    assert byline_parts("ByAngela Kaye Carpenter Updated onFebruary 16, 2026")[0] == ("Angela Kaye Carpenter",)
     assert byline_parts("Byron Smith") is None  # a name that starts with "By"
     assert byline_parts("Written By Feb 11, 2019 · 3 min read") is None
 

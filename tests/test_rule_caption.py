@@ -118,8 +118,15 @@ def test_a_name_before_an_agency_is_a_credit(line):
 
 
 def test_a_credit_glued_after_a_separator_is_cut():
-    line = "The mayor greets residents at the depot on Tuesday morning. | © Jane Doe/dpa"
+    # past tense: a paragraph that carries a credit keeps its text (in the present tense the whole
+    # line is the picture's caption: test_a_present_tense_caption_with_a_separated_credit_goes_whole)
+    line = "The mayor greeted residents at the depot on Tuesday morning. | © Jane Doe/dpa"
     assert removed_kinds(article(middle=[line])) == {"| © Jane Doe/dpa": "caption"}
+
+
+def test_a_present_tense_caption_with_a_separated_credit_goes_whole():
+    line = "The mayor greets residents at the depot on Tuesday morning. | © Jane Doe/dpa"
+    assert removed_kinds(article(middle=[line])) == {line: "caption"}
 
 
 def test_a_sentence_with_a_slash_survives():
@@ -156,3 +163,23 @@ def test_a_heading_that_mentions_captions_is_no_label():
     line = "The judges praised the winning photograph for its light and timing at the harbour."
     kinds = removed_kinds(article(middle=["Caption contest winners", line]))
     assert line not in kinds
+
+
+def test_a_photographer_and_agency_glued_after_a_caption_s_question_go():
+    from cleaners.rules.caption import glued_credit
+
+    line = "Do you have a healthy relationship with your phone? Morsa Images/DigitalVision via Getty Images"
+    p = alone(glued_credit, line)
+    assert p is not None and line[p.start:] == "Morsa Images/DigitalVision via Getty Images"
+
+
+def test_a_present_tense_caption_with_an_unbracketed_credit_goes_whole():
+    line = "Residents wade through a flooded street in Houston on Monday. Jane Roe/AFP"
+    assert kind_of(line) == "caption"
+    assert line in removed_kinds(article(middle=[line]))
+
+
+@pytest.mark.parametrize("line", ["The council met on Monday. Reuters reported the figures later that week.",
+                                  "Prices rose in March, data from Reuters/Refinitiv show."])
+def test_agency_names_in_sentences_are_no_credit(line):
+    assert survives(line)

@@ -31,7 +31,7 @@ def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = fro
     return None
 
 
-def _people(names: list[str] | None) -> str | None:
+def _people(names: tuple[str, ...] | None) -> str | None:
     """The byline's names that are people: not an agency's initials or a registered outlet."""
     if not names:
         return None

@@ -120,6 +120,7 @@ def clear_caches() -> None:
         proposer.by_text.clear()
     _SHARED.clear()
     related.clear_caches()
+    byline.byline_parts.cache_clear()
 
 
 def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:

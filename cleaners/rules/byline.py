@@ -7,6 +7,7 @@ written beside the name) back out of these lines through `byline_parts`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from cleaners import shape
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
@@ -58,7 +59,8 @@ def _is_name(name: str) -> bool:
     return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
 
 
-def byline_parts(text: str) -> tuple[list[str], str | None] | None:
+@lru_cache(maxsize=8192)  # the byline gate, the rule, the title candidates and the author ask per text
+def byline_parts(text: str) -> tuple[tuple[str, ...], str | None] | None:
     """(the names, what follows them: an outlet, a role or a date) when `text` is a byline:
     "By NAME[, NAME and NAME][, OUTLET or ROLE][ | DATE]", "By AGENCY"; without "By", only
     "NAME | DATE" and "NAME, ROLE", which say what they are."""
@@ -88,15 +90,15 @@ def byline_parts(text: str) -> tuple[list[str], str | None] | None:
         names.append(p)
     if by is None:
         if len(names) == 1 and len(parts) == 1 and after and _DATE_TAIL.search(after):
-            return names, after  # "Jane Roe | February 24, 2018"
+            return tuple(names), after  # "Jane Roe | February 24, 2018"
         if len(names) == 1 and len(parts) == 2 and not after and _ROLE.fullmatch(parts[1]):
-            return names, parts[1]  # "John Doe, Staff Writer"
+            return tuple(names), parts[1]  # "John Doe, Staff Writer"
         return None
     if not names and parts and re.fullmatch(r"[A-Z]{2,5}", parts[0]):
         names = parts[:1]  # "By CNN", "By AFP": an agency's initials
     if not names:
         return None
-    return names, ", ".join(parts[len(names):] + ([after] if after else [])) or None
+    return tuple(names), ", ".join(parts[len(names):] + ([after] if after else [])) or None
 
 
 def _separate_date(rest: str) -> str:
@@ -140,11 +142,11 @@ _ROLE_TITLE = re.compile(r"^(?:[A-Z][\w'’.-]*\s+){1,3}(?:[Ww]riter|[Rr]eporter
                          r"|[Cc]olumnist|[Jj]ournalist)s?$")
 
 
-def byline_names(text: str) -> list[str] | None:
+def byline_names(text: str) -> tuple[str, ...] | None:
     """The names a byline line gives: byline_parts' names, or the line itself when it is only a
     name (the line above a reporter's title)."""
     parts = byline_parts(text)
-    return parts[0] if parts is not None else ([text] if _is_name(text) else None)
+    return parts[0] if parts is not None else ((text,) if _is_name(text) else None)
 
 
 def _may_be_byline(line: Line) -> bool:
@@ -175,9 +177,9 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     parts = byline_parts(line.text)
     if parts is not None:
         names = parts[0]
-    elif _is_name(line.text) and line.index < doc.first_prose and (after := doc.next(line)) is not None \
-            and _ROLE_TITLE.match(after.text):
-        names = [line.text]  # above the reporter's title
+    elif (after := doc.next(line)) is not None and _ROLE_TITLE.match(after.text) and _is_name(line.text) \
+            and line.index < doc.first_prose:
+        names = (line.text,)  # above the reporter's title
     else:
         return None
     if not _proper([w for name in names for w in name.split()], doc):

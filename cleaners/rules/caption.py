@@ -70,6 +70,9 @@ _CAPTION_VERBS_PLURAL = (
 _ANY_SUBJECT_CAPTION = re.compile(
     r"^(?:[\w'’.-]+\s+){1,6}(?:" + _CAPTION_VERBS + "|" + _CAPTION_VERBS_PLURAL + r")\b", re.I
 )
+# A photographer's name before an agency, unlabelled, after a caption's sentence: "… your phone?
+# Morsa Images/DigitalVision via Getty Images", "… on Monday. Jane Roe/AFP".
+_AGENCY_TAIL = re.compile(rf"^[^.!?]{{2,60}}(?:/\s*(?:{_AGENCIES})|\bvia\s+(?:{_AGENCIES}))\b[^.!?/]{{0,25}}$", re.I | re.X)
 CREDITED_CAPTION_MAX_WORDS = 35  # a caption is a sentence or two; a lede can carry a credit too
 
 
@@ -78,14 +81,23 @@ def credited_caption(line: Line, doc: Doc) -> Proposal | None:
     ("A man walks through a flooded street on Monday. (Photo by Jane Roe/AP)"): the whole line is
     the caption. A paragraph in the past tense keeps its text and loses only the credit
     (end_credit): a scraper glues a credit to the lede too."""
-    if not line.text.rstrip().endswith(")") or line.n_words > CREDITED_CAPTION_MAX_WORDS + 8:
+    if line.n_words > CREDITED_CAPTION_MAX_WORDS + 8:
         return None
-    m = _END_CREDIT.search(line.text)
-    if m is None:
-        return None
-    before = line.text[:m.start()].strip()
+    before = _before_credit(line)
     if before and len(before.split()) <= CREDITED_CAPTION_MAX_WORDS and _ANY_SUBJECT_CAPTION.search(before):
         return whole_line("caption", "credited_caption")
+    return None
+
+
+def _before_credit(line: Line) -> str | None:
+    """The text before a photo credit that ends the line, in brackets ("… (AP Photo/Jane Roe)") or
+    a photographer and agency after the last sentence ("… on Monday. Jane Roe/AFP"), or None."""
+    if line.text.rstrip().endswith(")"):
+        m = _END_CREDIT.search(line.text)
+        return line.text[:m.start()].strip() if m else None
+    at = glued_tail(line)
+    if at is not None and _AGENCY_TAIL.search(line.text[at:].lstrip(GLUE_SEPARATORS)):
+        return line.text[:at].strip()
     return None
 
 
@@ -102,7 +114,10 @@ def lead_credit(line: Line, doc: Doc) -> Proposal | None:
 def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit glued after a paragraph's last sentence ("… in March. Photo: Getty Images")."""
     at = glued_tail(line)
-    if at is not None and _LABELLED_CREDIT.search(line.text[at:].lstrip(GLUE_SEPARATORS)):
+    if at is None:
+        return None
+    tail = line.text[at:].lstrip(GLUE_SEPARATORS)
+    if _LABELLED_CREDIT.search(tail) or _AGENCY_TAIL.search(tail):
         return Proposal("caption", "glued_credit", start=at)
     return None
 
@@ -133,7 +148,8 @@ _UNDER_LABEL_MAX_WORDS = 40
 def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
     """The line right under a bare caption label is that caption."""
     before = doc.prev(line)
-    if before is None or line.n_words > _UNDER_LABEL_MAX_WORDS or _CAPTION_LABEL.match(before.text) is None:
+    if before is None or before.n_words > 2 or line.n_words > _UNDER_LABEL_MAX_WORDS \
+            or _CAPTION_LABEL.match(before.text) is None:
         return None
     return whole_line("caption", "under_caption_label")
 
