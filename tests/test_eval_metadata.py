@@ -25,3 +25,14 @@ def test_clean_page_reports_the_date_and_author_it_read():
 
     out = clean_page({"id": "x", "text": text}, LineModel.default(), None, "pipeline", Settings())
     assert (out["published"], out["author"]) == ("2021-09-09", "Jane Roe")
+
+
+def test_without_url_the_eval_cleans_the_text_alone(monkeypatch):
+    from cleaners.model import evaluate
+
+    seen = []
+    monkeypatch.setattr(evaluate, "clean_page", lambda page, *rest: seen.append(page.get("url")) or {})
+    page = {"id": "x", "text": "Some text.", "url": "https://news.example.com/2021/09/09/council-bus-network"}
+    evaluate.run([page], None, None, "pipeline", Settings())
+    evaluate.run([page], None, None, "pipeline", Settings(), use_url=False)
+    assert seen == [page["url"], None]

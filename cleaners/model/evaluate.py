@@ -17,9 +17,10 @@ inserted debris lines kept, of body lines lost, headline exact match); --no-kind
 In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) training
 texts are built from that half only) and scores the other half (kind (b) included), then the halves swap; the written
 PRED.jsonl holds every page's out-of-fold prediction.
-In pipeline mode it also scores the metadata read from the text and the page's URL: publication
-date exact and wrong (a date given that is not the page's), author exact and wrong
-(cleaners.model.score.metadata_score).
+In pipeline mode it also scores the metadata the line cleaner reads from the text (the URL only
+helps it find the headline): publication date exact and wrong (a date given that is not the
+page's), author exact and wrong (cleaners.model.score.metadata_score). --no-url cleans the pages
+without their address, as a plain text corpus comes.
 """
 from __future__ import annotations
 
@@ -112,8 +113,10 @@ def clean_kind_b(cases: list, pages: list[dict], model: LineModel, settings) -> 
             for (lines, _, _), page in zip(cases, pages)]
 
 
-def run(pages, model, stats, mode, settings):
-    return {p["id"]: clean_page(p, model, stats, mode, settings) for p in pages}
+def run(pages, model, stats, mode, settings, use_url: bool = True):
+    """Each page cleaned; without `use_url` as a plain text corpus gives it: no address (no
+    headline label or slug from the URL, no per-site corpus counts)."""
+    return {p["id"]: clean_page(p if use_url else {**p, "url": None}, model, stats, mode, settings) for p in pages}
 
 
 def fold_of(page: dict, k: int) -> int:
@@ -152,6 +155,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", choices=("pipeline", "model"), default="pipeline")
     ap.add_argument("--model-dir", type=Path, default=None)
     ap.add_argument("--no-corpus", action="store_true", help="skip the corpus repetition pass")
+    ap.add_argument("--no-url", action="store_true",
+                    help="clean the dev pages without their address, as a plain text corpus comes (metadata from the text alone)")
     ap.add_argument("--no-snippet-eval", action="store_true", help="skip the snippet pages' score")
     ap.add_argument("--no-kind-b-eval", action="store_true",
                     help="skip the kind-(b) score (the pages' true bodies with some of their debris inserted)")
@@ -179,7 +184,7 @@ def main(argv=None) -> int:
             model = fold_model(pages, page_docs, snip_docs, folds, k, a.cv)
             te = [p for p, f in zip(pages, folds) if f == k]
             ste = [p for p, f in zip(spages, sfolds) if f == k]
-            fp = run(te, model, None if a.no_corpus else corpus_of(te), a.mode, settings)
+            fp = run(te, model, None if a.no_corpus else corpus_of(te), a.mode, settings, not a.no_url)
             print_score(score(te, fp), f"fold {k} ({len(te)} pages)")
             preds.update(fp)
             if ste:
@@ -190,7 +195,7 @@ def main(argv=None) -> int:
                 kb_out += clean_kind_b(cases, kpages, model, settings)
     else:
         model = LineModel.load(a.model_dir) if a.model_dir else LineModel.default()
-        preds = run(pages, model, None if a.no_corpus else corpus_of(pages), a.mode, settings)
+        preds = run(pages, model, None if a.no_corpus else corpus_of(pages), a.mode, settings, not a.no_url)
         if spages:
             spreds = run(spages, model, None if a.no_corpus else corpus_of(spages), a.mode, settings)
         if not a.no_kind_b_eval:
@@ -203,7 +208,8 @@ def main(argv=None) -> int:
     how = f"{'cv%d' % a.cv if a.cv else 'in-sample'} {a.mode}"
     print_score(score(pages, preds), f"{how} ({time.time() - t0:.0f}s)")
     if a.mode == "pipeline":
-        print_metadata_score(metadata_score(pages, preds), f"{how}, metadata from the text and the page's URL")
+        print_metadata_score(metadata_score(pages, preds),
+                             f"{how}, metadata read from the text{' (no URL)' if a.no_url else ''}")
     if spreds:
         print_snippet_score(snippet_score(spages, spreds), f"{how}, snippet pages (trafilatura-pages.jsonl.gz)")
     if kb_cases:
