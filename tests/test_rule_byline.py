@@ -217,3 +217,17 @@ def test_a_product_over_its_category_inside_the_article_is_no_byline():
 
 def test_a_reporter_s_title_alone_is_no_byline():
     assert kind_of("Business reporter", "before") != "byline"
+
+
+@pytest.mark.parametrize("dated", ["Dec 14, 2025", "Updated on October 21, 2025", "Thu, 13 June 2024 at 9:45 am GMT+1 · 3 min read"])
+def test_a_name_over_the_article_s_date_is_a_byline(dated):
+    doc = clean_text(article(before=["Gary Marcus", dated]), Settings())
+    assert ("Gary Marcus", "byline") in [(s.text, s.kind) for s in doc.removed]
+    assert doc.author == "Gary Marcus"
+
+
+@pytest.mark.parametrize("label", ["Almanac Logo", "M&A Updates", "Digital OrganizationOfficeOrganizingPapers"])
+def test_labels_over_a_date_are_no_byline(label):
+    doc = clean_text(article(before=[label, "March 14, 2026"]), Settings())
+    assert doc.author is None
+    assert {s.text: s.kind for s in doc.removed}.get(label) != "byline"

@@ -48,13 +48,19 @@ _REPORTING_FROM = re.compile(r"^[Rr]eport(?:ing|ed)\s+from\s+[A-Z][\w.'’-]*(?:
 _CREDIT = re.compile(r"^(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photos?)\s*:\s+\S", re.I)
 
 
+# Words of a label, never of a person's name: "Almanac Logo", "Written By". (A word with more than
+# two capitals is words run together, "OrganizationOfficePapers", or initials.)
+_NOT_IN_NAMES = frozenset({"by", "logo", "icon", "image", "photo", "avatar"})
+
+
 def _is_name(name: str) -> bool:
     """A person's name: two to five words, each capitalised but for particles ("Ursula von der
     Leyen"), the first capitalised and not a function word ("By The Numbers" is a heading, "von der
     Feuerwehr" a phrase), no digits or role."""
     ws = name.split()
     if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() or ws[0].lower() in shape.STOP_WORDS \
-            or any(c.isdigit() for c in name) or _LABEL_WORD.search(name) or any(w.lower() == "by" for w in ws):
+            or any(c.isdigit() for c in name) or _LABEL_WORD.search(name) or "&" in name \
+            or any(w.lower() in _NOT_IN_NAMES or (not w.isupper() and sum(map(str.isupper, w)) > 2) for w in ws):
         return False
     return all(w[0].isupper() or w in _PARTICLES for w in ws) and _ROLE.search(name) is None
 
@@ -177,14 +183,24 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     parts = byline_parts(line.text)
     if parts is not None:
         names = parts[0]
-    elif (after := doc.next(line)) is not None and _ROLE_TITLE.match(after.text) and _is_name(line.text) \
+    elif (after := doc.next(line)) is not None and _over_title_or_date(after) and _is_name(line.text) \
             and line.index < doc.first_prose:
-        names = (line.text,)  # above the reporter's title
+        names = (line.text,)  # above the reporter's title or the article's date
     else:
         return None
     if not _proper([w for name in names for w in name.split()], doc):
         return None
     return whole_line("byline", "byline")
+
+
+def _over_title_or_date(after: Line) -> bool:
+    """The line under a name that makes the name a byline: a reporter's title ("Tokyo
+    correspondent") or a short line with a date ("Dec 14, 2025", "Updated on October 21, 2025")."""
+    return _ROLE_TITLE.match(after.text) is not None \
+        or (after.n_words <= _DATED_LINE_MAX_WORDS and _DATE_IN.search(after.text) is not None)
+
+
+_DATED_LINE_MAX_WORDS = 16
 
 
 def _proper(words: list[str], doc: Doc) -> bool:
