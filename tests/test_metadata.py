@@ -235,3 +235,20 @@ def test_capitalised_words_the_body_also_writes_in_lower_case_are_no_author():
     body = [*PARAGRAPHS, "Shoppers on the day itself crowded the market square, and the bus lines ran every five minutes."]
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Market Day July 16, 2025 · 4 Comments", *body]), Settings())
     assert doc.author is None
+
+
+@pytest.mark.parametrize("notice, outlet", [
+    ("Copyright © 2024 The Daily Herald. All rights reserved.", "The Daily Herald"),  # not in the registry
+    ("© 2018 Example Media | Privacy Policy", "Example Media"),
+    ("Copyright © 2024 Yahoo. All rights reserved.", "Yahoo"),
+])
+def test_the_copyright_holder_is_the_outlet(notice, outlet):
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", *PARAGRAPHS, notice]), Settings())
+    assert doc.outlet is not None and doc.outlet.value == outlet
+
+
+@pytest.mark.parametrize("notice", ["© 2024 all rights reserved", "Copyright © 2024", "© Jane Doe/dpa"])
+def test_a_copyright_notice_without_a_holder_names_no_outlet(notice):
+    from cleaners.metadata.outlets import copyright_holder
+
+    assert copyright_holder(notice) is None

@@ -88,3 +88,7 @@ def test_users_extend_the_registry_and_their_rows_win(tmp_path, monkeypatch):
         assert load_registry().by_alias("vv").domain == "villagevoice.com"
     finally:
         load_registry.cache_clear()
+
+
+def test_a_copyright_year_before_a_one_word_outlet_names_it():
+    assert load_registry().find_in("Copyright © 2024 Yahoo. All rights reserved.").name == "Yahoo"

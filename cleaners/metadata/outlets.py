@@ -48,4 +48,38 @@ def outlet_from_spans(spans: list[tuple[str, str]]) -> tuple[str, str | None] | 
             m = _DATELINE_OUTLET.search(text)
             if m:
                 return m.group(1).strip(), None
+        if kind == "outlet_signature" and (holder := copyright_holder(text)):
+            return holder, None
     return None
+
+
+# A copyright notice's holder: "Copyright © 2024 The Daily Herald. All rights reserved." -> "The
+# Daily Herald"; a publisher the registry does not know is still the page's (its parent company
+# at worst: "Nexstar Media Inc.").
+_COPYRIGHT_PREFIX = re.compile(r"^(?:(?:copyright|©|\(c\)|\d{4}(?:\s*[-–]\s*\d{4})?),?\s*)+", re.I)
+# a notice has the sign or a year ("Copyright Policy" is a link's text)
+_NOTICE_MARK = re.compile(r"©|\(c\)|\d{4}", re.I)
+_HOLDER_END = re.compile(r"\.(?=\s|$)|\s*[|,;]|\s+[-–—]\s|\s+all\s+rights|$", re.I)
+_ABBREVIATION = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}$")  # "St.", "Co.", "Inc." end no name
+_ROMAN_YEAR = re.compile(r"\s+[MDCLXVI]{4,}$")  # "© Simply Thrilled Ltd MMXXIII"
+_HOLDER_JOINERS = frozenset({"of", "and", "the", "&", "de", "la", "du", "der", "die"})
+_HOLDER_MAX_WORDS = 6
+
+
+def copyright_holder(text: str) -> str | None:
+    """The holder a copyright notice names, when it reads as a name (capitalised words), or None."""
+    text = text.strip()
+    prefix = _COPYRIGHT_PREFIX.match(text)
+    if prefix is None or _NOTICE_MARK.search(prefix.group(0)) is None:
+        return None
+    rest = text[prefix.end():]
+    end = next(m for m in _HOLDER_END.finditer(rest)
+               if not (m.group(0).startswith(".") and _ABBREVIATION.search(rest, 0, m.start())))
+    holder = _ROMAN_YEAR.sub("", rest[:end.start()].strip())
+    words = holder.split()
+    if not 1 <= len(words) <= _HOLDER_MAX_WORDS or any(c.isdigit() or c == "/" for c in holder) \
+            or holder.lower().startswith("all rights") or not words[0][0].isupper() \
+            or not all(w[0].isupper() or w.lower() in _HOLDER_JOINERS for w in words) \
+            or any(not w.isupper() and sum(map(str.isupper, w)) > 2 for w in words):  # "SomerhausPrivacyTerms"
+        return None
+    return holder

@@ -92,7 +92,9 @@ def _is_ambiguous(alias: str) -> bool:
     return alias.isalpha() and not alias.isupper() and (alias[1:].islower() or alias.islower())
 
 
-_PUBLISHER_BEFORE = re.compile(r"(?:\(|©|\bcopyright|\b(?:by|on|from|at|via|to|with|for)\b)\W*(?:the\s+)?$", re.I)
+# (a copyright's year may stand between the sign and the name: "Copyright © 2024 Yahoo")
+_PUBLISHER_BEFORE = re.compile(r"(?:\(|(?:©|\bcopyright)(?:\W*\d{4}(?:\s*[-–]\s*\d{4})?)?|\b(?:by|on|from|at|via|to|with|for)\b)"
+                               r"\W*(?:the\s+)?$", re.I)
 
 
 def _names_publisher(text: str, start: int, end: int) -> bool:
