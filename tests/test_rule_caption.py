@@ -183,3 +183,13 @@ def test_a_present_tense_caption_with_an_unbracketed_credit_goes_whole():
                                   "Prices rose in March, data from Reuters/Refinitiv show."])
 def test_agency_names_in_sentences_are_no_credit(line):
     assert survives(line)
+
+
+def test_a_lead_credit_before_a_present_tense_description_takes_the_whole_caption():
+    line = "(Photo by John Lee/City Herald) Students walk to a bus outside Central High School."
+    assert removed_kinds(article(middle=[line])) == {line: "caption"}
+
+
+def test_a_lead_credit_before_a_past_tense_paragraph_goes_alone():
+    line = "(AP Photo/Jane Roe) The council voted on Tuesday to extend the network to three more districts."
+    assert removed_kinds(article(middle=[line])) == {"(AP Photo/Jane Roe)": "caption"}

@@ -110,3 +110,15 @@ def test_german_box_headers(line):
 @pytest.mark.parametrize("line", ["Mehr von", "Mehr von Anja Roe"])
 def test_mehr_von_heads_a_box_of_an_author_s_stories(line):
     assert kind_of(line, "after") == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Watch LIVE: KTLA 5 News coverage of the fire", "VIDEO: Crews battle the fire overnight",
+                                  "Watch now: the council meeting in full", "Listen now: our transit podcast"])
+def test_video_and_live_links_are_related_headlines(line):
+    assert kind_of(line, "middle") == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Video games are more popular than ever - a new survey of teenagers says so.",
+                                  "Watch out for closures on the northern line this weekend, the authority warned."])
+def test_sentences_that_start_with_video_or_watch_survive(line):
+    assert survives(line)

@@ -102,12 +102,16 @@ def _before_credit(line: Line) -> str | None:
 
 
 def lead_credit(line: Line, doc: Doc) -> Proposal | None:
-    """A photo credit in brackets glued before a paragraph: remove just the bracket."""
+    """A photo credit in brackets glued before a paragraph: remove just the bracket, or the whole
+    line when what follows describes the picture in the present tense (as credited_caption)."""
     if not line.text.startswith("("):
         return None  # a shortcut; same result
     m = _LEAD_CREDIT.search(line.text)
     if m is None or not shape.is_sentence_like(line.text[m.end():], min_words=4):
         return None
+    after = line.text[m.end():]
+    if len(after.split()) <= CREDITED_CAPTION_MAX_WORDS and _ANY_SUBJECT_CAPTION.search(after):
+        return whole_line("caption", "lead_credit")  # "(Photo by …) Students board a bus …": the caption
     return Proposal("caption", "lead_credit", end=len(m.group(0).rstrip()))
 
 

@@ -39,7 +39,8 @@ RELATED_CUES = r"""
 """
 _PREFIX = re.compile(
     r"""^(?:""" + RELATED_CUES + r"""
-        | more\ (?:on|from|about)\ [\w .'’]+ | read\ more | more | watch | listen | up\ next | next | previously | trending | top\ stories | latest
+        | more\ (?:on|from|about)\ [\w .'’]+ | read\ more | more | watch(?:\ live|\ now|\ (?:the\ )?video)? | video
+        | listen(?:\ now|\ live)? | up\ next | next | previously | trending | top\ stories | latest
         | lea | puedes\ ver | vea\ también | ver\ también
     )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
     re.IGNORECASE | re.VERBOSE,
