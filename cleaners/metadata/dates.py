@@ -19,8 +19,6 @@ _MONTH_WORD = re.compile(r"[^\W\d_]{3,}")
 # An English month name as dateutil reads it: the name or its abbreviation ("Februar" is not one).
 _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                             r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?", re.I)
-# dateutil knows "Sep" and "September" but not "Sept" (the whole word only: "September" stays)
-_SEPT = re.compile(r"\bSept\b", re.I)
 _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 _WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
@@ -50,7 +48,7 @@ def parse_date(text: str) -> dt.date | None:
             return plausible(dt.date(int(dotted.group(3)), month, day))
         if _MONTH_WORD.search(written) and not _ENGLISH_MONTH.search(written):
             return _parse_foreign(written)
-        value = dateparser.parse(_SEPT.sub("Sep", written), fuzzy=True, default=dt.datetime(2000, 1, 1))
+        value = dateparser.parse(written, fuzzy=True, default=dt.datetime(2000, 1, 1))  # it reads "Sept." too
     except (ValueError, OverflowError):
         return None
     return plausible(value.date())
