@@ -197,10 +197,12 @@ def _over_title_or_date(after: Line) -> bool:
     """The line under a name that makes the name a byline: a reporter's title ("Tokyo
     correspondent") or a short line with a date ("Dec 14, 2025", "Updated on October 21, 2025")."""
     return _ROLE_TITLE.match(after.text) is not None \
-        or (after.n_words <= _DATED_LINE_MAX_WORDS and _DATE_IN.search(after.text) is not None)
+        or (after.n_words <= _DATED_LINE_MAX_WORDS and _YEAR_OR_SLASH.search(after.text) is not None
+            and _DATE_IN.search(after.text) is not None)  # a cheap test first: every DATE has one
 
 
 _DATED_LINE_MAX_WORDS = 16
+_YEAR_OR_SLASH = re.compile(r"\d{4}|\d/\d")  # a DATE's year, or its "5/3/24"
 
 
 def _proper(words: list[str], doc: Doc) -> bool:
