@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 from dateutil import parser as dateparser
 
@@ -34,6 +35,7 @@ def plausible(d: dt.date | None, today: dt.date | None = None) -> dt.date | None
     return d if EARLIEST <= d <= (today or dt.date.today()) else None
 
 
+@lru_cache(maxsize=4096)  # a page's stamps are parsed for the list test and again for the date
 def parse_date(text: str) -> dt.date | None:
     """The first date written in `text`, if it parses and is plausible."""
     m = _DATE.search(text)

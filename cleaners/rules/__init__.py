@@ -9,6 +9,7 @@ RULES: tuple[Rule, ...] = (
     dateline.date_stamp,
     dateline.place_date_stamp,
     byline.byline,
+    byline.name_over_title,
     related.link_prefix,
     related.related_header,
     related.under_related_header,

@@ -158,8 +158,7 @@ def byline_names(text: str) -> tuple[str, ...] | None:
 def _may_be_byline(line: Line) -> bool:
     return line.n_words <= _CREDITS_WORDS_MAX and _starts_byline(line) \
         and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None
-             or _REPORTING_FROM.match(line.text) is not None or _ROLE_TITLE.match(line.text) is not None
-             or _is_name(line.text))
+             or _REPORTING_FROM.match(line.text) is not None or _ROLE_TITLE.match(line.text) is not None)
 
 
 @in_context(gate=_may_be_byline)
@@ -181,23 +180,27 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
             and _proper(before.text.split(), doc)
         return whole_line("byline", "byline") if named else None
     parts = byline_parts(line.text)
-    if parts is not None:
-        names = parts[0]
-    elif (after := doc.next(line)) is not None and _over_title_or_date(after) and _is_name(line.text) \
-            and line.index < doc.first_prose:
-        names = (line.text,)  # above the reporter's title or the article's date
-    else:
-        return None
-    if not _proper([w for name in names for w in name.split()], doc):
+    if parts is None or not _proper([w for name in parts[0] for w in name.split()], doc):
         return None
     return whole_line("byline", "byline")
+
+
+@in_context(gate=lambda line: _is_name(line.text))
+def name_over_title(line: Line, doc: Doc) -> Proposal | None:
+    """A name alone on its line, over a reporter's title or the article's date, above the prose
+    ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule
+    with its own gate: the byline rule's gate stays narrow, while every menu item is a name-like line.)"""
+    if line.index + 1 >= len(doc.lines) or not _over_title_or_date(doc.lines[line.index + 1]) \
+            or line.index >= doc.first_prose or not _is_name(line.text) or not _proper(line.text.split(), doc):
+        return None
+    return whole_line("byline", "name_over_title")
 
 
 def _over_title_or_date(after: Line) -> bool:
     """The line under a name that makes the name a byline: a reporter's title ("Tokyo
     correspondent") or a short line with a date ("Dec 14, 2025", "Updated on October 21, 2025")."""
     return _ROLE_TITLE.match(after.text) is not None \
-        or (after.n_words <= _DATED_LINE_MAX_WORDS and _YEAR_OR_SLASH.search(after.text) is not None
+        or (_YEAR_OR_SLASH.search(after.text) is not None and after.n_words <= _DATED_LINE_MAX_WORDS
             and _DATE_IN.search(after.text) is not None)  # a cheap test first: every DATE has one
 
 

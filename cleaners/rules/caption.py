@@ -146,14 +146,15 @@ def credit_line(line: Line, doc: Doc) -> Proposal | None:
 # applauded …", as the BBC's pages render them; "Caption" above each picture's text).
 _CAPTION_LABEL = re.compile(r"^(?:(?:image|picture|photo|media)\s+)?caption\s*[,:]?$", re.I)
 _UNDER_LABEL_MAX_WORDS = 40
+_LABEL_MAX_CHARS = 20  # "Picture caption:"
 
 
 @in_context(gate=lambda line: line.n_words <= _UNDER_LABEL_MAX_WORDS)
 def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
     """The line right under a bare caption label is that caption."""
-    before = doc.prev(line)
-    if before is None or before.n_words > 2 or line.n_words > _UNDER_LABEL_MAX_WORDS \
-            or _CAPTION_LABEL.match(before.text) is None:
+    # (asked of nearly every line: the cheapest tests first, the label is a short line)
+    if not line.index or len(before := doc.lines[line.index - 1].text) > _LABEL_MAX_CHARS \
+            or _CAPTION_LABEL.match(before) is None or line.n_words > _UNDER_LABEL_MAX_WORDS:
         return None
     return whole_line("caption", "under_caption_label")
 
