@@ -252,3 +252,10 @@ def test_a_copyright_notice_without_a_holder_names_no_outlet(notice):
     from cleaners.metadata.outlets import copyright_holder
 
     assert copyright_holder(notice) is None
+
+
+@pytest.mark.parametrize("notice", ["© RIPRODUZIONE RISERVATA", "© Tous droits réservés", "© 2024 Alle Rechte vorbehalten"])
+def test_all_rights_reserved_in_other_languages_is_no_holder(notice):
+    from cleaners.metadata.outlets import copyright_holder
+
+    assert copyright_holder(notice) is None

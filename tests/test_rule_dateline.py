@@ -245,3 +245,18 @@ def test_a_date_with_its_reading_time_is_a_stamp(stamp, date):
     doc = clean_text(article(before=[stamp]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
     assert doc.published.value == date
+
+
+@pytest.mark.parametrize("stamp, date", [
+    ("Publié le 5 mars 2024 à 10h12, modifié le 5 mars 2024 à 18h30", dt.date(2024, 3, 5)),
+    ("12 novembre 2024 (modifica il 12 novembre 2024 | 19:45)", dt.date(2024, 11, 12)),
+    ("March 5, 2024, updated March 6, 2024", dt.date(2024, 3, 5)),
+])
+def test_a_stamp_with_its_update_after_a_comma_or_in_brackets(stamp, date):
+    doc = clean_text(article(before=[stamp]), Settings())
+    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
+    assert doc.published is not None and doc.published.value == date
+
+
+def test_a_sentence_after_a_published_date_is_no_stamp():
+    assert kind_of("Published Feb 24, 2018, the report found that buses ran late on most routes.", "middle") != "dateline"

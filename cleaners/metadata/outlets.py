@@ -62,6 +62,10 @@ _NOTICE_MARK = re.compile(r"©|\(c\)|\d{4}", re.I)
 _HOLDER_END = re.compile(r"\.(?=\s|$)|\s*[|,;]|\s+[-–—]\s|\s+all\s+rights|$", re.I)
 _ABBREVIATION = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}$")  # "St.", "Co.", "Inc." end no name
 _ROMAN_YEAR = re.compile(r"\s+[MDCLXVI]{4,}$")  # "© Simply Thrilled Ltd MMXXIII"
+# "All rights reserved" in the languages the cue rules read: no holder ("© RIPRODUZIONE RISERVATA")
+_RIGHTS_RESERVED = re.compile(r"(?:all\ rights|alle\ rechte|tous\ droits|droits\ réservés|todos\ los\ derechos"
+                              r"|derechos\ reservados|tutti\ i\ diritti|riproduzione\ riservata|todos\ os\ direitos"
+                              r"|alle\ rechten|wszelkie\ prawa)", re.I | re.X)
 _HOLDER_JOINERS = frozenset({"of", "and", "the", "&", "de", "la", "du", "der", "die"})
 _HOLDER_MAX_WORDS = 6
 
@@ -78,7 +82,7 @@ def copyright_holder(text: str) -> str | None:
     holder = _ROMAN_YEAR.sub("", rest[:end.start()].strip())
     words = holder.split()
     if not 1 <= len(words) <= _HOLDER_MAX_WORDS or any(c.isdigit() or c == "/" for c in holder) \
-            or holder.lower().startswith("all rights") or not words[0][0].isupper() \
+            or _RIGHTS_RESERVED.match(holder) or not words[0][0].isupper() \
             or not all(w[0].isupper() or w.lower() in _HOLDER_JOINERS for w in words) \
             or any(not w.isupper() and sum(map(str.isupper, w)) > 2 for w in words):  # "SomerhausPrivacyTerms"
         return None

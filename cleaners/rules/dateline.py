@@ -94,7 +94,10 @@ _STAMP = re.compile(
     r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
     r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?"
-    r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read)?$",  # "… · 3 min read", "…. 8 minutes read"
+    r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
+    # and its update after a comma or in brackets: "…, modifié le 5 mars 2024", "… (modifica il 12 novembre 2024)"
+    r"|\s*[,(]\s*(?:updated|last\ updated|modified|modifié|mis\ à\ jour|aktualisiert|geändert|actualizado|modificado"
+    r"|modifica|aggiornato|atualizado|bijgewerkt|zaktualizowano)\b.{0,60})?$",
     re.I | re.X,
 )
 
