@@ -4,7 +4,7 @@ an author."""
 from __future__ import annotations
 
 from cleaners.metadata.registry import load_registry
-from cleaners.rules.byline import byline_names, byline_parts
+from cleaners.rules.byline import byline_names, byline_parts, proper_names
 
 AUTHOR_SEPARATOR = "; "  # as trafilatura joins several authors
 
@@ -25,7 +25,7 @@ def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = fro
     in lower case in the body ("Prime Day July 16, 2025" names an event: the body says "day")."""
     for text in stamps:
         parts = byline_parts(text) or byline_parts("By " + text)
-        if parts and not any(w.lower() in lower_case_words for name in parts[0] for w in name.split()):
+        if parts and proper_names([w for name in parts[0] for w in name.split()], lower_case_words):
             if (author := _people(parts[0])):
                 return author
     return None

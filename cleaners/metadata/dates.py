@@ -7,13 +7,13 @@ from functools import lru_cache
 
 from dateutil import parser as dateparser
 
-from cleaners.rules.dateline import DATE
+from cleaners.rules.dateline import DATE_RE, UPDATE_WORD
 
 EARLIEST = dt.date(1990, 1, 1)
 # The removed spans that may state the publication date: datelines and stamps, and a byline's date
 # ("By Jane Roe | Feb 24, 2018").
 DATE_EVIDENCE_KINDS = ("dateline", "byline")
-_DATE = re.compile(DATE, re.I)
+_DATE = DATE_RE
 _DOTTED = re.compile(r"(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})")
 # A month written in words: in English dateutil reads it, in another language dateparser does.
 _MONTH_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -24,8 +24,7 @@ _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 _WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
-_UPDATED = re.compile(r"\b(?:updated|modified|edited|aktualisiert|geändert|mis à jour|modifié|actualizado|modificado"
-                      r"|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)\b", re.I)
+_UPDATED = re.compile(r"\b" + UPDATE_WORD + r"\b", re.I)
 
 
 def plausible(d: dt.date | None, today: dt.date | None = None) -> dt.date | None:
@@ -35,9 +34,15 @@ def plausible(d: dt.date | None, today: dt.date | None = None) -> dt.date | None
     return d if EARLIEST <= d <= (today or dt.date.today()) else None
 
 
-@lru_cache(maxsize=4096)  # a page's stamps are parsed for the list test and again for the date
 def parse_date(text: str) -> dt.date | None:
     """The first date written in `text`, if it parses and is plausible."""
+    return plausible(_written_date(text))
+
+
+@lru_cache(maxsize=4096)  # a page's stamps are read for the list test and again for the date
+def _written_date(text: str) -> dt.date | None:
+    """The first date written in `text` as it reads, plausible or not (plausible() asks today's
+    date, which a cache must not keep)."""
     m = _DATE.search(text)
     if m is None:
         return None
@@ -47,13 +52,12 @@ def parse_date(text: str) -> dt.date | None:
         if dotted:  # 24.02.2018 is day first wherever it is written, unless it cannot be (12.16.2025)
             first, second = int(dotted.group(1)), int(dotted.group(2))
             day, month = (second, first) if second > 12 >= first else (first, second)
-            return plausible(dt.date(int(dotted.group(3)), month, day))
+            return dt.date(int(dotted.group(3)), month, day)
         if _MONTH_WORD.search(written) and not _ENGLISH_MONTH.search(written):
             return _parse_foreign(written)
-        value = dateparser.parse(written, fuzzy=True, default=dt.datetime(2000, 1, 1))  # it reads "Sept." too
+        return dateparser.parse(written, fuzzy=True, default=dt.datetime(2000, 1, 1)).date()  # it reads "Sept." too
     except (ValueError, OverflowError):
         return None
-    return plausible(value.date())
 
 
 def _parse_foreign(written: str) -> dt.date | None:
@@ -63,7 +67,7 @@ def _parse_foreign(written: str) -> dt.date | None:
 
     value = multilingual.parse(written, languages=list(DATE_LANGUAGES),
                                settings={"REQUIRE_PARTS": ["day", "month", "year"], "PREFER_DAY_OF_MONTH": "first"})
-    return plausible(value.date()) if value is not None else None
+    return value.date() if value is not None else None
 
 
 HEADLINE_STAMP_LINES = 12  # raw lines under the headline where its byline and date sit

@@ -12,7 +12,7 @@ import tldextract
 
 from cleaners.metadata.registry import load_registry
 from cleaners.rules.dateline import TIME
-from cleaners.rules.signature import DOMAIN
+from cleaners.rules.signature import DOMAIN, RIGHTS_RESERVED
 
 EVIDENCE_KINDS = ("dateline", "byline", "outlet_signature", "call_to_action")
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=())  # the bundled public-suffix snapshot; no network
@@ -62,10 +62,7 @@ _NOTICE_MARK = re.compile(r"©|\(c\)|\d{4}", re.I)
 _HOLDER_END = re.compile(r"\.(?=\s|$)|\s*[|,;]|\s+[-–—]\s|\s+all\s+rights|$", re.I)
 _ABBREVIATION = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}$")  # "St.", "Co.", "Inc." end no name
 _ROMAN_YEAR = re.compile(r"\s+[MDCLXVI]{4,}$")  # "© Simply Thrilled Ltd MMXXIII"
-# "All rights reserved" in the languages the cue rules read: no holder ("© RIPRODUZIONE RISERVATA")
-_RIGHTS_RESERVED = re.compile(r"(?:all\ rights|alle\ rechte|tous\ droits|droits\ réservés|todos\ los\ derechos"
-                              r"|derechos\ reservados|tutti\ i\ diritti|riproduzione\ riservata|todos\ os\ direitos"
-                              r"|alle\ rechten|wszelkie\ prawa)", re.I | re.X)
+_RIGHTS_RESERVED = re.compile(RIGHTS_RESERVED, re.I)
 _HOLDER_JOINERS = frozenset({"of", "and", "the", "&", "de", "la", "du", "der", "die"})
 _HOLDER_MAX_WORDS = 6
 

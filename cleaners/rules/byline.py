@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Collection, Iterable
 
 from cleaners import shape
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
-from cleaners.rules.dateline import DATE
+from cleaners.rules.dateline import DATE, DATE_RE
 
 # "By" in the languages the other cue rules read, and the label forms of it.
 _BY = re.compile(r"^(?:(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|por|di|door|przez"
@@ -22,10 +23,10 @@ _ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|con
                    r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist|staff)s?$", re.I)
 _PARTICLES = frozenset("van von der den de da di del la le du dos bin al".split())
 _TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|⋅|・|–|—|\s-)\s*")
-# A byline's date without a separator before it: "By Jane Roe on January 21, 2023", "By Jane Roe
-# Jan. 31, 2026 7:47 am EST", and a label glued to the name ("By Jane RoePublished: Jan 29, 2025").
-_DATE_IN = re.compile(DATE, re.I)
-_EMAIL_IN = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")  # "By Jane Roe jroe@example.com"
+# A byline's date (DATE_RE) or e-mail address without a separator before it: "By Jane Roe on January
+# 21, 2023", "By Jane Roe Jan. 31, 2026 7:47 am EST", a label glued to the name ("By Jane
+# RoePublished: Jan 29, 2025"), "By Jane Roe jroe@example.com".
+_EMAIL_IN = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 # "By Jane Roe, a reviewer covering audio." (the Verge and others): a sentence that is a byline
 _APPOSITIVE_ROLE = re.compile(r",\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,3}(?:writer|reporter|correspondent|contributor"
                              r"|editor|columnist|journalist|reviewer|analyst|critic|producer)s?\b", re.I)
@@ -111,7 +112,7 @@ def _separate_date(rest: str) -> str:
     """"Jane Roe on January 21, 2023" -> "Jane Roe | January 21, 2023": a date (or an e-mail
     address) after the names with no separator before it gets one, so the names end where the
     date's words begin."""
-    found = [m for m in (_DATE_IN.search(rest), _EMAIL_IN.search(rest)) if m is not None]
+    found = [m for m in (DATE_RE.search(rest), _EMAIL_IN.search(rest)) if m is not None]
     if not found:
         return rest
     start = min(m.start() for m in found)
@@ -176,9 +177,7 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     # over "Video Editor" is a product and its category.
     if _ROLE_TITLE.match(line.text):  # under the reporter's name
         before = doc.prev(line)
-        named = before is not None and line.index < doc.first_prose and _is_name(before.text) \
-            and _proper(before.text.split(), doc)
-        return whole_line("byline", "byline") if named else None
+        return whole_line("byline", "byline") if before is not None and _heads_article(before, doc) else None
     parts = byline_parts(line.text)
     if parts is None or not _proper([w for name in parts[0] for w in name.split()], doc):
         return None
@@ -191,7 +190,7 @@ def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule
     with its own gate: the byline rule's gate stays narrow, while every menu item is a name-like line.)"""
     if line.index + 1 >= len(doc.lines) or not _over_title_or_date(doc.lines[line.index + 1]) \
-            or line.index >= doc.first_prose or not _is_name(line.text) or not _proper(line.text.split(), doc):
+            or not _heads_article(line, doc):
         return None
     return whole_line("byline", "name_over_title")
 
@@ -201,14 +200,23 @@ def _over_title_or_date(after: Line) -> bool:
     correspondent") or a short line with a date ("Dec 14, 2025", "Updated on October 21, 2025")."""
     return _ROLE_TITLE.match(after.text) is not None \
         or (_YEAR_OR_SLASH.search(after.text) is not None and after.n_words <= _DATED_LINE_MAX_WORDS
-            and _DATE_IN.search(after.text) is not None)  # a cheap test first: every DATE has one
+            and DATE_RE.search(after.text) is not None)  # a cheap test first: every DATE has one
 
 
 _DATED_LINE_MAX_WORDS = 16
 _YEAR_OR_SLASH = re.compile(r"\d{4}|\d/\d")  # a DATE's year, or its "5/3/24"
 
 
+def _heads_article(name: Line, doc: Doc) -> bool:
+    """`name` is a person's name above the article's prose, and the document's own."""
+    return name.index < doc.first_prose and _is_name(name.text) and _proper(name.text.split(), doc)
+
+
 def _proper(words: list[str], doc: Doc) -> bool:
-    """None of the capitalised words occurs in lower case elsewhere in the document: they are names."""
-    lower = doc.lower_case_words
-    return not any(w.lower() in lower for w in words if len(w) > 2 and w[0].isupper())
+    return proper_names(words, doc.lower_case_words)
+
+
+def proper_names(words: Iterable[str], lower_case_words: Collection[str]) -> bool:
+    """None of the capitalised words occurs in lower case in the text (`lower_case_words`): they
+    are names, not a menu's "By Use Case" on a page about use cases."""
+    return not any(w.lower() in lower_case_words for w in words if len(w) > 2 and w[0].isupper())

@@ -30,6 +30,11 @@ DATE = (
     r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}"  # 24.02.2018: day first
     r"|\d{1,2}/\d{1,2}/\d{2,4})"
 )
+DATE_RE = re.compile(DATE, re.I)  # a date anywhere in a text (the byline rule and cleaners.metadata read it)
+# The word that marks an update, in the languages the cue rules read: a stamp's second date ("…,
+# modifié le 5 mars 2024") and the date cleaners.metadata ranks below a published one.
+UPDATE_WORD = (r"(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado|modificado"
+               r"|modifica|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)")
 _DASH = r"\s*[-–—:]+"
 # "(EFE).-": Spanish wires put a full stop before the dash; press-release wires write their name
 # between slashes ("BOSTON, April 21, 2026 /PRNewswire/ --")
@@ -96,8 +101,7 @@ _STAMP = re.compile(
     r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?"
     r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
     # and its update after a comma or in brackets: "…, modifié le 5 mars 2024", "… (modifica il 12 novembre 2024)"
-    r"|\s*[,(]\s*(?:updated|last\ updated|modified|modifié|mis\ à\ jour|aktualisiert|geändert|actualizado|modificado"
-    r"|modifica|aggiornato|atualizado|bijgewerkt|zaktualizowano)\b.{0,60})?$",
+    r"|\s*[,(]\s*(?:last\s+)?" + UPDATE_WORD + r"\b.{0,60})?$",
     re.I | re.X,
 )
 

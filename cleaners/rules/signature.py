@@ -17,9 +17,12 @@ _SIGNED = re.compile(
 )
 # German wires' credit line: "Mit Material von dpa und AFP".
 _WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X)
-_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|all rights reserved|alle rechte vorbehalten|tous droits réservés"
-                        r"|todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados"
-                        r"|alle rechten voorbehouden|wszelkie prawa zastrzeżone)", re.I)
+# "All rights reserved" in the languages the cue rules read (cleaners.metadata.outlets reads it too:
+# such a notice names no holder, "© RIPRODUZIONE RISERVATA").
+RIGHTS_RESERVED = (r"(?:all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados"
+                   r"|tutti i diritti riservati|riproduzione riservata|todos os direitos reservados"
+                   r"|alle rechten voorbehouden|wszelkie prawa zastrzeżone)")
+_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|" + RIGHTS_RESERVED + ")", re.I)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
