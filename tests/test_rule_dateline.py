@@ -193,12 +193,21 @@ def test_an_updated_stamp_in_another_language_yields_to_the_published_one():
 
 
 @pytest.mark.parametrize("stamp, date", [
+    # a place and date above the article
     ("Madrid - 14 nov 2023 - 12:30 CET", dt.date(2023, 11, 14)),
     ("London, 5 March 2024 | 09:12 GMT", dt.date(2024, 3, 5)),
     ("New York, NY - March 5, 2024", dt.date(2024, 3, 5)),
     ("Berlin – 3. Mai 2024, 14:05 Uhr", dt.date(2024, 5, 3)),
+    # a date with its reading time
+    ("December 18, 2025 ・ 3 min read", dt.date(2025, 12, 18)),
+    ("05 Nov 2025. 8 minutes read", dt.date(2025, 11, 5)),
+    ("March 12, 2026 16 mins read", dt.date(2026, 3, 12)),
+    # a stamp with its update after a comma or in brackets (the first date is the publication's)
+    ("Publié le 5 mars 2024 à 10h12, modifié le 5 mars 2024 à 18h30", dt.date(2024, 3, 5)),
+    ("12 novembre 2024 (modifica il 12 novembre 2024 | 19:45)", dt.date(2024, 11, 12)),
+    ("March 5, 2024, updated March 6, 2024", dt.date(2024, 3, 5)),
 ])
-def test_a_place_and_date_above_the_article_is_a_stamp(stamp, date):
+def test_stamp_forms_above_the_article_are_datelines_and_give_the_date(stamp, date):
     doc = clean_text(article(before=[stamp]), Settings())
     assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
     assert doc.published is not None and doc.published.value == date
@@ -236,26 +245,6 @@ def test_september_dates_keep_their_day_and_month(stamp, date):
     assert parse_date(stamp) == date
 
 
-@pytest.mark.parametrize("stamp, date", [
-    ("December 18, 2025 ・ 3 min read", dt.date(2025, 12, 18)),
-    ("05 Nov 2025. 8 minutes read", dt.date(2025, 11, 5)),
-    ("March 12, 2026 16 mins read", dt.date(2026, 3, 12)),
-])
-def test_a_date_with_its_reading_time_is_a_stamp(stamp, date):
-    doc = clean_text(article(before=[stamp]), Settings())
-    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
-    assert doc.published.value == date
-
-
-@pytest.mark.parametrize("stamp, date", [
-    ("Publié le 5 mars 2024 à 10h12, modifié le 5 mars 2024 à 18h30", dt.date(2024, 3, 5)),
-    ("12 novembre 2024 (modifica il 12 novembre 2024 | 19:45)", dt.date(2024, 11, 12)),
-    ("March 5, 2024, updated March 6, 2024", dt.date(2024, 3, 5)),
-])
-def test_a_stamp_with_its_update_after_a_comma_or_in_brackets(stamp, date):
-    doc = clean_text(article(before=[stamp]), Settings())
-    assert [(s.text, s.kind) for s in doc.removed] == [(stamp, "dateline")]
-    assert doc.published is not None and doc.published.value == date
 
 
 def test_a_sentence_after_a_published_date_is_no_stamp():
