@@ -104,8 +104,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
     wrap(fx, "stage2_features", "  stage2_features")
     wrap(fx, "title_features", "  title_features")
     wrap(fx, "title_candidates", "  title_candidates")
-    wrap(pipeline_mod, "date_from_datelines", "metadata (dates)")
-    wrap(pipeline_mod, "outlet_from_spans", "metadata (outlets)")
+    wrap(pipeline_mod, "read_text_metadata", "metadata (date, author, outlet from the text)")
     model = model_mod.LineModel.default()
     predict_before = dict(model._predict)
     for name, fn in list(model._predict.items()):
