@@ -33,7 +33,32 @@ MULTILINGUAL_FUNCTION_WORDS = _load_function_words("stopwords.txt")
 FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS | _load_function_words("prose_function_words.txt")
 PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
+def _combining_marks() -> str:
+    """The combining marks of the Basic Multilingual Plane (Unicode categories Mn, Mc, Me) as the
+    body of a regex character class."""
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x10000):
+        if unicodedata.category(chr(cp))[0] == "M":
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+
+
+# Python's \w leaves combining marks out, so a Devanagari, Bengali or Tamil word would split at each
+# vowel sign and virama ("नमस्ते" into "नमस", "त"). Lines are NFC (cleaners.lines), so a Latin letter's
+# accent is part of it already and most lines hold no mark: the plain pattern serves them.
+COMBINING_MARKS = _combining_marks()
+_MARK = re.compile(f"[{COMBINING_MARKS}]")
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_WORD_WITH_MARKS = re.compile(rf"[^\W_](?:[^\W_]|[{COMBINING_MARKS}])*(?:['’][^\W_](?:[^\W_]|[{COMBINING_MARKS}])*)*")
+
+
+def word_pattern(text: str) -> re.Pattern:
+    """The pattern that finds the words of `text` (WORD, or the same with combining marks inside words
+    when the text holds any)."""
+    return _WORD_WITH_MARKS if _MARK.search(text) else WORD
 
 _WORDS_CACHE: dict[str, tuple[str, ...]] = {}
 _WORDS_CACHE_MAX = 50_000
@@ -47,7 +72,7 @@ def words(text: str) -> tuple[str, ...]:
     if ws is None:
         if len(_WORDS_CACHE) >= _WORDS_CACHE_MAX:
             _WORDS_CACHE.clear()
-        ws = _WORDS_CACHE[text] = tuple(WORD.findall(text))
+        ws = _WORDS_CACHE[text] = tuple(word_pattern(text).findall(text))
     return ws
 
 
@@ -70,7 +95,8 @@ _TERMINALS = frozenset(
     "\ufe52\ufe56\ufe57\uff01\uff0e\uff1f\uff61"
     "\u2026"
 )
-TERMINAL = re.compile("[" + re.escape("".join(sorted(_TERMINALS))) + "][" + re.escape(_CLOSERS) + "]*$")
+SENTENCE_TERMINALS = "".join(sorted(_TERMINALS))  # the same marks as one string (the line model's features)
+TERMINAL = re.compile("[" + re.escape(SENTENCE_TERMINALS) + "][" + re.escape(_CLOSERS) + "]*$")
 
 
 # Thai and Lao mark no sentence end (a space separates sentences): a long enough line ending in one
@@ -103,7 +129,7 @@ def is_capitalised(word: str) -> bool:
 
 def content_words(text: str) -> list[str]:
     """Lower-cased words of 3+ letters that are not function words: the article's topic vocabulary."""
-    return [w for w in (x.lower() for x in WORD.findall(text)) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
+    return [w for w in (x.lower() for x in word_pattern(text).findall(text)) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
 
 
 def is_sentence_like(text: str, min_words: int = 6, *, text_words: Sequence[str] | None = None) -> bool:

@@ -167,3 +167,69 @@ def test_sentence_marks_are_unicodes_sentence_terminals():
     sterm = regex.compile(r"\p{Sentence_Terminal}")
     expected = {chr(c) for c in range(0x10000) if sterm.match(chr(c))} | {"\u2026"}
     assert set(_TERMINALS) == expected
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("नमस्ते दुनिया, होम", ("नमस्ते", "दुनिया", "होम")),  # Devanagari: vowel signs and the virama
+    ("কুষ্টিয়া-১ (দৌলতপুর)", ("কুষ্টিয়া", "১", "দৌলতপুর")),  # Bengali
+    ("தமிழ் செய்திகள்", ("தமிழ்", "செய்திகள்")),  # Tamil
+])
+def test_words_keep_their_combining_marks(line, expected):
+    # Python's \w leaves combining marks out: "नमस्ते" came out as "नमस", "त", so a three-word
+    # Hindi byline counted as seven words and read as a standfirst
+    from cleaners.model.features import line_tokens
+    from cleaners.shape import words
+
+    assert words(line) == expected
+    assert line_tokens(line) == [w.lower() for w in expected]
+
+
+def test_combining_marks_are_unicodes_marks():
+    # the character class built from ranges holds every mark of the plane and nothing else
+    import re
+    import unicodedata
+
+    from cleaners.shape import COMBINING_MARKS
+
+    marks = re.compile(f"[{COMBINING_MARKS}]")
+    expected = {chr(c) for c in range(0x10000) if unicodedata.category(chr(c))[0] == "M"}
+    assert {chr(c) for c in range(0x10000) if marks.match(chr(c))} == expected
+
+
+@pytest.mark.parametrize("sentence", [
+    "दिल्ली में लगातार बारिश के बाद यमुना नदी का जलस्तर खतरे के निशान से ऊपर पहुंच गया।",
+    "আজ শনিবার সকাল সাড়ে সাতটার দিকে উপজেলার ফিলিপনগর গ্রামে এ ঘটনা ঘটে।",
+    "شہر کی کونسل نے منگل کو طویل بحث کے بعد اگلے سال کا بجٹ منظور کر لیا۔",
+])
+def test_line_model_reads_every_scripts_sentence_mark(sentence):
+    # the line model's features knew only ". ! ?" and the CJK stops: a Bengali article's sentences
+    # (ending in the danda) were no "text" to it, and it scored them as debris
+    from cleaners.model import features as fx
+
+    X = fx.doc_features(["Home", sentence, "Contact"])
+    assert X[1, fx.FEATURE_NAMES.index("ends_sent")] == 1
+    assert X[1, fx.FEATURE_NAMES.index("n_sent_end")] >= 1
+    assert X[1, fx.FEATURE_NAMES.index("textual")] == 1
+
+
+HINDI_BODY = [
+    "दिल्ली में लगातार बारिश और हथिनीकुंड बैराज से पानी छोड़े जाने के बाद यमुना नदी का जलस्तर गुरुवार सुबह खतरे के निशान से ऊपर पहुंच गया। प्रशासन ने निचले इलाकों में रहने वाले करीब दो हज़ार परिवारों को सुरक्षित स्थानों पर पहुंचाया है।",
+    "पुराने लोहे के पुल पर सुबह आठ बजे जलस्तर 205.9 मीटर दर्ज किया गया, जबकि खतरे का निशान 205.33 मीटर है। अधिकारियों का कहना है कि अगले चौबीस घंटों में पानी और बढ़ सकता है, इसलिए राहत शिविरों में भोजन और दवाइयों की व्यवस्था की जा रही है।",
+    "पूर्वी दिल्ली के ज़िलाधिकारी ने बताया कि नावों और गोताखोरों की टीमें तैनात कर दी गई हैं। उन्होंने लोगों से अपील की कि वे नदी के किनारे न जाएं और अफवाहों पर ध्यान न दें।",
+    "मौसम विभाग ने अगले दो दिनों तक हल्की से मध्यम बारिश का अनुमान जताया है। विभाग के अनुसार पहाड़ी राज्यों में भारी बारिश जारी रहने से नदियों का जलस्तर अभी कुछ दिन ऊंचा बना रह सकता है।",
+]
+HINDI_PAGE = "\n\n".join([
+    "होम", "देश", "विदेश", "खेल", "मनोरंजन", "बिज़नेस", "टेक्नोलॉजी", "वीडियो", "लॉग इन करें",
+    "दिल्ली में यमुना का जलस्तर खतरे के निशान के पार, निचले इलाकों से लोगों को हटाया गया",
+    "संवाददाता, नई दिल्ली", "अपडेटेड: 14 अगस्त 2025, 09:40 IST", "शेयर करें", "Facebook", "Twitter", "WhatsApp",
+    *HINDI_BODY,
+    "ये भी पढ़ें", "मुंबई में भारी बारिश से लोकल ट्रेनें प्रभावित", "क्रिकेट: भारत ने दूसरा टेस्ट सात विकेट से जीता",
+    "सोने के दाम में लगातार तीसरे दिन गिरावट", "टैग्स", "दिल्ली", "यमुना", "बाढ़", "मौसम",
+    "हमारे बारे में", "संपर्क करें", "गोपनीयता नीति", "© 2025 समाचार भारत. सर्वाधिकार सुरक्षित।",
+])
+
+
+def test_hindi_news_page_keeps_its_body_and_only_it():
+    doc = clean_text(HINDI_PAGE, Settings())
+    assert doc.title == "दिल्ली में यमुना का जलस्तर खतरे के निशान के पार, निचले इलाकों से लोगों को हटाया गया"
+    assert doc.text == "\n\n".join(HINDI_BODY)  # the correspondent's line ("Correspondent, New Delhi") too

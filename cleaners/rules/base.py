@@ -220,5 +220,5 @@ def _glued_tail(text: str, max_words: int, text_words: Sequence[str] | None = No
     if text_words is not None:
         # no word runs over the white space before the tail: the head's words are the line's
         # words (text_words) less the tail's
-        head_words = text_words[:len(text_words) - len(shape.WORD.findall(text, last.end()))]
+        head_words = text_words[:len(text_words) - len(shape.word_pattern(text).findall(text, last.end()))]
     return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4, text_words=head_words) else None
