@@ -15,8 +15,10 @@ FULL = "Council Backs Bigger Bus Network For The North"
 @pytest.mark.parametrize("lines", [
     # a breadcrumb's last item above the headline
     ["Home", "Transport", SHORT, FULL, "March 3, 2025", *BODY],
-    # a heading that repeats the headline's first words right above the body
-    ["Menu", FULL, SHORT, "Share", *BODY],
+    # a heading that repeats the headline's first words right above the body (a share bar between:
+    # with the share bar below it, the ranker retrained in session 17 takes the full headline even
+    # without the step, and the layout no longer tests it)
+    ["Menu", FULL, "Share", SHORT, *BODY],
 ])
 def test_the_full_headline_wins_over_its_shortened_copy(lines, monkeypatch):
     text = "\n\n".join(lines)
