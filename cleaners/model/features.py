@@ -22,16 +22,13 @@ import numpy as np
 
 from cleaners.corpus import DocContext
 from cleaners.rules.byline import byline_parts
-from cleaners.shape import COMBINING_MARKS, LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, SENTENCE_TERMINALS
+from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
     1 << i for i in range(11))
 _PLANES = (LETTER, SPACE, UPPER, DIGIT, PUNCT, SYMBOL, OTHER_LETTER, SEP, COMMA, SENT_END)
-# every script's sentence-final marks (the Devanagari and Bengali danda, the Arabic question mark,
-# the Armenian, Ethiopic and Myanmar full stops...), as the prose test reads them: with only the
-# Latin and CJK ones, a Hindi or Bengali article has no line of text and reads as a menu
-_SENT_END_CHARS = SENTENCE_TERMINALS
+_SENT_END_CHARS = ".!?\u2026\u3002\uff01\uff1f"
 _SEP_CHARS = "|\u2022\u00b7\u00bb\u203a\u00ab\u2039/>\u25ba\u25b6\u2192\u00a6"
 
 
@@ -105,9 +102,7 @@ PATTERNS = {
     "number_only": [re.compile(r"(?m)^[^\w\n]*\d[\d\W_]*$")],
     "bullet": [re.compile(r"(?m)^[-*\u2022\u25aa\u25cf\u2013\u2014>\u00bb] ")],
 }
-# runs of what is neither a word character, white space nor a combining mark (a Devanagari or
-# Bengali vowel sign belongs to its word, as in cleaners.shape.words)
-_TOKEN_STRIP = re.compile(rf"[^\w\s{COMBINING_MARKS}]+")
+_TOKEN_STRIP = re.compile(r"[^\w\s]+")
 
 
 def line_tokens(line: str) -> list[str]:
