@@ -27,6 +27,7 @@ from cleaners.types import DocumentError, Span
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
+STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
 PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the model sure to go
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
@@ -157,6 +158,12 @@ def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, sett
     return j - 1
 
 
+def _is_standfirst(text: str) -> bool:
+    """Worded like a sentence of the article, not like a heading or a dated byline."""
+    return not any(c.isdigit() for c in text) and not shape.is_title_cased(text) \
+        and shape.is_prose_worded(text, min_words=STANDFIRST_MIN_WORDS)
+
+
 def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
            corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
            url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Decision:
@@ -233,6 +240,15 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
             and shape.is_sentence_like(residual[first - 1]) \
             and not shape.is_title_cased(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
+        first -= 1
+        model_says_debris[first] = False
+    # A standfirst: the one line between the model's headline and the body, worded like prose (a
+    # dek often has no full stop), not title-cased and dateless (a byline with its date is worded
+    # like prose too), stays unless the model is more than unsure.
+    if title_ok and first - 2 == model_title and not gap_before[first] and not gap_before[first - 1] \
+            and _is_standfirst(residual[first - 1]) \
+            and whole[first - 1] is None and debris_proba is not None \
+            and debris_proba[first - 1] < settings.model_threshold_max:
         first -= 1
         model_says_debris[first] = False
     while True:

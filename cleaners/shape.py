@@ -50,7 +50,7 @@ def _combining_marks() -> str:
 # vowel sign and virama ("नमस्ते" into "नमस", "त"). Lines are NFC (cleaners.lines), so a Latin letter's
 # accent is part of it already and most lines hold no mark: the plain pattern serves them.
 COMBINING_MARKS = _combining_marks()
-_MARK = re.compile(f"[{COMBINING_MARKS}]")
+MARK = re.compile(f"[{COMBINING_MARKS}]")
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _WORD_WITH_MARKS = re.compile(rf"[^\W_](?:[^\W_]|[{COMBINING_MARKS}])*(?:['’][^\W_](?:[^\W_]|[{COMBINING_MARKS}])*)*")
 
@@ -58,7 +58,7 @@ _WORD_WITH_MARKS = re.compile(rf"[^\W_](?:[^\W_]|[{COMBINING_MARKS}])*(?:['’][
 def word_pattern(text: str) -> re.Pattern:
     """The pattern that finds the words of `text` (WORD, or the same with combining marks inside words
     when the text holds any)."""
-    return _WORD_WITH_MARKS if _MARK.search(text) else WORD
+    return _WORD_WITH_MARKS if MARK.search(text) else WORD
 
 _WORDS_CACHE: dict[str, tuple[str, ...]] = {}
 _WORDS_CACHE_MAX = 50_000
@@ -138,6 +138,12 @@ def is_sentence_like(text: str, min_words: int = 6, *, text_words: Sequence[str]
     `text_words`: words(text), when the caller has them already."""
     if not ends_sentence(text) and not _ends_in_unmarked_script(text):  # cheapest tests first
         return False
+    return is_prose_worded(text, min_words, text_words=text_words)
+
+
+def is_prose_worded(text: str, min_words: int = 6, *, text_words: Sequence[str] | None = None) -> bool:
+    """Worded like prose (is_sentence_like without the terminal mark): enough words and some
+    function words. A standfirst often ends with no full stop."""
     facts = _PROSE_FACTS.get(text)  # the decision step asks again for every line in every pass
     if facts is None:
         if len(_PROSE_FACTS) >= _WORDS_CACHE_MAX:

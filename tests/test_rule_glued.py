@@ -96,3 +96,14 @@ def test_a_link_to_the_rest_of_a_story_is_not_cut_off_a_teaser(tail):
 def test_a_share_button_after_a_link_word_is_still_cut():
     from cleaners.rules.glued import glued_debris
     assert alone(glued_debris, "Mayor resigns after a vote of no confidence on Tuesday. Share this article") is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Published on 19 December 2022 by the editorial team of the city desk",  # a dated byline reads like prose
+    "Council Backs Bigger Bus Network After Months Of Debate Over Costs",  # a title-cased repeat of the headline
+])
+def test_a_dated_or_title_cased_line_under_the_headline_is_no_standfirst(line):
+    from cleaners.decide import _is_standfirst
+
+    assert not _is_standfirst(line)
+    assert _is_standfirst("The vote ends a year of debate over routes and fares in the north of the city")
