@@ -36,3 +36,28 @@ def test_without_url_the_eval_cleans_the_text_alone(monkeypatch):
     evaluate.run([page], None, None, "pipeline", Settings())
     evaluate.run([page], None, None, "pipeline", Settings(), use_url=False)
     assert seen == [page["url"], None]
+
+
+def test_eval_cleans_the_rendering_it_is_asked_for(tmp_path):
+    # `--rendering text_inscriptis` scores the same pages as another scraper rendered them; the
+    # written predictions come from that rendering
+    import gzip
+    import json
+
+    from cleaners.model import evaluate
+
+    body = ["The city council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
+            "Council members said the new routes would serve neighbourhoods that have gone without reliable service for years."]
+    other = ["Inscriptis kept this paragraph about the new routes, which serve the neighbourhoods in the east of the city.",
+             "The second paragraph says that the buses will run every ten minutes from the first of March onwards."]
+    page = {"id": "p1", "url": None, "title": "Council backs bigger bus network", "published": None, "author": None,
+            "text": "\n\n".join(["Home", "News", "Council backs bigger bus network", *body, "Contact us"]),
+            "text_inscriptis": "\n\n".join(["Home News", "Council backs bigger bus network", *other, "Contact us"]),
+            "truth": "\n\n".join(body)}
+    with gzip.open(tmp_path / "pages.jsonl.gz", "wt", encoding="utf-8") as f:
+        f.write(json.dumps(page) + "\n")
+    for rendering, expected in (("text", body), ("text_inscriptis", other)):
+        pred = tmp_path / f"{rendering}.jsonl"
+        evaluate.main(["--devset", str(tmp_path), "--pred", str(pred), "--rendering", rendering,
+                       "--no-snippet-eval", "--no-kind-b-eval"])
+        assert json.loads(pred.read_text(encoding="utf-8"))["text"] == "\n\n".join(expected)
