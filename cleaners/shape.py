@@ -243,10 +243,21 @@ class _FoldTable(dict):
 _FOLD_TABLE = _FoldTable()
 
 
+_FOLD_CACHE: dict[str, str] = {}
+
+
 def fold(text: str | None) -> str:
     """Lower case, NFKC, punctuation and symbols as spaces, spaces folded: the form in which
-    headlines and titles are compared."""
-    return " ".join(unicodedata.normalize("NFKC", text or "").lower().translate(_FOLD_TABLE).split())
+    headlines and titles are compared. Memoised like words(): the decision step folds every kept
+    line again in each pass (its repeat key)."""
+    if not text:
+        return ""
+    folded = _FOLD_CACHE.get(text)
+    if folded is None:
+        if len(_FOLD_CACHE) >= _WORDS_CACHE_MAX:
+            _FOLD_CACHE.clear()
+        folded = _FOLD_CACHE[text] = " ".join(unicodedata.normalize("NFKC", text).lower().translate(_FOLD_TABLE).split())
+    return folded
 
 
 REPEAT_MIN_WORDS = 12  # a body paragraph this long seen again in the same body is a duplicate

@@ -47,3 +47,19 @@ def test_cleaning_the_output_again_changes_nothing():
     doc = clean_text(article(before=[PARA], after=[PARA, PARA]), Settings())
     again = clean_text(f"{doc.title}\n\n{doc.text}", Settings())
     assert again.text == doc.text and again.removed == ()
+
+
+from hypothesis import given, settings as hsettings, strategies as st  # noqa: E402
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.one_of(st.none(), st.text(max_size=60)))
+def test_fold_is_memoised_without_changing_what_it_returns(text):
+    import unicodedata
+
+    from cleaners import shape
+
+    plain = " ".join(unicodedata.normalize("NFKC", text or "").lower().translate(shape._FOLD_TABLE).split())
+    assert shape.fold(text) == plain
+    assert shape.fold(text) == plain  # the second time from the memo
+    assert len(shape._FOLD_CACHE) <= shape._WORDS_CACHE_MAX
