@@ -259,3 +259,22 @@ def test_all_rights_reserved_in_other_languages_is_no_holder(notice):
     from cleaners.metadata.outlets import copyright_holder
 
     assert copyright_holder(notice) is None
+
+
+RUSSIAN_BODY = [
+    "Городской совет во вторник вечером после долгих обсуждений утвердил бюджет города на следующий год. Большинство депутатов проголосовали за проект администрации.",
+    "Заседание, на котором обсуждались поправки, прошло 5 марта 2025 года в здании мэрии; тогда депутаты не смогли договориться о расходах на транспорт.",
+    "Жители смогут ознакомиться с бюджетом в здании мэрии начиная со следующей недели, а также на официальном сайте города.",
+]
+
+
+@pytest.mark.parametrize("stamp, expected", [
+    ("12 марта 2025, 14:20", dt.date(2025, 3, 12)),  # Russian, month in the genitive
+    ("3 травня 2024", dt.date(2024, 5, 3)),  # Ukrainian
+])
+def test_a_cyrillic_stamp_dates_the_article_and_a_date_in_its_text_does_not(stamp, expected):
+    text = "\n\n".join(["Главная", "Новости", "Горсовет утвердил бюджет на следующий год", stamp, *RUSSIAN_BODY,
+                       "Читайте также"])
+    doc = clean_text(text, Settings())
+    assert doc.published is not None and doc.published.value == expected
+    assert doc.text == "\n\n".join(RUSSIAN_BODY)  # the sentence with "5 марта 2025 года" stays

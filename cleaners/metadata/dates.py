@@ -23,7 +23,7 @@ _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:i
 _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 _WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
-DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
+DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk")
 _UPDATED = re.compile(r"\b" + UPDATE_WORD + r"\b", re.I)
 
 

@@ -10,14 +10,17 @@ import re
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-# Month names in the other languages the cue rules read (German, French, Spanish, Italian,
-# Portuguese, Dutch, Polish in the genitive), where they do not start like an English one.
+# Month names in other languages (German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish, Russian and Ukrainian in the genitive), where they do not start like an English one.
 FOREIGN_MONTH = (
     r"(?:jänner|märz|maerz|mai|okt(?:ober)?|dez(?:ember)?|janv(?:ier)?|févr(?:ier)?|fevrier|avr(?:il)?|juin|juil(?:let)?"
     r"|août|aout|octobre|déc(?:embre)?|ene(?:ro)?|abr(?:il)?|mayo|junio|julio|ago(?:sto)?|septiembre|setiembre|octubre"
     r"|noviembre|dic(?:iembre)?|gen(?:naio)?|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre"
     r"|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|dezembro|maart|mei|augustus"
-    r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia)\.?"
+    r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
+    # Russian and Ukrainian, in the genitive a date writes them in ("12 марта 2025", "3 травня 2024")
+    r"|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
+    r"|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня)\.?"
 )
 WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\.?,?\s+)"
 TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h.]\d{2}(?::\d{2})?"
