@@ -278,3 +278,19 @@ def test_a_cyrillic_stamp_dates_the_article_and_a_date_in_its_text_does_not(stam
     doc = clean_text(text, Settings())
     assert doc.published is not None and doc.published.value == expected
     assert doc.text == "\n\n".join(RUSSIAN_BODY)  # the sentence with "5 марта 2025 года" stays
+
+
+@pytest.mark.parametrize("language, headline, stamp, body, expected", [
+    ("hindi", "नगर परिषद ने अगले साल का बजट पारित किया", "अपडेटेड: 14 अगस्त 2025, 09:40 IST",
+     ["नगर परिषद ने मंगलवार शाम लंबी बहस के बाद अगले साल का बजट पारित कर दिया। ज़्यादातर सदस्यों ने प्रशासन के मसौदे के पक्ष में वोट दिया।",
+      "वित्त अधिकारी के अनुसार अतिरिक्त धन का बड़ा हिस्सा स्कूलों और सार्वजनिक परिवहन पर खर्च किया जाएगा।"],
+     dt.date(2025, 8, 14)),
+    ("arabic", "مجلس المدينة يقر ميزانية العام المقبل", "الثلاثاء 12 مارس 2025",
+     ["أقر مجلس المدينة مساء الثلاثاء ميزانية العام المقبل بعد نقاش طويل استمر عدة ساعات، وصوتت أغلبية الأعضاء لصالح المشروع.",
+      "وقال مدير الشؤون المالية إن الجزء الأكبر من الأموال الإضافية سيخصص لصيانة المدارس وتحديث وسائل النقل العام."],
+     dt.date(2025, 3, 12)),
+])
+def test_a_hindi_or_arabic_stamp_dates_the_article(language, headline, stamp, body, expected):
+    doc = clean_text("\n\n".join(["Home", headline, stamp, *body, "Contact"]), Settings())
+    assert doc.published is not None and doc.published.value == expected, language
+    assert stamp not in doc.text and all(p in doc.text.split("\n\n") for p in body)

@@ -15,15 +15,16 @@ EARLIEST = dt.date(1990, 1, 1)
 DATE_EVIDENCE_KINDS = ("dateline", "byline")
 _DATE = DATE_RE
 _DOTTED = re.compile(r"(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})")
-# A month written in words: in English dateutil reads it, in another language dateparser does.
-_MONTH_WORD = re.compile(r"[^\W\d_]{3,}")
+# A month written in words: in English dateutil reads it, in another language dateparser does (any
+# letter outside ASCII marks another language: the Hindi "मई" and the Arabic "آب" have two).
+_MONTH_WORD = re.compile(r"[^\W\d_]{3,}|[^\x00-\x7f]")
 # An English month name as dateutil reads it: the name or its abbreviation ("Februar" is not one).
 _ENGLISH_MONTH = re.compile(r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                             r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?", re.I)
 _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 _WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
-DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk")
+DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk", "hi", "ar")
 _UPDATED = re.compile(r"\b" + UPDATE_WORD + r"\b", re.I)
 
 

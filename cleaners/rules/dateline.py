@@ -6,13 +6,14 @@ removed whole. cleaners.metadata reads the date and outlet back out of these spa
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Month names in other languages (German, French, Spanish, Italian,
-# Portuguese, Dutch, Polish, Russian and Ukrainian in the genitive), where they do not start like an English one.
-FOREIGN_MONTH = (
+# Portuguese, Dutch, Polish, Russian and Ukrainian in the genitive; Hindi, Arabic), where they do not start like an English one.
+FOREIGN_MONTH = unicodedata.normalize("NFC", (  # NFC, as the lines are ("फ़" is two code points there)
     r"(?:jänner|märz|maerz|mai|okt(?:ober)?|dez(?:ember)?|janv(?:ier)?|févr(?:ier)?|fevrier|avr(?:il)?|juin|juil(?:let)?"
     r"|août|aout|octobre|déc(?:embre)?|ene(?:ro)?|abr(?:il)?|mayo|junio|julio|ago(?:sto)?|septiembre|setiembre|octubre"
     r"|noviembre|dic(?:iembre)?|gen(?:naio)?|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre"
@@ -20,8 +21,13 @@ FOREIGN_MONTH = (
     r"|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia"
     # Russian and Ukrainian, in the genitive a date writes them in ("12 марта 2025", "3 травня 2024")
     r"|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
-    r"|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня)\.?"
-)
+    r"|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня"
+    # Hindi (both spellings of the months written either way)
+    r"|जनवरी|फ़रवरी|फरवरी|मार्च|अप्रैल|अप्रेल|मई|जून|जुलाई|अगस्त|सितंबर|सितम्बर|अक्टूबर|अक्तूबर|नवंबर|नवम्बर|दिसंबर|दिसम्बर"
+    # Arabic: the Egyptian and Gulf names, then the Levantine and Iraqi ones
+    r"|يناير|فبراير|مارس|أبريل|ابريل|إبريل|مايو|يونيو|يونيه|يوليو|يوليه|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر"
+    r"|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول|تشرين الثاني|كانون الأول)\.?"
+))
 WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\.?,?\s+)"
 TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h.]\d{2}(?::\d{2})?"
         r"\s*(?:[ap]\.?m\.?)?(?:\s*[A-Z]{2,4})?)")
@@ -37,7 +43,8 @@ DATE_RE = re.compile(DATE, re.I)  # a date anywhere in a text (the byline rule a
 # The word that marks an update, in the languages the cue rules read: a stamp's second date ("…,
 # modifié le 5 mars 2024") and the date cleaners.metadata ranks below a published one.
 UPDATE_WORD = (r"(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado|modificado"
-               r"|modifica|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano)")
+               r"|modifica|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano"
+               r"|обновлено|оновлено|अपडेटेड|अपडेट|تحديث)")
 _DASH = r"\s*[-–—:]+"
 # "(EFE).-": Spanish wires put a full stop before the dash; press-release wires write their name
 # between slashes ("BOSTON, April 21, 2026 /PRNewswire/ --")
@@ -93,13 +100,18 @@ _SENTENCE_START = re.compile(r"[\"'“‘(\d]|" + _LETTER).match
 # Weekdays of the other languages, as a stamp writes them before its date ("Dienstag, 6. Mai 2014").
 _WEEKDAY_ELSEWHERE = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi"
                       r"|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|lunedì|martedì|mercoledì"
-                      r"|giovedì|venerdì|sabato|domenica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag)")
+                      r"|giovedì|venerdì|sabato|domenica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag"
+                      r"|понедельник|вторник|среда|четверг|пятница|суббота|воскресенье"
+                      r"|सोमवार|मंगलवार|बुधवार|गुरुवार|शुक्रवार|शनिवार|रविवार"
+                      r"|الاثنين|الإثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد)")
 _STAMP = re.compile(
     r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date"
     # the same labels in the other languages of the cue rules, with their preposition
     r"|(?:erstellt|veröffentlicht|aktualisiert|zuletzt\ aktualisiert|geändert)(?:\ am)?|stand:?|publié\ le|mis\ à\ jour\ le"
     r"|publicado(?:\ el)?|actualizado(?:\ el)?|pubblicato(?:\ il)?|aggiornato(?:\ il)?|atualizado(?:\ em)?"
-    r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano)"
+    r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano"
+    # Russian, Ukrainian, Hindi and Arabic, whose month names DATE knows
+    r"|опубликовано|обновлено|опубліковано|оновлено|प्रकाशित|अपडेटेड|अपडेट|نشر\ في|تاريخ\ النشر|آخر\ تحديث|تحديث)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
     r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?"
     r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
