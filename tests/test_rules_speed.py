@@ -7,7 +7,7 @@ Kelvin sign; white space other than " "; lines holding a line break)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from cleaners import shape
 from cleaners.rules import base, consent, signature, site_notice
@@ -197,6 +197,7 @@ DATELINES = ["WASHINGTON (AP) — The president said", "LONDON, Feb 24, 2018 - S
 
 
 @given(TEXTS)
+@example("acookie\n-\n©Jan9\n we S?Jan8'")  # found by hypothesis: the white space before the dash was a newline
 @settings(max_examples=300, deadline=None)
 def test_leading_dateline_prechecks_are_necessary(text):
     from cleaners.rules import dateline

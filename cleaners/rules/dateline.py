@@ -68,6 +68,7 @@ _LEADING = tuple(re.compile(p, re.I) for p in (
 ))
 
 _HAS_DIGIT = re.compile(r"\d").search  # every DATE form has digits
+_SPACE_DASH = re.compile(r"\s-").search
 # What each _LEADING pattern cannot match without: a date's digits, the outlet's bracket, the dash.
 _LEADING_NEEDS = (
     lambda t: ("(" in t or "/" in t) and _HAS_DIGIT(t) is not None,
@@ -76,7 +77,7 @@ _LEADING_NEEDS = (
     lambda t: "(" in t or "/" in t,
     lambda t: t.startswith("("),
     lambda t: "–" in t or "—" in t or "--" in t,
-    lambda t: " -" in t,
+    lambda t: "-" in t and _SPACE_DASH(t) is not None,  # any white space: "\n-" too, in a text that holds one
 )
 # Without an outlet, a dateline's place is in capitals and a sentence starts after it: "WASHINGTON —
 # The Senate …", not "NASA — the agency …" or "Coral Springs — a quiet suburb …".
