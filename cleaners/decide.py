@@ -244,10 +244,12 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         model_says_debris[first] = False
     # A standfirst: the one line between the model's headline and the body, worded like prose (a
     # dek often has no full stop), not title-cased and dateless (a byline with its date is worded
-    # like prose too), stays unless the model is more than unsure.
+    # like prose too), that no rule calls anything but headline-shaped (a caption's weak proposal
+    # decides a line above the body), stays unless the model is more than unsure.
     if title_ok and first - 2 == model_title and not gap_before[first] and not gap_before[first - 1] \
             and _is_standfirst(residual[first - 1]) \
-            and whole[first - 1] is None and debris_proba is not None \
+            and whole[first - 1] is None and all(p.rule == "headline_shape" for p in proposals[first - 1]) \
+            and debris_proba is not None \
             and debris_proba[first - 1] < settings.model_threshold_max:
         first -= 1
         model_says_debris[first] = False

@@ -193,3 +193,20 @@ def test_a_lead_credit_before_a_present_tense_description_takes_the_whole_captio
 def test_a_lead_credit_before_a_past_tense_paragraph_goes_alone():
     line = "(AP Photo/Jane Roe) The council voted on Tuesday to extend the network to three more districts."
     assert removed_kinds(article(middle=[line])) == {"(AP Photo/Jane Roe)": "caption"}
+
+
+@pytest.mark.parametrize("alt", [
+    "Homeowners shaking hands with an insurance agent after getting their policy",
+    "Person holding a smart phone with an EV charging app",
+])
+def test_an_alt_text_with_a_participle_under_the_headline_is_a_caption(alt):
+    # no finite verb, no full stop: an image's description, not the article's standfirst
+    assert kind_of(alt, "before") == "caption"
+
+
+@pytest.mark.parametrize("sentence", [
+    "Protesters holding signs gathered outside the courthouse on Monday, March 3, 2025, before the hearing began.",
+    "Residents wearing masks lined up outside the clinic in Springfield, Ill., as the vaccine arrived.",
+])
+def test_a_sentence_opened_by_a_participle_clause_stays(sentence):
+    assert survives(sentence, "middle") and survives(sentence, "before")

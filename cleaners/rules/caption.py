@@ -44,6 +44,13 @@ _CAPTION_VERBS = (
     "is seen|are seen|is pictured|are pictured|pictured|shown"
 )
 _CAPTION_SUBJECT_VERB = re.compile(r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:" + _CAPTION_VERBS + r")\b")
+# The same verbs as an alt text writes them, with no finite verb ("Homeowners shaking hands with an
+# agent"). Only for the weak, unpunctuated form: in a sentence they open a clause ("Protesters
+# holding signs gathered outside the court on March 3.").
+_CAPTION_SUBJECT_PARTICIPLE = re.compile(
+    r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:appearing|arriving|attending|speaking|talking|looking|posing|waving|gesturing"
+    r"|listening|walking|standing|sitting|holding|smiling|testifying|addressing|greeting|shaking|reacting|celebrating"
+    r"|watching|praying|hugging|displaying|pointing|riding|wearing|kneeling|mourning|crying|embracing|signing|pausing)\b")
 _DATE_OR_PLACE = re.compile(
     r"\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\bin\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*,\s*[A-Z]"
     r"|\b\d{4}\b",
@@ -217,7 +224,9 @@ def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
 
 
 def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
-    """Weak: "<Name> speaks to media" with no full stop: a caption when it sits outside the body."""
-    if not line.text.endswith(".") and _CAPTION_SUBJECT_VERB.search(line.text) and line.n_words <= 15:
+    """Weak: "<Name> speaks to media", "Person holding a phone", with no full stop: a caption when it
+    sits outside the body."""
+    if not line.text.endswith(".") and line.n_words <= 15 \
+            and (_CAPTION_SUBJECT_VERB.search(line.text) or _CAPTION_SUBJECT_PARTICIPLE.search(line.text)):
         return whole_line("caption", "present_tense_caption", strong=False)
     return None
