@@ -294,3 +294,18 @@ def test_a_hindi_or_arabic_stamp_dates_the_article(language, headline, stamp, bo
     doc = clean_text("\n\n".join(["Home", headline, stamp, *body, "Contact"]), Settings())
     assert doc.published is not None and doc.published.value == expected, language
     assert stamp not in doc.text and all(p in doc.text.split("\n\n") for p in body)
+
+
+@pytest.mark.parametrize("month", (
+    "января февраля марта апреля мая июня июля августа сентября октября ноября декабря "
+    "січня лютого березня квітня травня червня липня серпня вересня жовтня листопада грудня "
+    "जनवरी फ़रवरी फरवरी मार्च अप्रैल अप्रेल मई जून जुलाई अगस्त सितंबर सितम्बर अक्टूबर अक्तूबर नवंबर नवम्बर दिसंबर दिसम्बर "
+    "يناير فبراير مارس أبريل ابريل إبريل مايو يونيو يونيه يوليو يوليه أغسطس اغسطس سبتمبر أكتوبر اكتوبر نوفمبر ديسمبر").split())
+def test_every_month_name_the_date_pattern_knows_is_read(month):
+    # a name the pattern finds but dateparser cannot read takes the stamp and leaves no date
+    import unicodedata
+
+    from cleaners.metadata.dates import parse_date
+
+    d = parse_date(unicodedata.normalize("NFC", f"Updated 3 {month} 2024"))
+    assert d is not None and (d.year, d.day) == (2024, 3), month

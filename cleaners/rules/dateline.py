@@ -11,8 +11,9 @@ import unicodedata
 from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-# Month names in other languages (German, French, Spanish, Italian,
-# Portuguese, Dutch, Polish, Russian and Ukrainian in the genitive; Hindi, Arabic), where they do not start like an English one.
+# Month names in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish,
+# Russian and Ukrainian in the genitive; Hindi, Arabic), where they do not start like an English one.
+# Only names dateparser reads (cleaners.metadata.dates): not the Levantine Arabic ones ("كانون الثاني").
 FOREIGN_MONTH = unicodedata.normalize("NFC", (  # NFC, as the lines are ("फ़" is two code points there)
     r"(?:jänner|märz|maerz|mai|okt(?:ober)?|dez(?:ember)?|janv(?:ier)?|févr(?:ier)?|fevrier|avr(?:il)?|juin|juil(?:let)?"
     r"|août|aout|octobre|déc(?:embre)?|ene(?:ro)?|abr(?:il)?|mayo|junio|julio|ago(?:sto)?|septiembre|setiembre|octubre"
@@ -24,9 +25,8 @@ FOREIGN_MONTH = unicodedata.normalize("NFC", (  # NFC, as the lines are ("फ़
     r"|січня|лютого|березня|квітня|травня|червня|липня|серпня|вересня|жовтня|листопада|грудня"
     # Hindi (both spellings of the months written either way)
     r"|जनवरी|फ़रवरी|फरवरी|मार्च|अप्रैल|अप्रेल|मई|जून|जुलाई|अगस्त|सितंबर|सितम्बर|अक्टूबर|अक्तूबर|नवंबर|नवम्बर|दिसंबर|दिसम्बर"
-    # Arabic: the Egyptian and Gulf names, then the Levantine and Iraqi ones
-    r"|يناير|فبراير|مارس|أبريل|ابريل|إبريل|مايو|يونيو|يونيه|يوليو|يوليه|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر"
-    r"|كانون الثاني|شباط|آذار|نيسان|أيار|حزيران|تموز|آب|أيلول|تشرين الأول|تشرين الثاني|كانون الأول)\.?"
+    # Arabic: the Egyptian and Gulf names
+    r"|يناير|فبراير|مارس|أبريل|ابريل|إبريل|مايو|يونيو|يونيه|يوليو|يوليه|أغسطس|اغسطس|سبتمبر|أكتوبر|اكتوبر|نوفمبر|ديسمبر)\.?"
 ))
 WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?\.?,?\s+)"
 TIME = (r"(?:,?\s*(?:at\s+|à\s+|um\s+|alle\s+|a\s+las\s+|om\s+|o\s+)?\d{1,2}[:h.]\d{2}(?::\d{2})?"
