@@ -248,7 +248,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # decides a line above the body), stays unless the model is more than unsure.
     if title_ok and first - 2 == model_title and not gap_before[first] and not gap_before[first - 1] \
             and _is_standfirst(residual[first - 1]) \
-            and whole[first - 1] is None and all(p.rule == "headline_shape" for p in proposals[first - 1]) \
+            and all(p.rule == "headline_shape" for p in proposals[first - 1]) \
             and debris_proba is not None \
             and debris_proba[first - 1] < settings.model_threshold_max:
         first -= 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -33,9 +34,13 @@ MULTILINGUAL_FUNCTION_WORDS = _load_function_words("stopwords.txt")
 FUNCTION_WORDS = STOP_WORDS | MULTILINGUAL_FUNCTION_WORDS | _load_function_words("prose_function_words.txt")
 PROSE_FUNCTION_SHARE = 0.1  # prose has more than this share of function words
 
-def _combining_marks() -> str:
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+@lru_cache(maxsize=1)
+def combining_marks() -> str:
     """The combining marks of the Basic Multilingual Plane (Unicode categories Mn, Mc, Me) as the
-    body of a regex character class."""
+    body of a regex character class (built on first need: a walk over the plane, ~5 ms)."""
     ranges: list[tuple[int, int]] = []
     for cp in range(0x10000):
         if unicodedata.category(chr(cp))[0] == "M":
@@ -46,19 +51,25 @@ def _combining_marks() -> str:
     return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
 
 
+@lru_cache(maxsize=1)
+def _mark_patterns() -> tuple[re.Pattern, re.Pattern]:
+    """(any combining mark, WORD with combining marks inside words)."""
+    marks = combining_marks()
+    return (re.compile(f"[{marks}]"),
+            re.compile(rf"[^\W_](?:[^\W_]|[{marks}])*(?:['’][^\W_](?:[^\W_]|[{marks}])*)*"))
+
+
 # Python's \w leaves combining marks out, so a Devanagari, Bengali or Tamil word would split at each
 # vowel sign and virama ("नमस्ते" into "नमस", "त"). Lines are NFC (cleaners.lines), so a Latin letter's
 # accent is part of it already and most lines hold no mark: the plain pattern serves them.
-COMBINING_MARKS = _combining_marks()
-MARK = re.compile(f"[{COMBINING_MARKS}]")
-WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
-_WORD_WITH_MARKS = re.compile(rf"[^\W_](?:[^\W_]|[{COMBINING_MARKS}])*(?:['’][^\W_](?:[^\W_]|[{COMBINING_MARKS}])*)*")
-
-
 def word_pattern(text: str) -> re.Pattern:
     """The pattern that finds the words of `text` (WORD, or the same with combining marks inside words
     when the text holds any)."""
-    return _WORD_WITH_MARKS if MARK.search(text) else WORD
+    if text.isascii():
+        return WORD
+    mark, with_marks = _mark_patterns()
+    return with_marks if mark.search(text) else WORD
+
 
 _WORDS_CACHE: dict[str, tuple[str, ...]] = {}
 _WORDS_CACHE_MAX = 50_000
@@ -95,8 +106,7 @@ _TERMINALS = frozenset(
     "\ufe52\ufe56\ufe57\uff01\uff0e\uff1f\uff61"
     "\u2026"
 )
-SENTENCE_TERMINALS = "".join(sorted(_TERMINALS))  # the same marks as one string (the line model's features)
-TERMINAL = re.compile("[" + re.escape(SENTENCE_TERMINALS) + "][" + re.escape(_CLOSERS) + "]*$")
+TERMINAL = re.compile("[" + re.escape("".join(sorted(_TERMINALS))) + "][" + re.escape(_CLOSERS) + "]*$")
 
 
 # Thai and Lao mark no sentence end (a space separates sentences): a long enough line ending in one
