@@ -67,3 +67,36 @@ def test_affiliate_disclosures_in_other_languages(line):
 ])
 def test_reports_about_affiliate_payments_in_other_languages_survive(line):
     assert alone(site_notice, line) is None
+
+
+# A newsletter's writer asking in the first person singular (a Substack-style footer).
+WRITER_APPEALS = [
+    "The Weekly Ledger is a reader-supported newsletter. To get new essays and help me keep going, consider becoming a paid subscriber.",
+    "If you haven't subscribed yet, I'd recommend it: every Sunday you get my notes on the markets and one long read.",
+    "Please share this post with a friend who might enjoy it; it is the best way to help me reach new readers.",
+]
+
+
+@pytest.mark.parametrize("line", WRITER_APPEALS)
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_a_writers_own_appeal_is_a_call_to_action(line, where):
+    assert alone(site_notice, line) is not None
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    # the first person in an article: no imperative to the reader, or a subscription to something else
+    "I would consider becoming a paid subscriber myself if the paper dropped its price, one reader told me.",
+    "If you haven't already subscribed to a streaming service, I found that the cheapest plan is enough for most families.",
+    "I want to share this story with you because it changed how I think about my own family and my work.",
+    "My grandmother told me she had become a member of the choir at eighty, and I have never seen her happier.",
+])
+def test_first_person_articles_about_subscribing_survive(line):
+    assert alone(site_notice, line) is None
+    assert survives(line)
+
+
+def test_a_first_person_how_to_about_email_survives():
+    # "in your inbox" is an appeal only in the site's voice ("our newsletter … in your inbox")
+    line = "If you use a webmail service, I suggest filtering what lands in your inbox before it piles up."
+    assert alone(site_notice, line) is None

@@ -45,29 +45,33 @@ NOTICE_SAMPLES = [
     "at no extra cost to you", "for informational purposes only", "does not constitute legal advice",
     "Comments are moderated", "our weekly newsletter", "in your inbox", "Download our app", "support our journalism",
     "a small monthly donation", "please donate", "tips to us", "Got a news tip", "have a story idea", "Send us a note",
-    "We'd love to hear from you",
+    "We'd love to hear from you", "consider becoming a free or paid subscriber", "haven't already subscribed",
+    "please share this post with",
 ]
 
 
 NOTICE_TEXTS = st.lists(st.sampled_from(list(ODD) + ["affiliate", "links", "commission", "we may earn", "our", "newsletter",
                                                       "inbox", "in your", "download", "app", "support", "donat", "tip",
                                                       "to us", "send us", "purposes only", "advice", "comments are",
-                                                      "moderated", "no extra cost to you", "provision", "wir"]),
+                                                      "moderated", "no extra cost to you", "provision", "wir", "become a", "becoming a",
+                                                      "paid subscriber", "member", "haven't", "subscribed", "to", "please",
+                                                      "share", "this", "post", "with"]),
                         max_size=30).map(" ".join)
 
 
 @given(NOTICE_TEXTS)
 @settings(max_examples=300, deadline=None)
 def test_site_notice_precheck_is_necessary(text):
-    if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text):
+    if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text) or site_notice._SUBSCRIBE_APPEAL.search(text):
         assert site_notice._may_be_notice(Line(0, 1, text).lower)
 
 
 def test_site_notice_precheck_on_samples():
+    patterns = (site_notice._APPEAL, site_notice._DISCLOSURE, site_notice._SUBSCRIBE_APPEAL)
     for text in NOTICE_SAMPLES + SAMPLES:
-        if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text):
+        if any(p.search(text) for p in patterns):
             assert site_notice._may_be_notice(Line(0, 1, text).lower), text
-    assert all(site_notice._APPEAL.search(t) or site_notice._DISCLOSURE.search(t) for t in NOTICE_SAMPLES)
+    assert all(any(p.search(t) for p in patterns) for t in NOTICE_SAMPLES)
 
 
 LABEL_TEXTS = st.lists(st.sampled_from(list(ODD) + ["logo", "LOGO", "lOgo", "Logo for", "İmage 3:", "IMAGE", "img", "photo",

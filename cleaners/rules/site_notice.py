@@ -2,15 +2,20 @@
 paragraph. "This article contains affiliate links, which means we may earn a commission …", "Sign
 up for our free newsletter to get … in your inbox", "If you enjoyed this story, please consider
 supporting our independent journalism …", "The information in this article is for general
-informational purposes only and does not constitute … advice", "Comments are moderated …".
+informational purposes only and does not constitute … advice", "Comments are moderated …". A
+newsletter's writer asks in the first person: "To receive new posts and support my work, consider
+becoming a free or paid subscriber", "If you haven't already subscribed, I recommend doing so",
+"please share this post with a friend".
 
 Such a paragraph reads as prose, so the model keeps it inside a body. What gives it away is the
 site's own voice (we, our, this site: cleaners.rules.consent.SITE_VOICE) together with one of the
 few things a site says about itself to its readers: how it earns from links, its newsletter, app
 or alerts, asking for money, asking for tips, moderating comments, or disclaiming advice. An
 article about newsletters or affiliate marketing speaks of "a newsletter" or "affiliates" in the
-third person; the notice speaks of "our newsletter", "our links", "our journalism". Cookie walls
-are cleaners.rules.consent's.
+third person; the notice speaks of "our newsletter", "our links", "our journalism" (a writer's
+appeal: "I", "my", "me"). An appeal also addresses the reader: "you", or an imperative "please" or "consider"
+opening a clause (a first-person "I would consider becoming a subscriber" is the article's). Cookie
+walls are cleaners.rules.consent's.
 """
 from __future__ import annotations
 
@@ -22,7 +27,18 @@ from cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
 MAX_WORDS = 90  # a notice is one paragraph, not an article about the topic
 # the site naming itself in the third person ("this article", "this website")
 _THIS_SITE = re.compile(r"\bthis (?:article|website|web site|site|page|post|blog|story|content)\b", re.I)
+# a newsletter's writer speaking for the site in the first person singular (a capital "I" only)
+_WRITER_VOICE = re.compile(r"\bI\b|\b(?i:my|me)\b")
+# an appeal that asks without "you": an imperative opening a clause ("…, consider becoming a subscriber")
+_ASKS_READER = re.compile(r"(?:^|[.,;:!?]\s*|\band\s+)(?:please|consider)\b", re.I)
 
+# A subscription asked for, by the site or by a newsletter's writer (who says "I", not "we").
+_SUBSCRIBE_APPEAL = re.compile(
+    r"""\b(?:
+        becom(?:e|ing)\ a\ (?:free\ or\ paid\ |paid\ |paying\ )?(?:subscriber|member|supporter|patron)\b
+      | (?:haven'?t|have\ not)\ (?:already\ |yet\ )?subscribed\b(?!\ to\ (?!(?:this|my|our)\b))
+      | please\ share\ (?:this|these|my|our)\b(?:\ (?:posts?|articles?|stor(?:y|ies)|newsletters?))?\ with\b
+    )""", re.I | re.X)
 # What the site says about itself, each as the site's own thing ("our newsletter", "we may earn").
 _APPEAL = re.compile(
     r"""\b(?:
@@ -44,27 +60,31 @@ _DISCLOSURE = re.compile(
     )""", re.I | re.X)
 
 
-# Every _APPEAL and _DISCLOSURE match holds one of these (lower case): a plain substring test
-# leaves the regular expressions to the few lines that may match.
+# Every _APPEAL, _SUBSCRIBE_APPEAL and _DISCLOSURE match holds one of these (lower case): a plain
+# substring test leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
-         "news tip", "story idea", "send us", "to hear")
+         "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
+         "please share")
 
 
 def _may_be_notice(low: str) -> bool:
-    """False only where neither _APPEAL nor _DISCLOSURE can match the text `low` is the lower case of."""
+    """False only where no _APPEAL, _SUBSCRIBE_APPEAL or _DISCLOSURE can match the text `low` is the lower case of."""
     return any(key in low for key in _KEYS)
 
 
 def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
-    if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower) \
-            or not (SITE_VOICE.search(text) or _THIS_SITE.search(text)):
+    if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower):
         return None
-    if _DISCLOSURE.search(text):
+    site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
+    if not site_voice and not _WRITER_VOICE.search(text):
+        return None
+    if site_voice and _DISCLOSURE.search(text):
         return whole_line("boilerplate", "site_notice")
-    if _APPEAL.search(text) and READER_ADDRESS.search(text):
+    if (READER_ADDRESS.search(text) or _ASKS_READER.search(text)) \
+            and (_SUBSCRIBE_APPEAL.search(text) or (site_voice and _APPEAL.search(text))):
         return whole_line("call_to_action", "site_notice")
     return None
