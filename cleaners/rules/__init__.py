@@ -10,6 +10,7 @@ RULES: tuple[Rule, ...] = (
     dateline.place_date_stamp,
     byline.byline,
     byline.name_over_title,
+    byline.author_bio,
     related.link_prefix,
     related.related_header,
     related.under_related_header,

@@ -220,3 +220,67 @@ def proper_names(words: Iterable[str], lower_case_words: Collection[str]) -> boo
     """None of the capitalised words occurs in lower case in the text (`lower_case_words`): they
     are names, not a menu's "By Use Case" on a page about use cases."""
     return not any(w.lower() in lower_case_words for w in words if len(w) > 2 and w[0].isupper())
+
+
+# An author's bio: a paragraph that opens with the writer's name and says what they are ("Jane Roe
+# is a senior reporter covering …", "Sam is the VP of Marketing at …", "I'm Trevor Jones, an
+# astrophotographer with …").
+_BIO_NAME = r"[A-Z][\w'’.-]+(?:\s+(?:[A-Z][\w'’.-]+|" + "|".join(sorted(_PARTICLES)) + r")){0,3}"
+_BIO_OPENING = re.compile(
+    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?(?P<name>" + _BIO_NAME + r")\s+(?:is|was|has\s+been|serves\s+as)\s+(?:a|an|the|our|one)\s"
+    r"|^(?:(?:Hi|Hello|Hey)[,!]?\s+)?I(?:'m|\s+am)\s+(?:(?P<self>" + _BIO_NAME + r"),\s+)?(?:a|an|the)\s")
+# What makes the subject a person, not a product in a list ("Dropbox Business is a trusted …"):
+# a personal pronoun, a career, or a person's kind of role.
+_PERSON = re.compile(
+    r"\b(?:he|she|his|her|him|they\s+(?:once|also|live|love|enjoy)|years?\s+of\s+(?:experience|expertise)"
+    r"|writer|reporter|journalist|editor|author|contributor|columnist|blogger|photographer|founder|co-founder"
+    r"|ceo|cto|vp|manager|director|professor|physician|doctor|specialist|consultant|researcher|traveler"
+    r"|traveller|designer|developer|engineer|scientist|teacher|folklorist|expert)\b", re.I)
+# A label over the bio: "About the author", "Meet the writer", "THE AUTHOR", "Written by", "More about me".
+_BIO_HEADER = re.compile(r"^(?:(?:about|meet)\s+(?:the\s+)?(?:authors?|writers?|reporters?|contributors?|editors?|experts?)"
+                         r"|(?:the\s+)?authors?|written\s+by|more\s+about\s+me)\b", re.I)
+_BIO_MIN_WORDS, _BIO_MAX_WORDS = 8, 100
+_BIO_LOOK_BACK = 3  # lines above the bio where its name line or label sits (a role line, a photo's alt text)
+_BIO_MAX_IN_DOC = 2  # more paragraphs opening like a bio make a list of people (candidates, a team) or of products
+_NAME_LINE_MAX_WORDS = 10
+
+
+def _bio_opening(line: Line) -> re.Match | None:
+    m = _BIO_OPENING.match(line.text) if _BIO_MIN_WORDS <= line.n_words <= _BIO_MAX_WORDS else None
+    if m is None or (m["name"] and m["name"].split()[0].lower() in shape.STOP_WORDS):
+        return None
+    return m
+
+
+def _names_the_writer(above: Line, name: str) -> bool:
+    """`above` is a short line that gives `name` as a byline does: alone, after "By", or before a
+    role or title ("Trevor Jackins Senior Digital Marketing Manager at Splashtop", "Trevor Jones
+    (AstroBackyard)"); not a headline that mentions the person ("Q&A: Jane Roe on …")."""
+    text = above.text
+    if above.n_words > _NAME_LINE_MAX_WORDS or shape.ends_sentence(text):
+        return False
+    by = _BY.match(text)
+    rest = text[by.end():] if by else text
+    first = name.split()[0]
+    if not rest.startswith(first):
+        return False
+    tail = rest[len(name):] if rest.startswith(name) else rest[len(first):]
+    return not tail.strip() or tail.lstrip()[:1] in "(|,–—-" or shape.is_title_cased(tail)
+
+
+@in_context(gate=lambda line: _bio_opening(line) is not None and _PERSON.search(line.text) is not None)
+def author_bio(line: Line, doc: Doc) -> Proposal | None:
+    """A bio paragraph under its writer's name line or an about-the-author label (within a few
+    lines above); a page with more than two such openings is a list of people, and keeps them."""
+    m = _bio_opening(line)
+    if m is None or not _PERSON.search(line.text):
+        return None
+    name = m["name"] or m["self"]
+    above = doc.lines[max(line.index - _BIO_LOOK_BACK, 0):line.index]
+    if not any(ln.n_words <= 6 and _BIO_HEADER.match(ln.text) for ln in above) \
+            and not (name and any(_names_the_writer(ln, name) for ln in above)):
+        return None
+    openings = doc.__dict__.get("_bio_openings")
+    if openings is None:
+        openings = doc.__dict__["_bio_openings"] = sum(_bio_opening(ln) is not None for ln in doc.lines)
+    return whole_line("byline", "author_bio") if openings <= _BIO_MAX_IN_DOC else None
