@@ -75,6 +75,23 @@ def test_a_sentence_under_a_related_header_is_not_taken_for_a_link():
     assert line in clean_text(text, Settings()).text.split("\n\n")
 
 
+def test_every_headline_of_the_box_under_its_header_goes():
+    teasers = ["Mayor says the budget will be signed if it passes unchanged",
+               "What to know about the new bus routes",
+               "Drivers brace for another winter of detours"]
+    kinds = removed_kinds(article(middle=["RELATED COVERAGE", *teasers]))
+    assert all(kinds.get(t) == "related_headline" for t in teasers)
+
+
+def test_the_box_ends_at_the_prose_and_a_subheading_below_it_stays():
+    teaser = "What to know about the new bus routes"
+    prose = "The council said the new routes would start in March, once the buses have been delivered."
+    subheading = "Drivers brace for a winter of detours"
+    text = article(middle=["Related Stories", teaser, prose, subheading, prose.replace("March", "April")])
+    kept = clean_text(text, Settings()).text.split("\n\n")
+    assert teaser not in kept and prose in kept and subheading in kept
+
+
 def test_more_on_an_outlet_is_its_signature_not_a_header():
     assert kind_of("More on FoxNews.com.", "after") == "outlet_signature"
 

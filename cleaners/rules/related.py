@@ -88,12 +88,22 @@ def clear_caches() -> None:
     _is_header.cache_clear()
 
 
+_UNDER_HEADER_MAX_LINKS = 6  # a box lists a handful of links; a longer run is the article's own list
+
+
 @in_context(gate=_may_follow_header)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
-    """The headline right under a related-stories header is a link to another story."""
-    prev = doc.prev(line)
-    if prev is not None and _is_header(prev.text) and _may_follow_header(line):
-        return whole_line("related_headline", "under_related_header")
+    """A headline in the run of headlines right under a related-stories header ("Related
+    coverage", then three links) is a link to another story. The run ends at the first line that
+    is no headline: the article's prose goes on under the box."""
+    if not _may_follow_header(line):
+        return None
+    for k in range(line.index - 1, max(line.index - 1 - _UNDER_HEADER_MAX_LINKS, -1), -1):
+        above = doc.lines[k]
+        if _is_header(above.text):
+            return whole_line("related_headline", "under_related_header")
+        if not _may_follow_header(above):
+            return None
     return None
 
 
