@@ -231,6 +231,41 @@ def test_the_name_on_the_headline_s_dated_meta_line_is_the_author():
     assert doc.published is not None and doc.published.value == dt.date(2016, 5, 18)
 
 
+def test_a_blog_stamp_that_ends_with_its_author_names_the_author():
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "Posted on November 24, 2026 by Tom Reed",
+                                  *PARAGRAPHS]), Settings())
+    assert doc.author == "Tom Reed"
+    assert doc.published is not None and doc.published.value == dt.date(2026, 11, 24)
+
+
+@pytest.mark.parametrize("stamp, author", [
+    ("Last updated March 3, 2025 by Jane Roe. — Accessibility", "Jane Roe"),  # a footer link glued after
+    ("Published on 3 March 2025 by J. R. Smith", "J. R. Smith"),  # an initial's full stop is no end
+])
+def test_the_author_at_a_stamps_end_stops_at_its_sentence(stamp, author):
+    from cleaners.rules.byline import stamp_author_names
+
+    assert stamp_author_names(stamp) == (author,)
+
+
+def test_a_byline_glued_to_its_outlet_names_the_writer():
+    # "By Jane Smith Fox News": the outlet follows the name with no separator; the writer's e-mail
+    # address below the story ("jane.smith@…") does not make her name common nouns
+    text = "\n\n".join(["Council backs bigger bus network", "By Jane Smith Fox News", *PARAGRAPHS,
+                         "Story tips can be sent to jane.smith@example.com."])
+    doc = clean_text(text, Settings())
+    assert doc.author == "Jane Smith"
+
+
+def test_an_authors_bio_names_no_outlet():
+    # the places a writer worked before are not the page's outlet
+    bio = ("Tom Reed is a city hall reporter. He previously worked at The Associated Press and "
+           "the Chicago Tribune.")
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", "By Tom Reed", *PARAGRAPHS, bio]), Settings())
+    assert any(s.by == "author_bio" for s in doc.removed)
+    assert doc.outlet is None
+
+
 def test_capitalised_words_the_body_also_writes_in_lower_case_are_no_author():
     body = [*PARAGRAPHS, "Shoppers on the day itself crowded the market square, and the bus lines ran every five minutes."]
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Market Day July 16, 2025 · 4 Comments", *body]), Settings())

@@ -71,3 +71,23 @@ def test_a_product_under_its_name_is_not_a_person():
     lines = ["Dropbox Business", "Dropbox Business is a trusted cloud storage service with flexible sharing for small teams and families."]
     doc = clean_text(_page(*lines), Settings())
     assert not any(s.by == "author_bio" for s in doc.removed)
+
+
+def test_a_bio_of_the_bylines_writer_anywhere_below_the_story():
+    # no name line above it, but the byline (or a blog stamp's "by …") names the same writer
+    bio = "Tom Reed is the Courier's city hall reporter. He can be reached at treed@example.com or 555-0134."
+    for byline in ["By Tom Reed", "Posted on November 24, 2026 by Tom Reed"]:
+        text = "\n\n".join(["Council backs bigger bus network", byline, *BODY, bio])
+        assert _removed(text).get(bio) == ("byline", "author_bio")
+
+
+def test_the_surname_of_the_byline_is_enough():
+    bio = "Reed is a city hall reporter who has covered the council for the Courier since 2015."
+    text = "\n\n".join(["Council backs bigger bus network", "By TOM REED", *BODY, bio])
+    assert _removed(text).get(bio) == ("byline", "author_bio")
+
+
+def test_someone_else_than_the_bylines_writer_stays():
+    line = "Rosa Diaz is a council member who has pushed for the new routes since 2019. She said the vote was overdue."
+    text = "\n\n".join(["Council backs bigger bus network", "By Tom Reed", *BODY, line])
+    assert line in clean_text(text, Settings()).text.split("\n\n")

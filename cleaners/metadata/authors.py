@@ -4,7 +4,7 @@ an author."""
 from __future__ import annotations
 
 from cleaners.metadata.registry import load_registry
-from cleaners.rules.byline import byline_names, byline_parts, proper_names
+from cleaners.rules.byline import byline_names, byline_parts, proper_names, stamp_author_names
 
 AUTHOR_SEPARATOR = "; "  # as trafilatura joins several authors
 
@@ -15,8 +15,11 @@ def _as_written(name: str) -> str:
 
 
 def author_from_spans(spans: list[tuple[str, str]]) -> str | None:
-    """The names of the first byline among (kind, text) debris spans, or None."""
-    return next((a for kind, text in spans if kind == "byline" and (a := _people(byline_names(text)))), None)
+    """The names of the first byline among (kind, text) debris spans, or of a stamp that ends with
+    them ("Posted on November 24, 2026 by Tom Reed"), or None."""
+    return next((a for kind, text in spans
+                 if (kind == "byline" and (a := _people(byline_names(text))))
+                 or (kind == "dateline" and (a := _people(stamp_author_names(text))))), None)
 
 
 def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = frozenset()) -> str | None:
@@ -32,9 +35,20 @@ def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = fro
 
 
 def _people(names: tuple[str, ...] | None) -> str | None:
-    """The byline's names that are people: not an agency's initials or a registered outlet."""
+    """The byline's names that are people: not an agency's initials or a registered outlet. A name
+    that ends with a registered outlet is the person's name before it ("By Jane Smith Fox News":
+    the outlet's name follows the writer's with no separator)."""
     if not names:
         return None
     registry = load_registry()
-    people = [_as_written(n) for n in names if not (n.isupper() and len(n) <= 5) and registry.find_in(n) is None]
+    people = []
+    for n in names:
+        if n.isupper() and len(n) <= 5:
+            continue
+        known = registry.find_in(n)
+        if known is not None:
+            n = next((head for alias in (known.name, *known.aliases)
+                      if n.endswith(" " + alias) and len((head := n[:-len(alias)].strip()).split()) >= 2), "")
+        if n:
+            people.append(_as_written(n))
     return AUTHOR_SEPARATOR.join(people) or None

@@ -37,4 +37,6 @@ def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], h
     if author is None and stamps:  # the body's lower-case words only when a stamp may name the author
         body_lower = frozenset(w for _, t in body for w in shape.words(t) if w.islower())
         author = author_from_stamps([t for _, t in stamps], body_lower)
-    return TextMetadata(published, outlet_from_spans(evidence), author)
+    # an author's bio names the places the writer worked before too ("… previously at The Times")
+    outlet = outlet_from_spans([(s.kind, s.text) for s in ordered if s.by != "author_bio"])
+    return TextMetadata(published, outlet, author)

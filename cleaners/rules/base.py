@@ -76,6 +76,7 @@ class Line:
 
 
 PROSE_MIN_WORDS = 12  # a sentence this long is the article's prose, not a label or a headline
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}/\S*")
 
 
 @dataclass
@@ -110,8 +111,13 @@ class Doc:
 
     @cached_property
     def lower_case_words(self) -> frozenset[str]:
-        """The words the document writes in lower case somewhere: common nouns, not names."""
-        return frozenset(w for ln in self.lines for w in ln.words if w.islower())
+        """The words the document writes in lower case somewhere: common nouns, not names. An
+        e-mail address or a web address is no such use ("jane.smith@fox.com" does not make "Jane
+        Smith" common nouns)."""
+        return frozenset(w for ln in self.lines
+                         for w in (ln.words if "@" not in ln.text and "/" not in ln.text and "www." not in ln.text
+                                   else shape.words(_ADDRESS.sub(" ", ln.text)))
+                         if w.islower())
 
     def topic_fit(self, line: Line) -> float:
         """Share of the line's content words that the article's prose uses elsewhere (0..1)."""

@@ -156,6 +156,22 @@ def byline_names(text: str) -> tuple[str, ...] | None:
     return parts[0] if parts is not None else ((text,) if _is_name(text) else None)
 
 
+# A stamp that ends with its author: "Posted on November 24, 2026 by Tom Reed" (a blog theme's meta line).
+_BY_TAIL = re.compile(r"\s(?i:by)\s+(?=[A-Z])([^|•·]{2,60})$")
+_NAME_END = re.compile(r"(?<=\w{3})[.!?](?:\s|$)|\s[—–]\s")
+
+
+def stamp_author_names(text: str) -> tuple[str, ...] | None:
+    """The names after "by" that end a dated stamp, as a byline gives them, or None."""
+    m = _BY_TAIL.search(text) if len(text.split()) <= _WORDS_MAX else None
+    if m is None or DATE_RE.search(text, 0, m.start()) is None:
+        return None
+    # the name ends where a sentence or a dash does ("by Erik Demaine. — Accessibility"; not the
+    # full stop of an initial, "by J. R. Smith")
+    parts = byline_parts("By " + _NAME_END.split(m.group(1), 1)[0])
+    return parts[0] if parts else None
+
+
 def _may_be_byline(line: Line) -> bool:
     return line.n_words <= _CREDITS_WORDS_MAX and _starts_byline(line) \
         and (byline_parts(line.text) is not None or _ROLE_LINE.match(line.text) is not None
@@ -268,17 +284,42 @@ def _names_the_writer(above: Line, name: str) -> bool:
     return not tail.strip() or tail.lstrip()[:1] in "(|,–—-" or shape.is_title_cased(tail)
 
 
+def _byline_names(doc: Doc) -> list[tuple[str, ...]]:
+    """The words of every name the document's bylines and "… by NAME" stamps give (lower case),
+    computed once per document."""
+    names = doc.__dict__.get("_byline_names")
+    if names is None:
+        found: list[tuple[str, ...]] = []
+        for ln in doc.lines:
+            if ln.n_words > _CREDITS_WORDS_MAX:
+                continue
+            parts = byline_parts(ln.text) if _starts_byline(ln) else None
+            for name in (parts[0] if parts else None) or stamp_author_names(ln.text) or ():
+                found.append(tuple(name.lower().split()))
+        names = doc.__dict__["_byline_names"] = found
+    return names
+
+
+def _is_byline_author(name: str, doc: Doc) -> bool:
+    """`name` is an author the document's byline gives: the same words, the first words of a
+    byline name ("Jane Smith" in "By Jane Smith Fox News"), or a byline name's surname."""
+    ws = tuple(name.lower().split())
+    return any(b[:len(ws)] == ws or (len(ws) == 1 and len(b) > 1 and b[-1] == ws[0]) for b in _byline_names(doc))
+
+
 @in_context(gate=lambda line: _bio_opening(line) is not None and _PERSON.search(line.text) is not None)
 def author_bio(line: Line, doc: Doc) -> Proposal | None:
     """A bio paragraph under its writer's name line or an about-the-author label (within a few
-    lines above); a page with more than two such openings is a list of people, and keeps them."""
+    lines above), or anywhere about the author a byline of the document names; a page with more
+    than two such openings is a list of people, and keeps them."""
     m = _bio_opening(line)
     if m is None or not _PERSON.search(line.text):
         return None
     name = m["name"] or m["self"]
     above = doc.lines[max(line.index - _BIO_LOOK_BACK, 0):line.index]
     if not any(ln.n_words <= 6 and _BIO_HEADER.match(ln.text) for ln in above) \
-            and not (name and any(_names_the_writer(ln, name) for ln in above)):
+            and not (name and any(_names_the_writer(ln, name) for ln in above)) \
+            and not (name and _is_byline_author(name, doc)):
         return None
     openings = doc.__dict__.get("_bio_openings")
     if openings is None:
