@@ -1,6 +1,8 @@
 import pytest
 
-from tests.ruletools import alone, kind_of, removed_kinds, article, survives
+from cleaners.pipeline import clean_text
+from cleaners.settings import Settings
+from tests.ruletools import BODY, alone, kind_of, removed_kinds, article, survives
 
 
 @pytest.mark.parametrize("line", [
@@ -210,3 +212,34 @@ def test_an_alt_text_with_a_participle_under_the_headline_is_a_caption(alt):
 ])
 def test_a_sentence_opened_by_a_participle_clause_stays(sentence):
     assert survives(sentence, "middle") and survives(sentence, "before")
+
+
+@pytest.mark.parametrize("credit", ["Jane Roe/AP", "Photo: Getty Images", "Getty Images", "Jane Roe/AFP via Getty Images"])
+@pytest.mark.parametrize("caption", [
+    "Commuters wait on a platform at the central station on Tuesday morning.",
+    "A firefighter walks past the burned-out shop after the blaze was put out.",
+])
+def test_a_present_tense_description_above_a_credit_line_is_a_caption(caption, credit):
+    kinds = removed_kinds(article(middle=[caption, credit]))
+    assert kinds.get(caption) == "caption"
+    assert kinds.get(credit) == "caption"
+
+
+@pytest.mark.parametrize("para", [
+    "The mayor said the new routes would start in March, once the buses have been delivered.",
+    "Officials said the station had reopened by Tuesday evening after repairs to the signals.",
+])
+def test_a_past_tense_paragraph_above_a_credit_line_stays(para):
+    doc = clean_text(article(middle=[para, "Getty Images"]), Settings())
+    assert para in doc.text.split("\n\n")
+
+
+def test_a_headline_above_the_lead_pictures_credit_is_no_caption():
+    # a headline is in the present tense too, but ends in no full stop
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.caption import caption_above_credit
+
+    lines = [Line(0, 1, "Making city buses work: seven lessons from the new routes"), Line(1, 2, "Photo: Getty Images")]
+    assert caption_above_credit(lines[0], Doc(lines)) is None
+    captioned = [Line(0, 1, "Commuters wait on a platform at the central station."), lines[1]]
+    assert caption_above_credit(captioned[0], Doc(captioned)) is not None

@@ -37,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     caption.image_label,
     caption.alt_text,
     caption.caption_sentence,
+    caption.caption_above_credit,
     navigation.breadcrumb,
     navigation.ui_words,
     tag_list.name_run,

@@ -223,6 +223,28 @@ def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+_ABOVE_CREDIT_MAX_WORDS = 35
+
+
+def _may_be_caption_above_credit(line: Line) -> bool:
+    """caption_above_credit's test on the line's own text: a present-tense description of a
+    picture, at most a sentence or two, ending in a full stop (a headline above the lead picture's
+    credit is in the present tense too, but has none: "Storms threaten Thanksgiving travel")."""
+    return line.n_words <= _ABOVE_CREDIT_MAX_WORDS and line.text.endswith(".") \
+        and _ANY_SUBJECT_CAPTION.search(line.text) is not None
+
+
+@in_context(gate=_may_be_caption_above_credit)
+def caption_above_credit(line: Line, doc: Doc) -> Proposal | None:
+    """A present-tense description right above a photo credit on its own line ("Travelers wait in
+    line at a checkpoint on Tuesday." then "Jane Roe/AP"): the picture's caption. A paragraph in the
+    past tense above a credit ("… said the mayor." then "Getty Images") stays."""
+    after = doc.next(line)
+    if after is None or not _may_be_caption_above_credit(line) or credit_line(after, doc) is None:
+        return None
+    return whole_line("caption", "caption_above_credit")
+
+
 def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
     """Weak: "<Name> speaks to media", "Person holding a phone", with no full stop: a caption when it
     sits outside the body."""
