@@ -156,3 +156,18 @@ def test_calls_to_action_removed(line, where):
 @pytest.mark.parametrize("line", LOOK_ALIKES)
 def test_look_alikes_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Article réservé aux abonnés", "Offrir l'article", "Artikel verschenken", "Nur für Abonnenten",
+                                  "Exclusivo para suscriptores", "Riservato agli abbonati"])
+@pytest.mark.parametrize("where", ["before", "middle"])
+def test_paywall_labels_and_gift_buttons_in_other_languages(line, where):
+    assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    "Le musée a ouvert une salle réservée aux abonnés de la saison, qui peuvent y entrer sans réserver.",
+    "Der Verlag will für Abonnenten künftig mehr Artikel ohne Werbung anbieten, sagte die Sprecherin.",
+])
+def test_sentences_about_subscribers_survive(line):
+    assert survives(line)

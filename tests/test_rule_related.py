@@ -139,3 +139,10 @@ def test_video_and_live_links_are_related_headlines(line):
                                   "Watch out for closures on the northern line this weekend, the authority warned."])
 def test_sentences_that_start_with_video_or_watch_survive(line):
     assert survives(line)
+
+
+def test_related_internet_links_heads_a_box():
+    link = "Environment Agency flood warnings for the county"
+    kinds = removed_kinds(article(middle=["Related internet links", link]))
+    assert kinds.get("Related internet links") == "related_headline"
+    assert kinds.get(link) == "related_headline"

@@ -100,3 +100,19 @@ def test_a_first_person_how_to_about_email_survives():
     # "in your inbox" is an appeal only in the site's voice ("our newsletter … in your inbox")
     line = "If you use a webmail service, I suggest filtering what lands in your inbox before it piles up."
     assert alone(site_notice, line) is None
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("The Courier is not responsible for the content of external sites. Read about our approach to external linking.",
+     "boilerplate"),
+    ("Watch the latest episode of our evening programme, or tell us about a story you think we should be covering here.",
+     "call_to_action"),
+])
+def test_an_external_links_disclaimer_and_a_story_request_are_notices(line, kind):
+    assert kind_of(line, "middle") == kind
+
+
+def test_a_company_denying_responsibility_survives():
+    line = "The company said it was not responsible for the content of the leaked documents, which it called forgeries."
+    assert alone(site_notice, line) is None
+    assert survives(line)

@@ -46,7 +46,7 @@ NOTICE_SAMPLES = [
     "Comments are moderated", "our weekly newsletter", "in your inbox", "Download our app", "support our journalism",
     "a small monthly donation", "please donate", "tips to us", "Got a news tip", "have a story idea", "Send us a note",
     "We'd love to hear from you", "consider becoming a free or paid subscriber", "haven't already subscribed",
-    "please share this post with",
+    "please share this post with", "tell us about a story", "is not responsible for the content of external sites",
 ]
 
 
@@ -55,19 +55,22 @@ NOTICE_TEXTS = st.lists(st.sampled_from(list(ODD) + ["affiliate", "links", "comm
                                                       "to us", "send us", "purposes only", "advice", "comments are",
                                                       "moderated", "no extra cost to you", "provision", "wir", "become a", "becoming a",
                                                       "paid subscriber", "member", "haven't", "subscribed", "to", "please",
-                                                      "share", "this", "post", "with"]),
+                                                      "share", "this", "post", "with", "tell us", "about", "a story",
+                                                      "not responsible", "for the content of", "external", "sites"]),
                         max_size=30).map(" ".join)
 
 
 @given(NOTICE_TEXTS)
 @settings(max_examples=300, deadline=None)
 def test_site_notice_precheck_is_necessary(text):
-    if site_notice._APPEAL.search(text) or site_notice._DISCLOSURE.search(text) or site_notice._SUBSCRIBE_APPEAL.search(text):
+    if any(p.search(text) for p in (site_notice._APPEAL, site_notice._DISCLOSURE, site_notice._SUBSCRIBE_APPEAL,
+                                    site_notice._EXTERNAL_LINKS_DISCLAIMER)):
         assert site_notice._may_be_notice(Line(0, 1, text).lower)
 
 
 def test_site_notice_precheck_on_samples():
-    patterns = (site_notice._APPEAL, site_notice._DISCLOSURE, site_notice._SUBSCRIBE_APPEAL)
+    patterns = (site_notice._APPEAL, site_notice._DISCLOSURE, site_notice._SUBSCRIBE_APPEAL,
+                site_notice._EXTERNAL_LINKS_DISCLAIMER)
     for text in NOTICE_SAMPLES + SAMPLES:
         if any(p.search(text) for p in patterns):
             assert site_notice._may_be_notice(Line(0, 1, text).lower), text

@@ -48,6 +48,9 @@ _OPENINGS = re.compile(
       | you\ (?:must|need\ to|have\ to)\ be\ (?:logged|signed)\ in\b | register\ (?:for\ free\ |now\ )?to\ (?:continue\ reading|comment)\b
       | this\ (?:article|story|content|page)\ is\ (?:only\ )?(?:for|available\ (?:to|for)|reserved\ for|exclusive\ to)
         \ (?:our\ )?(?:paid\ |premium\ |digital\ )?(?:subscribers|members)
+      | (?:(?:article|contenu)\ )?réservé\ aux\ abonnés | offrir\ (?:l'|cet\ )article | (?:nur\ )?für\ abonnenten$
+      | (?:artikel|beitrag)\ verschenken | (?:contenido\ )?exclusivo\ para\ (?:suscriptores|abonados|socios)
+      | (?:articolo\ )?riservato\ agli\ abbonati | regala\ (?:este|questo)\ articolo
       | you(?:'ve|’ve|\ have)\ (?:reached|hit)\ (?:your|the)\ (?:\w+\ )?(?:limit|maximum)
       | you(?:'ve|’ve|\ have)\ (?:read|used)\ (?:all\ )?(?:of\ )?(?:your\ )?\d*\s*(?:of\ (?:your\ )?\d+\ )?free\b
       | turn\ on\ (?:notifications|alerts|push) | get\ (?:the|our)\ (?:[\w-]+\ )?app\b

@@ -17,7 +17,7 @@ from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, sta
 
 # Phrases that introduce links to other stories (lower case; matched case-insensitively).
 RELATED_CUES = r"""
-      related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news|posts?|topics))?
+      related(?:\ (?:articles?|stories|story|coverage|content|links?|reading|news|posts?|topics|(?:internet|external|web)\ links))?
     | read\ (?:also|next|this)(?:\ from\ [\w .]+)? | also\ read | see\ also | also\ see | further\ reading
     | more\ stories | recommended(?:\ for\ you|\ reading)?
     | (?:also|auch)(?=\ (?:on|auf|bei)\ (?:(?-i:[A-Z])|[\w-]+\.[a-z]{2,}\b))  # "Also on HuffPost", "Auch auf gofeminin.de"

@@ -47,6 +47,7 @@ _APPEAL = re.compile(
       | support\ (?:our|independent|local|quality)\ (?:\w+\ )?(?:journalism|reporting|work|newsroom)
       | (?:a|your)\ (?:(?:small|monthly|one-time|regular|recurring)\ ){0,2}(?:donation|contribution)\b | donate\b
       | (?:news\ )?tips?\ (?:to|for)\ us | (?:have|got)\ a\ (?:news\ )?(?:tip|story\ idea)\b | send\ us\ (?:a|an|your)\b
+      | tell\ us\ (?:about\ )?(?:a|your)\ (?:story|news|tip)
       | (?:we'?d|we\ would)\ (?:like|love)\ to\ hear\ (?:from\ you|what\ you\ think|your\ (?:thoughts|views|opinions?|feedback|stories))
     )""", re.I | re.X)
 _DISCLOSURE = re.compile(
@@ -58,20 +59,24 @@ _DISCLOSURE = re.compile(
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
       | comments\ (?:are|will\ be)\ (?:moderated|reviewed|approved)
     )""", re.I | re.X)
+# A site disclaiming the pages it links to, in its own name or "we": no article says this of itself.
+_EXTERNAL_LINKS_DISCLAIMER = re.compile(
+    r"\bnot\ responsible\ for\ the\ content\ of\ (?:external|third[-\ ]party|linked|other)\ (?:web\ ?)?(?:sites|pages|links)\b",
+    re.I | re.X)
 
 
-# Every _APPEAL, _SUBSCRIBE_APPEAL and _DISCLOSURE match holds one of these (lower case): a plain
-# substring test leaves the regular expressions to the few lines that may match.
+# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE and _EXTERNAL_LINKS_DISCLAIMER match holds one of
+# these (lower case): a plain substring test leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
          "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
-         "please share")
+         "please share", "tell us", "not responsible")
 
 
 def _may_be_notice(low: str) -> bool:
-    """False only where no _APPEAL, _SUBSCRIBE_APPEAL or _DISCLOSURE can match the text `low` is the lower case of."""
+    """False only where none of the notice patterns can match the text `low` is the lower case of."""
     return any(key in low for key in _KEYS)
 
 
@@ -79,6 +84,8 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
     if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower):
         return None
+    if _EXTERNAL_LINKS_DISCLAIMER.search(text):
+        return whole_line("boilerplate", "site_notice")
     site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
     if not site_voice and not _WRITER_VOICE.search(text):
         return None
