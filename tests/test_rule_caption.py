@@ -243,3 +243,8 @@ def test_a_headline_above_the_lead_pictures_credit_is_no_caption():
     assert caption_above_credit(lines[0], Doc(lines)) is None
     captioned = [Line(0, 1, "Commuters wait on a platform at the central station."), lines[1]]
     assert caption_above_credit(captioned[0], Doc(captioned)) is not None
+
+
+def test_a_clip_describing_itself_with_a_credit_is_a_caption():
+    line = "Dashcam video shows the moment a car collided with a bus near the depot. (Credit: Springfield Police)"
+    assert kind_of(line, "middle") == "caption"

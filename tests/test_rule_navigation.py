@@ -220,3 +220,8 @@ def test_one_heading_with_a_count_is_no_widget():
     # and placeholder must not take it either)
     assert survives("Packing tips (3)")
     assert survives("Results (2019)")
+
+
+@pytest.mark.parametrize("line", ["NEWYou can now listen to Courier articles!", "New: You can now listen to our stories."])
+def test_an_audio_feature_promo_is_page_furniture(line):
+    assert kind_of(line, "middle") == "navigation"

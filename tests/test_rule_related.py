@@ -146,3 +146,19 @@ def test_related_internet_links_heads_a_box():
     kinds = removed_kinds(article(middle=["Related internet links", link]))
     assert kinds.get("Related internet links") == "related_headline"
     assert kinds.get(link) == "related_headline"
+
+
+def test_a_media_label_and_the_clips_title_under_it_go():
+    title = "Wrong-way driver caught on camera near the depot"
+    kinds = removed_kinds(article(middle=["Video", title]))
+    assert "Video" in kinds and kinds.get(title) == "related_headline"
+
+
+def test_a_spec_sheets_video_heading_keeps_its_rows():
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.related import under_related_header
+
+    lines = [Line(i, i + 1, t) for i, t in enumerate(["Video", "4K at 60 fps", "Two-way Audio Active Deterrence"])]
+    doc = Doc(lines)
+    assert under_related_header(lines[1], doc) is None  # no headline
+    assert under_related_header(lines[2], doc) is None  # not right under the label

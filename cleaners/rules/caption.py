@@ -75,7 +75,10 @@ _CAPTION_VERBS_PLURAL = (
 )
 # A present-tense description whatever its subject: "A man walks through …", "Firefighters battle …".
 _ANY_SUBJECT_CAPTION = re.compile(
-    r"^(?:[\w'’.-]+\s+){1,6}(?:" + _CAPTION_VERBS + "|" + _CAPTION_VERBS_PLURAL + r")\b", re.I
+    r"^(?:[\w'’.-]+\s+){1,6}(?:" + _CAPTION_VERBS + "|" + _CAPTION_VERBS_PLURAL + r")\b"
+    # the picture or clip describing itself: "Dashcam video shows the moment …", "This image shows …"
+    r"|^(?:[\w'’.-]+\s+){0,3}(?:video|footage|image|photo|picture|screenshot|still|map|graphic|chart)s?\s+(?:shows?|showing)\b",
+    re.I
 )
 # A photographer's name before an agency, unlabelled, after a caption's sentence: "… your phone?
 # Morsa Images/DigitalVision via Getty Images", "… on Monday. Jane Roe/AFP".

@@ -157,6 +157,7 @@ _EMBED_NOTICE = re.compile(
       | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$ | contenuto\ esterno$
       # an audio player's label: "Listen to this article · 5:12 min Learn more"
       | listen\ to\ (?:this|the)\ (?:article|story)\b[^.!?]{0,40}$
+      | (?:new:?\s*)?you\ can\ now\ listen\ to\ [^.!?]{0,40}\b(?:articles?|stories|news)\s*[!.]?$
       # what a bot check or a script-less browser is shown instead of the page
       | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
       | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)

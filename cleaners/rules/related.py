@@ -89,15 +89,23 @@ def clear_caches() -> None:
 
 
 _UNDER_HEADER_MAX_LINKS = 6  # a box lists a handful of links; a longer run is the article's own list
+# A video player's label above the clip's own title ("Video", then "Driver caught on camera"): only
+# the one headline right under it (a spec sheet's "Video" heads rows such as "4K at 60 fps").
+_MEDIA_LABEL = re.compile(r"^(?:videos?|watch)\s*:?$", re.I)
+_CLIP_TITLE_MIN_WORDS = 5  # a clip's title is a headline; a spec row ("4K at 60 fps") is shorter
 
 
 @in_context(gate=_may_follow_header)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     """A headline in the run of headlines right under a related-stories header ("Related
     coverage", then three links) is a link to another story. The run ends at the first line that
-    is no headline: the article's prose goes on under the box."""
+    is no headline: the article's prose goes on under the box. Under a video label, only the
+    clip's title."""
     if not _may_follow_header(line):
         return None
+    if line.index and line.n_words >= _CLIP_TITLE_MIN_WORDS and _MEDIA_LABEL.match(doc.lines[line.index - 1].text) \
+            and shape.is_headline_shaped(line.text):
+        return whole_line("related_headline", "under_related_header")
     for k in range(line.index - 1, max(line.index - 1 - _UNDER_HEADER_MAX_LINKS, -1), -1):
         above = doc.lines[k]
         if _is_header(above.text):
