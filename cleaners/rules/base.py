@@ -76,7 +76,7 @@ class Line:
 
 
 PROSE_MIN_WORDS = 12  # a sentence this long is the article's prose, not a label or a headline
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,6}/\S*")
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:\w+://|www\.)\S+")
 
 
 @dataclass
@@ -115,7 +115,7 @@ class Doc:
         e-mail address or a web address is no such use ("jane.smith@fox.com" does not make "Jane
         Smith" common nouns)."""
         return frozenset(w for ln in self.lines
-                         for w in (ln.words if "@" not in ln.text and "/" not in ln.text and "www." not in ln.text
+                         for w in (ln.words if "@" not in ln.text and "://" not in ln.text and "www." not in ln.text
                                    else shape.words(_ADDRESS.sub(" ", ln.text)))
                          if w.islower())
 

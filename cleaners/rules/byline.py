@@ -163,6 +163,8 @@ _NAME_END = re.compile(r"(?<=\w{3})[.!?](?:\s|$)|\s[—–]\s")
 
 def stamp_author_names(text: str) -> tuple[str, ...] | None:
     """The names after "by" that end a dated stamp, as a byline gives them, or None."""
+    if "by " not in text.lower():
+        return None  # a shortcut: _BY_TAIL needs "by" before white space (re.I folds only ASCII here)
     m = _BY_TAIL.search(text) if len(text.split()) <= _WORDS_MAX else None
     if m is None or DATE_RE.search(text, 0, m.start()) is None:
         return None

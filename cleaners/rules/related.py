@@ -10,6 +10,7 @@ link; a cue alone on its line heads a box, and the headline-shaped line right un
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from cleaners import shape
@@ -106,13 +107,22 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     if line.index and line.n_words >= _CLIP_TITLE_MIN_WORDS and _MEDIA_LABEL.match(doc.lines[line.index - 1].text) \
             and shape.is_headline_shaped(line.text):
         return whole_line("related_headline", "under_related_header")
-    for k in range(line.index - 1, max(line.index - 1 - _UNDER_HEADER_MAX_LINKS, -1), -1):
-        above = doc.lines[k]
-        if _is_header(above.text):
-            return whole_line("related_headline", "under_related_header")
-        if not _may_follow_header(above):
-            return None
+    headers = _header_indexes(doc)
+    h = bisect_left(headers, line.index) - 1  # the nearest header above the line
+    if h < 0 or line.index - headers[h] > _UNDER_HEADER_MAX_LINKS:
+        return None
+    if all(_may_follow_header(doc.lines[k]) for k in range(headers[h] + 1, line.index)):
+        return whole_line("related_headline", "under_related_header")
     return None
+
+
+def _header_indexes(doc: Doc) -> list[int]:
+    """Indexes of the document's box headers, found once per document (every headline-shaped line
+    asks for the nearest one above it)."""
+    found = doc.__dict__.get("_related_headers")
+    if found is None:
+        found = doc.__dict__["_related_headers"] = [ln.index for ln in doc.lines if _is_header(ln.text)]
+    return found
 
 
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:

@@ -75,9 +75,12 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee",
          "please share", "tell us", "not responsible")
 
 
+_ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))  # one C-level scan instead of a substring test per key
+
+
 def _may_be_notice(low: str) -> bool:
     """False only where none of the notice patterns can match the text `low` is the lower case of."""
-    return any(key in low for key in _KEYS)
+    return _ANY_KEY.search(low) is not None
 
 
 def site_notice(line: Line, doc: Doc) -> Proposal | None:
