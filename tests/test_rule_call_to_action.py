@@ -171,3 +171,15 @@ def test_paywall_labels_and_gift_buttons_in_other_languages(line, where):
 ])
 def test_sentences_about_subscribers_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", ["Jetzt für Golf-Lotse Top-News anmelden", "Jetzt kostenlos die App herunterladen!"])
+def test_german_buttons_with_words_between(line):
+    assert kind_of(line, "middle") == "call_to_action"
+
+
+def test_a_german_headline_starting_with_jetzt_survives():
+    from cleaners.rules.call_to_action import reader_engagement
+    from tests.ruletools import alone
+
+    assert alone(reader_engagement, "Jetzt müssen sich alle Bürger anmelden") is None

@@ -116,3 +116,16 @@ def test_a_company_denying_responsibility_survives():
     line = "The company said it was not responsible for the content of the leaked documents, which it called forgeries."
     assert alone(site_notice, line) is None
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", [
+    "We ask that comments are civil and free of libellous or hateful material, and we remove those that are not.",
+    "Comments may be republished in our print edition; your e-mail address will not be shown to other readers.",
+])
+def test_comment_policies_in_the_sites_voice(line):
+    assert alone(site_notice, line) is not None
+
+
+def test_a_report_about_comment_rules_survives():
+    line = "Under the new law, comments may be removed within 24 hours if a court finds them unlawful, the minister said."
+    assert alone(site_notice, line) is None

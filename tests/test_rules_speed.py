@@ -53,7 +53,7 @@ NOTICE_SAMPLES = [
 NOTICE_TEXTS = st.lists(st.sampled_from(list(ODD) + ["affiliate", "links", "commission", "we may earn", "our", "newsletter",
                                                       "inbox", "in your", "download", "app", "support", "donat", "tip",
                                                       "to us", "send us", "purposes only", "advice", "comments are",
-                                                      "moderated", "no extra cost to you", "provision", "wir", "become a", "becoming a",
+                                                      "moderated", "no extra cost to you", "provision", "wir", "become a", "becoming a", "comments may be",
                                                       "paid subscriber", "member", "haven't", "subscribed", "to", "please",
                                                       "share", "this", "post", "with", "tell us", "about", "a story",
                                                       "not responsible", "for the content of", "external", "sites"]),

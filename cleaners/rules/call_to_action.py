@@ -58,6 +58,10 @@ _OPENINGS = re.compile(
       # the same in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish): only
       # forms that are imperatives or questions to the reader, not a third person's "he shares"
       | teile[n]?\ (?:sie\ )?(?:diesen|dieses|den|die)\ (?:beitrag|artikel|seite) | jetzt\ (?:teilen|abonnieren|registrieren|anmelden|spenden|kommentieren)
+      # a button: "Jetzt für Golf-Lotse Top-News anmelden", "Jetzt kostenlos die App herunterladen!" (not a
+      # headline's "Jetzt müssen sich alle Bürger anmelden": the word after "jetzt" is no verb)
+      | jetzt\ (?:für|kostenlos|gratis|hier|den|die|das|zum|unseren?|unsere|bei|im|gleich)\ (?:[\w-]+\ ){0,3}
+        (?:anmelden|abonnieren|registrieren|spenden|herunterladen)\s*!?$
       | (?:diesen\ )?(?:artikel|beitrag)\ (?:teilen|kommentieren|drucken|merken)$
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
       | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)

@@ -58,6 +58,8 @@ _DISCLOSURE = re.compile(
       | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
       | comments\ (?:are|will\ be)\ (?:moderated|reviewed|approved)
+      | comments\ (?:may|might|will|can)\ be\ (?:republished|published|edited|shortened|removed|deleted)
+      | (?:ask|expect)\ (?:that\ )?(?:all\ )?comments\ (?:are|be|to\ be|remain)\ (?:civil|respectful)
     )""", re.I | re.X)
 # A site disclaiming the pages it links to, in its own name or "we": no article says this of itself.
 _EXTERNAL_LINKS_DISCLAIMER = re.compile(
@@ -68,7 +70,8 @@ _EXTERNAL_LINKS_DISCLAIMER = re.compile(
 # Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE and _EXTERNAL_LINKS_DISCLAIMER match holds one of
 # these (lower case): a plain substring test leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
-         "advice", "comments are", "comments will", "newsletter", "inbox", "download our", "get our",
+         "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
+         "comments be", "comments to", "comments remain", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
          "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
