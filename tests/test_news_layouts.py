@@ -30,7 +30,7 @@ CASES = {
               "The stopgap is the third this year"]),
     "guardian": dict(
         title="Rail passengers face another winter of strikes as talks collapse", date=dt.date(2026, 11, 25),
-        author=None, outlet=None,  # named only in the menu ("The Guardian - Back to home"), no evidence kind
+        author="Gwyn Topham", outlet=None,  # named only in the menu ("The Guardian - Back to home"), no evidence kind
         standfirst="Unions say no new offer has been made in six weeks",
         body=["Rail passengers face a winter of disruption after talks",
               "Aslef said no new offer had been put on the table",

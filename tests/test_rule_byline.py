@@ -224,3 +224,18 @@ def test_labels_over_a_date_are_no_byline(label):
     doc = clean_text(article(before=[label, "March 14, 2026"]), Settings())
     assert doc.author is None
     assert {s.text: s.kind for s in doc.removed}.get(label) != "byline"
+
+
+@pytest.mark.parametrize("line, name", [("Gwyn Topham Transport correspondent", "Gwyn Topham"),
+                                        ("Mary Ann Smith Senior economics editor", "Mary Ann Smith")])
+def test_a_name_and_a_sentence_case_title_on_one_line_is_a_byline(line, name):
+    from cleaners.rules.byline import byline_parts
+
+    assert byline_parts(line) is not None and byline_parts(line)[0] == (name,)
+    assert kind_of(line, "before") == "byline"
+
+
+def test_a_title_case_title_does_not_say_where_the_name_ends():
+    from cleaners.rules.byline import byline_parts
+
+    assert byline_parts("Jane Roe Senior Reporter") is None

@@ -22,6 +22,11 @@ _BY = re.compile(r"^(?:(?:(?:written|words|reporting|story|text)\s+by|by:?|von|p
 _ROLE = re.compile(r"(?:(?<=\s)|^)(?:(?:senior|chief|staff|political|foreign|contributing|special)\s+)*"
                    r"(?:writer|reporter|correspondent|contributor|editor|columnist|journalist|staff)s?$", re.I)
 _PARTICLES = frozenset("van von der den de da di del la le du dos bin al".split())
+# A name and the reporter's title with no separator, the title in sentence case as the Guardian
+# prints it: "Gwyn Topham Transport correspondent", "Jane Roe Senior economics editor". (A title in
+# title case, "Jane Roe Senior Reporter", does not say where the name ends.)
+_NAME_THEN_ROLE = re.compile(r"^(?P<name>(?:[A-Z][\w'’.-]+\s+){1,3}[A-Z][\w'’.-]+)\s+(?P<role>[A-Z][a-z]+(?:\s+[a-z]+){0,2}"
+                             r"\s+(?:writer|reporter|correspondent|editor|columnist|journalist)s?)$")
 _TAIL_SEPARATOR = re.compile(r"\s*(?:\||/|•|·|⋅|・|–|—|\s-)\s*")
 # A byline's date (DATE_RE) or e-mail address without a separator before it: "By Jane Roe on January
 # 21, 2023", "By Jane Roe Jan. 31, 2026 7:47 am EST", a label glued to the name ("By Jane
@@ -83,6 +88,8 @@ def byline_parts(text: str) -> tuple[tuple[str, ...], str | None] | None:
             return None
         return byline_parts(credits[0])
     by = _BY.match(text)
+    if by is None and (m := _NAME_THEN_ROLE.match(text)) and _is_name(m["name"]):
+        return (m["name"],), m["role"]  # "Gwyn Topham Transport correspondent"
     if by is None and not any(sep in text for sep in ",|•·–—-"):
         return None  # without "By", a separator comes before the date or the role (a shortcut)
     rest = text[by.end():] if by else text
@@ -193,7 +200,7 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
         return whole_line("byline", "byline")
     # A name over a title is a byline only above the article's prose: inside it, "Adobe Premiere"
     # over "Video Editor" is a product and its category.
-    if _ROLE_TITLE.match(line.text):  # under the reporter's name
+    if _ROLE_TITLE.match(line.text) and not _NAME_THEN_ROLE.match(line.text):  # under the reporter's name
         before = doc.prev(line)
         return whole_line("byline", "byline") if before is not None and _heads_article(before, doc) else None
     parts = byline_parts(line.text)
