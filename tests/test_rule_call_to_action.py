@@ -183,3 +183,15 @@ def test_a_german_headline_starting_with_jetzt_survives():
     from tests.ruletools import alone
 
     assert alone(reader_engagement, "Jetzt müssen sich alle Bürger anmelden") is None
+
+
+@pytest.mark.parametrize("line", [
+    "Save my name, email, and website in this browser for the next time I comment.",
+    "Meinen Namen, meine E-Mail-Adresse und meine Website in diesem Browser für die nächste Kommentierung speichern.",
+    "Enregistrer mon nom, mon e-mail et mon site dans le navigateur pour mon prochain commentaire.",
+    "Guardar mi nombre, correo electrónico y web en este navegador para la próxima vez que comente.",
+    "Salva il mio nome, email e sito web in questo browser per la prossima volta che commento.",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_a_comment_forms_checkbox_is_a_call_to_action(line, where):
+    assert kind_of(line, where) == "call_to_action"

@@ -36,6 +36,12 @@ _OPENINGS = re.compile(
       | cet\ article\ (?:vous\ )?a(?:-t-il)?\ été\ utile | ¿?\s*te\ (?:ha\ )?(?:resultado|resultó|pareció)\ útil
       | (?:questo\ articolo|questa\ pagina)\ ti\ è\ stat[oa]\ utile
       | your\ e-?mail\ (?:address\ )?will\ not\ be\ (?:published|shared|displayed)
+      # a comment form's checkbox, as WordPress writes it in its languages
+      | save\ my\ name,?\ e-?mail,?\ (?:and\ )?website\ in\ this\ browser
+      | meinen\ namen,?\ (?:meine\ )?e-?mail(?:-adresse)?\ und\ (?:meine\ )?website\ in\ diesem\ browser
+      | enregistrer\ mon\ nom,?\ (?:mon\ )?(?:e-?mail|courriel)\ et\ (?:mon\ )?site
+      | guardar\ mi\ nombre,?\ (?:correo\ electrónico|e-?mail)\ y\ (?:sitio\ )?web
+      | salva\ il\ mio\ nome,?\ (?:l'|indirizzo\ )?e-?mail\ e\ (?:il\ )?sito\ web
       # a paywall or an app speaking to the reader
       | (?:immediate|instant|unlimited|full)\ (?:online\ |digital\ )?access\ to\ (?:all\ (?:issues|articles|content|stories)
         |the\ full\ (?:article|story|archive|issue)|this\ (?:article|story)|our\ (?:archive|journalism|content)|premium|every\ (?:article|story))
