@@ -1,5 +1,5 @@
-"""News pages as a scraper saves them from eight kinds of site (a wire service, two British and two
-US national outlets, a local paper on a blog theme, a German and a French outlet), each with its
+"""News pages as a scraper saves them from ten kinds of site (two wire services, two British and two
+US national outlets, a local paper on a blog theme, a German, a French and a Spanish outlet), each with its
 site's furniture: menus, share bars, bylines, stamps, captions and credits, related-story boxes,
 promos, author bios, paywall labels, footers. Written for these tests (no real article), in the
 layouts those sites use; tests/data/news_layouts/. Each must come out as exactly its article's
@@ -87,6 +87,21 @@ CASES = {
               "La mesure phare prévoit la création",
               "« Nous ne pouvons plus accepter",
               "Les syndicats de médecins ont accueilli le plan"]),
+    "reuters": dict(
+        title="Oil prices climb as OPEC+ signals deeper output cuts", date=dt.date(2026, 11, 25),
+        author="Noah Browning; Florence Tan", outlet="Reuters", standfirst=None,
+        body=["Oil prices rose more than 2% on Wednesday",
+              "Brent crude futures were up $1.68",
+              '"The market is pricing in a higher chance of a bigger cut,"',
+              "The group, which pumps about 40% of the world's oil"]),
+    "elpais": dict(
+        title="El Congreso aprueba la reducción de la jornada laboral a 37,5 horas", date=dt.date(2026, 11, 25),
+        author="María Fernández", outlet="EDICIONES EL PAÍS S.L",
+        standfirst="La norma sale adelante con el apoyo",
+        body=["El Congreso de los Diputados ha aprobado este miércoles",
+              "La votación se saldó con 178 votos a favor",
+              '"Hoy es un día histórico para los trabajadores de este país"',
+              "Las organizaciones empresariales han advertido"]),
 }
 
 

@@ -195,3 +195,15 @@ def test_a_german_headline_starting_with_jetzt_survives():
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_a_comment_forms_checkbox_is_a_call_to_action(line, where):
     assert kind_of(line, where) == "call_to_action"
+
+
+@pytest.mark.parametrize("line", [
+    "Sigue toda la información de Economía y Negocios en Facebook y X, o en nuestra newsletter semanal",
+    "Follow all the latest news on Facebook and X, or sign up for our morning briefing",
+])
+def test_follow_the_news_on_social_media_is_a_call_to_action(line):
+    assert kind_of(line, "middle") == "call_to_action"
+
+
+def test_a_report_on_following_news_survives():
+    assert survives("Most young people follow the news on TikTok rather than on television, the survey found.")

@@ -248,3 +248,17 @@ def test_a_headline_above_the_lead_pictures_credit_is_no_caption():
 def test_a_clip_describing_itself_with_a_credit_is_a_caption():
     line = "Dashcam video shows the moment a car collided with a bus near the depot. (Credit: Springfield Police)"
     assert kind_of(line, "middle") == "caption"
+
+
+@pytest.mark.parametrize("line", [
+    "Item 1 of 3 Workers inspect a bridge over the river in Springfield, March 12, 2026. REUTERS/Jane Roe/File Photo",
+    "[2/3]Commuters wait for a bus in the rain in Springfield, March 12, 2026. REUTERS/Jane Roe",
+])
+def test_a_wire_caption_with_the_agency_first_and_a_gallery_counter_is_a_caption(line):
+    assert kind_of(line, "middle") == "caption"
+
+
+def test_a_paragraph_ending_in_an_agency_first_credit_keeps_its_text():
+    para = "The council voted on Tuesday to close the bridge for repairs that will last until March. REUTERS/Jane Roe"
+    kept = clean_text(article(middle=[para]), Settings()).text
+    assert "The council voted on Tuesday to close the bridge" in kept and "REUTERS/Jane Roe" not in kept

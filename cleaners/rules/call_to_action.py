@@ -80,6 +80,10 @@ _OPENINGS = re.compile(
       | unterstützen\ sie\ (?:uns|unsere|unabhängigen|diese|den|das) | unterstütze\ (?:uns|unsere|den|das|(?-i:[A-Z]))
       | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:mehr\ von\ uns|(?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen)
       | (?:¡\s*)?(?:mira|visita|sigue|únete\ a)\ (?:[\w\s]{0,20}\ )?nuestr[oa]s?\ (?:canal|canales|redes|p[aá]gina|grupo)
+      # "Sigue toda la información de Economía en Facebook y X, o en nuestra newsletter", "Follow all the
+      # latest news on Facebook and X"
+      | sigue\ (?:toda\ )?(?:la\ )?(?:información|actualidad|última\ hora|noticias?)\b[^.!?]{0,80}?\ en\ (?:facebook|twitter|x|instagram|whatsapp|telegram|nuestr[oa])\b
+      | follow\ (?:all\ )?(?:the\ )?(?:latest\ )?(?:news|updates|coverage)\b[^.!?]{0,60}?\ on\ (?:facebook|twitter|x|instagram|whatsapp|telegram)\b
       | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
       | laissez\ un\ commentaire | (?:je\ fais|faites|faire)\ un\ don\b | vous\ devez\ être\ connecté | soutenez-nous
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos

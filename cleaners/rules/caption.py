@@ -82,7 +82,9 @@ _ANY_SUBJECT_CAPTION = re.compile(
 )
 # A photographer's name before an agency, unlabelled, after a caption's sentence: "… your phone?
 # Morsa Images/DigitalVision via Getty Images", "… on Monday. Jane Roe/AFP".
-_AGENCY_TAIL = re.compile(rf"^[^.!?]{{2,60}}(?:/\s*(?:{_AGENCIES})|\bvia\s+(?:{_AGENCIES}))\b[^.!?/]{{0,25}}$", re.I | re.X)
+_AGENCY_TAIL = re.compile(rf"^[^.!?]{{2,60}}(?:/\s*(?:{_AGENCIES})|\bvia\s+(?:{_AGENCIES}))\b[^.!?/]{{0,25}}$"
+                          # the agency first, in its capitals, then the photographer: "REUTERS/Eli Hartman/File Photo"
+                          r"|^(?-i:REUTERS|AFP|AP|EPA|ANP|DPA)/\s*[A-Z][^.!?]{1,60}$", re.I | re.X)
 CREDITED_CAPTION_MAX_WORDS = 35  # a caption is a sentence or two; a lede can carry a credit too
 
 
@@ -94,9 +96,15 @@ def credited_caption(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words > CREDITED_CAPTION_MAX_WORDS + 8:
         return None
     before = _before_credit(line)
+    if before:
+        before = _GALLERY_PREFIX.sub("", before)  # "Item 1 of 2 An oil pump jack is seen …", "[1/2]A man …"
     if before and len(before.split()) <= CREDITED_CAPTION_MAX_WORDS and _ANY_SUBJECT_CAPTION.search(before):
         return whole_line("caption", "credited_caption")
     return None
+
+
+# A gallery's counter before a picture's caption, glued on as some sites' text renders it.
+_GALLERY_PREFIX = re.compile(r"^(?:(?:item|image|photo|slide)\s+\d{1,3}\s+of\s+\d{1,3}\s+|\[\d{1,3}/\d{1,3}\]\s*)", re.I)
 
 
 def _before_credit(line: Line) -> str | None:
