@@ -91,3 +91,16 @@ def test_someone_else_than_the_bylines_writer_stays():
     line = "Rosa Diaz is a council member who has pushed for the new routes since 2019. She said the vote was overdue."
     text = "\n\n".join(["Council backs bigger bus network", "By Tom Reed", *BODY, line])
     assert line in clean_text(text, Settings()).text.split("\n\n")
+
+
+@pytest.mark.parametrize("bio", ["Tom Reed covers city hall and transport for the Courier.",
+                                 "Reed writes about housing and the council for the Courier."])
+def test_a_writer_covering_a_beat_is_a_bio(bio):
+    text = "\n\n".join(["Council backs bigger bus network", "By Tom Reed", *BODY, bio])
+    assert _removed(text).get(bio) == ("byline", "author_bio")
+
+
+def test_a_source_covering_something_survives():
+    line = "Rosa Diaz covers the cost of her daughter's bus pass herself, she said, because the school will not."
+    text = "\n\n".join(["Council backs bigger bus network", "By Tom Reed", *BODY, line])
+    assert line in clean_text(text, Settings()).text.split("\n\n")

@@ -262,3 +262,12 @@ def test_a_paragraph_ending_in_an_agency_first_credit_keeps_its_text():
     para = "The council voted on Tuesday to close the bridge for repairs that will last until March. REUTERS/Jane Roe"
     kept = clean_text(article(middle=[para]), Settings()).text
     assert "The council voted on Tuesday to close the bridge" in kept and "REUTERS/Jane Roe" not in kept
+
+
+def test_a_caption_glued_to_its_credit_marker_is_a_caption():
+    line = "Commuters on a platform last month. Trips have fallen since January.Credit...Jane Roe for The Courier"
+    assert kind_of(line, "middle") == "caption"
+
+
+def test_a_sentence_about_credit_survives():
+    assert survives("The bank said credit... had tightened sharply in the second quarter, according to the survey.")

@@ -30,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     consent.cookie_consent,
     site_notice.site_notice,
     caption.credited_caption,  # before end_credit: the whole line, not just its credit
+    caption.ellipsis_credit,
     caption.end_credit,
     caption.lead_credit,
     caption.glued_credit,

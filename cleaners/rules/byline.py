@@ -252,12 +252,14 @@ def proper_names(words: Iterable[str], lower_case_words: Collection[str]) -> boo
 # astrophotographer with …").
 _BIO_NAME = r"[A-Z][\w'’.-]+(?:\s+(?:[A-Z][\w'’.-]+|" + "|".join(sorted(_PARTICLES)) + r")){0,3}"
 _BIO_OPENING = re.compile(
-    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?(?P<name>" + _BIO_NAME + r")\s+(?:is|was|has\s+been|serves\s+as)\s+(?:a|an|the|our|one)\s"
+    r"^(?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s+)?(?P<name>" + _BIO_NAME + r")\s+(?:(?:is|was|has\s+been|serves\s+as)\s+(?:a|an|the|our|one)\s"
+    r"|(?:covers|writes\s+about|reports\s+on)\s)"  # "Ana Ley covers transit for The Times."
     r"|^(?:(?:Hi|Hello|Hey)[,!]?\s+)?I(?:'m|\s+am)\s+(?:(?P<self>" + _BIO_NAME + r"),\s+)?(?:a|an|the)\s")
 # What makes the subject a person, not a product in a list ("Dropbox Business is a trusted …"):
 # a personal pronoun, a career, or a person's kind of role.
 _PERSON = re.compile(
     r"\b(?:he|she|his|her|him|they\s+(?:once|also|live|love|enjoy)|years?\s+of\s+(?:experience|expertise)"
+    r"|covers|writes\s+about|reports\s+on"
     r"|writer|reporter|journalist|editor|author|contributor|columnist|blogger|photographer|founder|co-founder"
     r"|ceo|cto|vp|manager|director|professor|physician|doctor|specialist|consultant|researcher|traveler"
     r"|traveller|designer|developer|engineer|scientist|teacher|folklorist|expert)\b", re.I)

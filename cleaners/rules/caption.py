@@ -57,6 +57,18 @@ _DATE_OR_PLACE = re.compile(
 )
 
 
+# A caption's credit as the New York Times' text renders it, glued to the caption: "… last
+# month.Credit...Jane Roe for The New York Times". The marker follows only a picture's caption.
+_ELLIPSIS_CREDIT = re.compile(r"(?:^|(?<=[\w.!?)\"'’”]))\s*Credits?\s*(?:\.{2,3}|…)\s*[A-Z][^.!?]{1,80}$")
+
+
+def ellipsis_credit(line: Line, doc: Doc) -> Proposal | None:
+    """A line that ends in a "Credit..." marker and its credit: the whole line is a caption."""
+    if "redit" not in line.text or _ELLIPSIS_CREDIT.search(line.text) is None:
+        return None
+    return whole_line("caption", "ellipsis_credit")
+
+
 def end_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets at the end of a line: remove just the bracket."""
     if not line.text.rstrip().endswith(")"):
