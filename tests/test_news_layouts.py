@@ -140,3 +140,10 @@ def test_every_line_is_kept_or_recorded_as_removed(name, cleaned):
     shown = set(doc.text.split("\n\n")) | {doc.title}
     missing = [t for n, t in enumerate(lines, 1) if t and n not in recorded and t not in shown]
     assert not missing
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_cleaning_the_clean_page_again_changes_nothing(name, cleaned):
+    doc = cleaned[name]
+    again = clean_text(f"{doc.title}\n\n{doc.text}", Settings(), source=f"{name}.txt")
+    assert (again.title, again.text) == (doc.title, doc.text)
