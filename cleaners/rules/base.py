@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from cleaners import shape
 
@@ -118,6 +118,13 @@ class Doc:
                          for w in (ln.words if "@" not in ln.text and "://" not in ln.text and "www." not in ln.text
                                    else shape.words(_ADDRESS.sub(" ", ln.text)))
                          if w.islower())
+
+    def memo(self, key: str, compute: Callable[["Doc"], Any]) -> Any:
+        """What a rule derives from the whole document (its box headers, its bylines' names),
+        computed once per document however many lines ask."""
+        if key not in self.__dict__:
+            self.__dict__[key] = compute(self)
+        return self.__dict__[key]
 
     def topic_fit(self, line: Line) -> float:
         """Share of the line's content words that the article's prose uses elsewhere (0..1)."""

@@ -296,26 +296,27 @@ def _names_the_writer(above: Line, name: str) -> bool:
 
 
 def _byline_names(doc: Doc) -> list[tuple[str, ...]]:
-    """The words of every name the document's bylines and "… by NAME" stamps give (lower case),
-    computed once per document."""
-    names = doc.__dict__.get("_byline_names")
-    if names is None:
-        found: list[tuple[str, ...]] = []
-        for ln in doc.lines:
-            if ln.n_words > _CREDITS_WORDS_MAX:
-                continue
-            parts = byline_parts(ln.text) if _starts_byline(ln) else None
-            for name in (parts[0] if parts else None) or stamp_author_names(ln.text) or ():
-                found.append(tuple(name.lower().split()))
-        names = doc.__dict__["_byline_names"] = found
-    return names
+    """The words of every name the document's bylines and "… by NAME" stamps give (lower case)."""
+    found: list[tuple[str, ...]] = []
+    for ln in doc.lines:
+        if ln.n_words > _CREDITS_WORDS_MAX:
+            continue
+        parts = byline_parts(ln.text) if _starts_byline(ln) else None
+        for name in (parts[0] if parts else None) or stamp_author_names(ln.text) or ():
+            found.append(tuple(name.lower().split()))
+    return found
 
 
 def _is_byline_author(name: str, doc: Doc) -> bool:
     """`name` is an author the document's byline gives: the same words, the first words of a
     byline name ("Jane Smith" in "By Jane Smith Fox News"), or a byline name's surname."""
     ws = tuple(name.lower().split())
-    return any(b[:len(ws)] == ws or (len(ws) == 1 and len(b) > 1 and b[-1] == ws[0]) for b in _byline_names(doc))
+    return any(b[:len(ws)] == ws or (len(ws) == 1 and len(b) > 1 and b[-1] == ws[0])
+               for b in doc.memo("byline_names", _byline_names))
+
+
+def _bio_openings(doc: Doc) -> int:
+    return sum(_bio_opening(ln) is not None for ln in doc.lines)
 
 
 @in_context(gate=lambda line: _bio_opening(line) is not None and _PERSON.search(line.text) is not None)
@@ -332,7 +333,4 @@ def author_bio(line: Line, doc: Doc) -> Proposal | None:
             and not (name and any(_names_the_writer(ln, name) for ln in above)) \
             and not (name and _is_byline_author(name, doc)):
         return None
-    openings = doc.__dict__.get("_bio_openings")
-    if openings is None:
-        openings = doc.__dict__["_bio_openings"] = sum(_bio_opening(ln) is not None for ln in doc.lines)
-    return whole_line("byline", "author_bio") if openings <= _BIO_MAX_IN_DOC else None
+    return whole_line("byline", "author_bio") if doc.memo("bio_openings", _bio_openings) <= _BIO_MAX_IN_DOC else None

@@ -246,14 +246,11 @@ def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
-_ABOVE_CREDIT_MAX_WORDS = 35
-
-
 def _may_be_caption_above_credit(line: Line) -> bool:
     """caption_above_credit's test on the line's own text: a present-tense description of a
     picture, at most a sentence or two, ending in a full stop (a headline above the lead picture's
     credit is in the present tense too, but has none: "Storms threaten Thanksgiving travel")."""
-    return line.n_words <= _ABOVE_CREDIT_MAX_WORDS and line.text.endswith(".") \
+    return line.n_words <= CREDITED_CAPTION_MAX_WORDS and line.text.endswith(".") \
         and _ANY_SUBJECT_CAPTION.search(line.text) is not None
 
 

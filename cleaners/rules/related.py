@@ -107,7 +107,7 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     if line.index and line.n_words >= _CLIP_TITLE_MIN_WORDS and _MEDIA_LABEL.match(doc.lines[line.index - 1].text) \
             and shape.is_headline_shaped(line.text):
         return whole_line("related_headline", "under_related_header")
-    headers = _header_indexes(doc)
+    headers = doc.memo("related_headers", _header_indexes)
     h = bisect_left(headers, line.index) - 1  # the nearest header above the line
     if h < 0 or line.index - headers[h] > _UNDER_HEADER_MAX_LINKS:
         return None
@@ -117,12 +117,9 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
 
 
 def _header_indexes(doc: Doc) -> list[int]:
-    """Indexes of the document's box headers, found once per document (every headline-shaped line
-    asks for the nearest one above it)."""
-    found = doc.__dict__.get("_related_headers")
-    if found is None:
-        found = doc.__dict__["_related_headers"] = [ln.index for ln in doc.lines if _is_header(ln.text)]
-    return found
+    """Indexes of the document's box headers (every headline-shaped line asks for the nearest one
+    above it: Doc.memo keeps them per document)."""
+    return [ln.index for ln in doc.lines if _is_header(ln.text)]
 
 
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:

@@ -68,7 +68,7 @@ _EXTERNAL_LINKS_DISCLAIMER = re.compile(
 
 
 # Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE and _EXTERNAL_LINKS_DISCLAIMER match holds one of
-# these (lower case): a plain substring test leaves the regular expressions to the few lines that may match.
+# these (lower case): one scan for them leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
          "comments be", "comments to", "comments remain", "newsletter", "inbox", "download our", "get our",
