@@ -25,12 +25,12 @@ from cleaners.settings import Settings
 
 import hashlib, lightgbm as lgb
 _orig_fit = tr._fit
-def _cached_fit(X, y, w, rounds, names):
-    h = hashlib.sha1(X.tobytes() + y.tobytes() + w.tobytes() + repr((rounds, names, tr.PARAMS)).encode()).hexdigest()
+def _cached_fit(X, y, w, rounds, names, params=None):
+    h = hashlib.sha1(X.tobytes() + y.tobytes() + w.tobytes() + repr((rounds, names, params or tr.PARAMS)).encode()).hexdigest()
     f = (Path(__file__).resolve().parent / "out" / "cv" / "fitcache")/(h + ".txt")
     if f.exists():
         return lgb.Booster(model_file=str(f))
-    b = _orig_fit(X, y, w, rounds, names)
+    b = _orig_fit(X, y, w, rounds, names, params)
     f.parent.mkdir(parents=True, exist_ok=True); b.save_model(str(f))
     return b
 tr._fit = _cached_fit

@@ -27,6 +27,7 @@ from cleaners.types import DocumentError, Span
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
+LABEL_MAX_WORDS = 2  # a removed line this short inside the article is a label (an ad's, a box's)
 STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
 PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the model sure to go
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
@@ -139,6 +140,12 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
         return []
     if j < n and shape.is_sentence_like(residual[j], min_words=3) and _trusted_as_body(j, proba, residual, whole, settings):
         return [j]
+    # a label a rule removes ("Advertisement") between the body and its last paragraph: the
+    # paragraph continues the body if the model leans against it less than on an unsure page
+    if j + 1 < n and whole[j] is not None and len(residual[j].split()) <= LABEL_MAX_WORDS and not gap_before[j + 1] \
+            and whole[j + 1] is None and shape.is_sentence_like(residual[j + 1], min_words=3) \
+            and proba is not None and proba[j + 1] < settings.model_threshold_max:
+        return [j + 1]
     if j + 1 < n and not gap_before[j + 1] and len(residual[j].split()) <= 12 and not shape.ends_sentence(residual[j]) \
             and _trusted_as_body(j, proba, residual, whole, settings) \
             and shape.is_sentence_like(residual[j + 1]) and _trusted_as_body(j + 1, proba, residual, whole, settings):

@@ -125,3 +125,22 @@ def test_a_short_sentence_the_model_doubts_inside_the_body_still_goes():
     proba = np.array([0.9, 0.02, 0.8, 0.8, 0.02, 0.02])
     texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
     assert SHORT_PROSE not in texts
+
+
+# An ad's label a rule removes between the body and its last paragraph: the paragraph is still the
+# article's when the model leans against it less than on an unsure page (model_threshold_max).
+@pytest.mark.parametrize("p, kept", [(0.6, True), (0.8, False)])
+def test_the_last_paragraph_under_an_ad_label_continues_the_body(p, kept):
+    lines = [HEADLINE, *BODY, "Advertisement", CLOSING, "Share this article"]
+    proba = np.array([0.9] + [0.02] * len(BODY) + [0.8, p, 0.95])
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert "Advertisement" not in texts
+    assert (CLOSING in texts) is kept
+
+
+def test_a_sentence_under_a_longer_removed_line_does_not_continue_the_body():
+    # the look-alike: a removed line of several words is not a label inside the article
+    lines = [HEADLINE, *BODY, "Sign up for our daily newsletter", CLOSING]
+    proba = np.array([0.9] + [0.02] * len(BODY) + [0.9, 0.6])
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert CLOSING not in texts

@@ -28,7 +28,7 @@ import numpy as np
 from cleaners.corpus import DocContext
 from cleaners.model.headline import full_headline
 
-MODEL_VERSION = "line-model-5"
+MODEL_VERSION = "line-model-6"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.
@@ -36,12 +36,26 @@ DEFAULTS = {"debris_threshold": 0.5, "title_threshold": -1.3, "title_gate_thresh
 
 
 BOOSTERS = ("stage1", "stage2", "title", "title_gate")
+SUFFIX = ".lgb.txt"
+
+
+def member_name(stage: str, i: int) -> str:
+    """The booster name of a bag member's stage ("stage1", "stage2"): "stage1" for the first
+    member, "stage1.2" for the third (cleaners.model.train trains the bag)."""
+    return stage if i == 0 else f"{stage}.{i}"
+
+
+def _is_booster_name(name: str) -> bool:
+    base, _, member = name.partition(".")
+    return base in BOOSTERS and (not member or (member.isdigit() and base in ("stage1", "stage2")))
 
 
 class LineModel:
     def __init__(self, parts: dict, meta: dict | None = None, files: dict | None = None):
         """parts: boosters by name (trained in memory), and "lexicon" (word -> log-odds of debris,
-        or None); files: booster name -> LightGBM text model file, read only when needed."""
+        or None); files: booster name -> LightGBM text model file, read only when needed. The names
+        are BOOSTERS', and "stage1.1", "stage2.1"... for the further members of a bag: each member
+        scores its own stage 1 and stage 2 chain and the model averages them."""
         self.lexicon = parts.get("lexicon")
         self.meta = dict(DEFAULTS, **(meta or {}))
         from cleaners.model import compiled
@@ -51,11 +65,18 @@ class LineModel:
         # name -> () -> Booster. A booster from a file is read on first use: with the compiled
         # model's cache warm, scoring never needs it, so a worker starts without LightGBM.
         self._boosters: dict[str, Callable[[], object]] = {}
-        for name in BOOSTERS:
+        for name in sorted({*parts, *files} - {"lexicon"}):
+            if not _is_booster_name(name):
+                raise ValueError(f"unknown model part {name!r}")
             if parts.get(name) is not None:
                 self._boosters[name] = (lambda b=parts[name]: b)
             elif name in files:
                 self._boosters[name] = lru_cache(maxsize=1)(lambda path=files[name]: _read_booster(path))
+        # the bag's chains: (stage 1, stage 2) of each member
+        self._chains = []
+        while member_name("stage1", len(self._chains)) in self._boosters:
+            i = len(self._chains)
+            self._chains.append((member_name("stage1", i), member_name("stage2", i)))
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
         # code (cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
         self._predict = {name: compiled.predictor(get, files.get(name)) for name, get in self._boosters.items()}
@@ -84,7 +105,7 @@ class LineModel:
 
         folder = Path(folder)
         meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
-        files = {name: folder / f"{name}.lgb.txt" for name in BOOSTERS if (folder / f"{name}.lgb.txt").exists()}
+        files = {f.name[:-len(SUFFIX)]: f for f in folder.glob("*" + SUFFIX)}
         return cls({"lexicon": lexicon.load(folder)}, meta, files)
 
     @classmethod
@@ -104,10 +125,18 @@ class LineModel:
     def _stages(self, lines: list[str], context: DocContext | None):
         keep: dict = {}
         X1 = self._fx.doc_features(lines, context, keep, self.lexicon)
-        p1 = self._predict["stage1"](X1)
-        X2 = self._fx.stage2_features(X1, p1)
-        p2 = self._predict["stage2"](X2)
-        return X2, p1, p2, keep.get("tokens")
+        p1s, p2s = [], []
+        for stage1, stage2 in self._chains:
+            p1 = self._predict[stage1](X1)
+            X2 = self._fx.stage2_features(X1, p1)
+            p1s.append(p1)
+            p2s.append(self._predict[stage2](X2))
+        if len(self._chains) == 1:
+            return X2, p1, p2s[0], keep.get("tokens")
+        # a bag: the members' mean P(debris); the headline reads the smoothing features of their
+        # mean stage 1, as it was trained
+        p1 = np.mean(p1s, axis=0)
+        return self._fx.stage2_features(X1, p1), p1, np.mean(p2s, axis=0), keep.get("tokens")
 
     def debris_proba(self, lines: list[str], context: DocContext | None = None) -> np.ndarray:
         """P(debris) for each line (float64, same order)."""
@@ -168,7 +197,12 @@ class LineModel:
             # a headline keeps its first sentence
             if "title_gate" not in self._boosters:
                 return None
+            # a headline sits above the article: the gate weighs the lines down to stage 1's
+            # first body line (a row of a timeline below it is no headline however it is worded)
             ci = np.flatnonzero(cand)
+            body = np.flatnonzero(p1 < 0.5)
+            if len(body) and (ci <= body[0]).any():
+                ci = ci[ci <= body[0]]
             pg = self._predict["title_gate"](XT[ci])
             j = int(np.argmax(pg))
             if pg[j] < float(self.meta["title_gate_threshold"]):

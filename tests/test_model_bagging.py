@@ -1,0 +1,102 @@
+"""A seed bag averaged into one booster (cleaners.model.bagging) scores the mean of its members."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from cleaners.model import FILES, LineModel, bagging, compiled, member_name
+from cleaners.model import train as tr
+from tests.test_model_compiled import _small_booster
+
+lgb = pytest.importorskip("lightgbm")
+
+
+def _rows(n: int = 300) -> np.ndarray:
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(n, 6)).astype(np.float32)
+    X[::9, 2] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("objective", ["binary", "lambdarank"])
+@pytest.mark.parametrize("members", [2, 3, 4])
+def test_merged_booster_scores_the_members_mean(tmp_path, objective, members):
+    bag = [_small_booster(tmp_path, objective, seed=s)[0] for s in range(members)]
+    X = _rows()
+    raw = [b.predict(X, raw_score=True) for b in bag]
+    assert not np.allclose(raw[0], raw[1])  # the seeds made different boosters
+    merged = bagging.average_boosters(bag)
+    assert merged.num_trees() == sum(b.num_trees() for b in bag)
+    assert np.allclose(merged.predict(X, raw_score=True), np.mean(raw, axis=0), rtol=0, atol=1e-12)
+    # saved and read back as any model file: the same scores, tree_sizes naming every tree
+    path = tmp_path / "merged.lgb.txt"
+    merged.save_model(str(path))
+    text = path.read_text()
+    assert len(re.search(r"^tree_sizes=(.*)$", text, re.M).group(1).split()) == merged.num_trees()
+    again = lgb.Booster(model_file=str(path))
+    assert np.array_equal(again.predict(X, raw_score=True), merged.predict(X, raw_score=True))
+
+
+def test_merged_booster_compiles_bit_identical(tmp_path, monkeypatch):
+    """lleaves reads the merged text model (it counts the trees from tree_sizes) and the compiled
+    code passes the probe check against LightGBM."""
+    pytest.importorskip("lleaves")
+    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
+    merged = bagging.average_boosters([_small_booster(tmp_path, seed=s)[0] for s in range(4)])
+    path = tmp_path / "merged.lgb.txt"
+    merged.save_model(str(path))
+    booster = lgb.Booster(model_file=str(path))
+    predict = compiled.predictor(lambda: booster, path)
+    assert getattr(predict, "compiled", False)
+    X = _rows()
+    assert np.array_equal(predict(X), booster.predict(X, num_threads=1))
+
+
+def test_one_booster_is_its_own_average(tmp_path):
+    booster = _small_booster(tmp_path, seed=0)[0]
+    assert bagging.average_boosters([booster]) is booster
+
+
+def test_feature_importances_are_summed(tmp_path):
+    bag = [_small_booster(tmp_path, seed=s)[0] for s in range(2)]
+    merged = bagging.average_boosters(bag)
+    assert np.array_equal(merged.feature_importance(), sum(b.feature_importance() for b in bag))
+
+
+def test_bag_members_train_with_their_own_seeds():
+    seeds = [p["seed"] for p in tr.bag_params(tr.PARAMS)]
+    assert seeds[0] == tr.PARAMS["seed"] and len(set(seeds)) == tr.BAG
+
+
+def test_packaged_model_is_a_bag():
+    """The shipped model holds BAG stage-1/stage-2 chains and title boosters of BAG members' trees,
+    as model.json says."""
+    meta = json.loads((FILES / "model.json").read_text())
+    assert meta["bag"] == tr.BAG
+    for i in range(meta["bag"]):
+        for stage in ("stage1", "stage2"):
+            text = (FILES / f"{member_name(stage, i)}.lgb.txt").read_text()
+            assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][stage]
+    for name in ("title", "title_gate"):
+        text = (FILES / f"{name}.lgb.txt").read_text()
+        assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][name] * meta["bag"]
+
+
+def test_a_bag_scores_the_mean_of_its_chains():
+    """P(debris) of the packaged bag is the mean of what each member's stage 1 -> stage 2 chain
+    gives alone."""
+    model = LineModel.default()
+    parts = model.parts()
+    lines = ["Home | World | Sport", "Council votes to close the old bridge",
+             "The city council voted on Tuesday to close the old bridge to traffic for repairs.",
+             "Residents said the closure would add twenty minutes to their commute.",
+             "Share this article", "Sign up for our newsletter"]
+    members = [LineModel({"stage1": parts[member_name("stage1", i)], "stage2": parts[member_name("stage2", i)],
+                          "lexicon": parts["lexicon"]}, model.meta)
+               for i in range(tr.BAG)]
+    alone = [m.debris_proba(lines) for m in members]
+    assert not np.allclose(alone[0], alone[1])
+    assert np.allclose(model.debris_proba(lines), np.mean(alone, axis=0), rtol=0, atol=1e-12)
