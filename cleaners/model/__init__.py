@@ -7,7 +7,9 @@
     p, t = model.analyse(lines, ctx)                  # both in one pass (what cleaners.decide calls)
 
 `lines` are a document's non-empty normalised lines in order (cleaners.lines). The packaged model
-is four LightGBM boosters (stage1, stage2, title ranker, title gate) in LightGBM's text format, the
+is a seed bag of LightGBM boosters in LightGBM's text format: four stage1 -> stage2 chains (stage1,
+stage2; stage1.1, stage2.1; ...) whose P(debris) is averaged, and one title ranker and one title
+gate, each the four members' trees merged (cleaners.model.bagging); with them the
 word lexicon the line features read (lexicon.json, cleaners.model.lexicon) and model.json (version,
 feature names, thresholds); loading them runs no code. `python -m cleaners.model.train` rebuilds them. Boosters
 loaded from files score through cleaners.model.compiled (the same trees compiled to native code with
