@@ -100,3 +100,10 @@ def test_a_bag_scores_the_mean_of_its_chains():
     alone = [m.debris_proba(lines) for m in members]
     assert not np.allclose(alone[0], alone[1])
     assert np.allclose(model.debris_proba(lines), np.mean(alone, axis=0), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["stage3", "title.1", "stage1.x"])
+def test_a_model_folder_with_an_unknown_booster_is_refused(tmp_path, name):
+    booster = _small_booster(tmp_path)[0]
+    with pytest.raises(ValueError, match="unknown model part"):
+        LineModel({"stage1": booster, "stage2": booster, name: booster, "lexicon": None})

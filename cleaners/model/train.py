@@ -11,9 +11,11 @@ Training data, both input kinds:
       in most) with a few of the page's own debris lines sprinkled in at the top, bottom and
       between paragraphs.
 
-Four LightGBM boosters, saved in LightGBM's text format (no code runs when they are loaded). Each
-is a bag: BAG boosters trained alike with different seeds, averaged into one (cleaners.model.bagging),
-because one seed's row and feature sampling moves a few pages' doubtful paragraphs:
+Four kinds of LightGBM booster, saved in LightGBM's text format (no code runs when they are loaded),
+each trained BAG times with different seeds (a seed bag), because one seed's row and feature sampling
+moves a few pages' doubtful paragraphs: every member's stage1 -> stage2 chain is a file of its own
+("stage1", "stage2"; "stage1.1", "stage2.1"; ...) and the model averages their P(debris); the
+members' title rankers, and their gates, are merged into one booster each (cleaners.model.bagging):
   stage1  P(debris) from the line features;
   stage2  P(debris) from the line features plus the stage-1 probabilities along the document
           (neighbours, windows, confident body on both sides): the smoothing pass. It is trained on
@@ -40,8 +42,7 @@ import lightgbm as lgb
 import numpy as np
 
 from cleaners.corpus import CorpusStats, DocContext
-from cleaners.model import bagging, lexicon
-from cleaners.model import member_name
+from cleaners.model import bagging, lexicon, member_name
 from cleaners.model import features as fx
 from cleaners.model import labels as lb
 
@@ -55,9 +56,9 @@ PARAMS = dict(
     seed=SEED, deterministic=True, force_row_wise=True, num_threads=2, verbose=-1, max_bin=63,
 )
 ROUNDS = {"stage1": 150, "stage2": 100, "title": 100, "title_gate": 60}  # lean: prediction cost grows with trees
-# Boosters per model, trained with different seeds and averaged into one (cleaners.model.bagging):
-# one seed's bagging and feature sampling moves a few pages' doubtful paragraphs in or out, and
-# the cross-validated F1 by ~0.003 between seeds; the bag's average is steadier and better.
+# Members of the seed bag: one seed's bagging and feature sampling moves a few pages' doubtful
+# paragraphs in or out, and a single model's cross-validated F1 by up to 0.007 between seeds; the
+# mean of four members is steadier (0.0008 between seeds) and better (+0.0015) (bench/RESULTS.md).
 BAG = 4
 BAG_SEED_STEP = 1000  # member i trains with seed + i * BAG_SEED_STEP
 
