@@ -193,6 +193,8 @@ class LineModel:
         if not cand.any():
             return None
         i = int(np.flatnonzero(cand)[np.argmax(pt[cand])])
+        body = np.flatnonzero(p1 < 0.5)
+        first_body = int(body[0]) if len(body) else len(lines)  # stage 1's first body line
         if pt[i] < float(self.meta["title_threshold"]):
             # not clearly a headline by rank: the gate (P(headline) per line, trained also on
             # texts that have none) picks its best line if any is likely enough, so a text without
@@ -202,9 +204,8 @@ class LineModel:
             # a headline sits above the article: the gate weighs the lines down to stage 1's
             # first body line (a row of a timeline below it is no headline however it is worded)
             ci = np.flatnonzero(cand)
-            body = np.flatnonzero(p1 < 0.5)
-            if len(body) and (ci <= body[0]).any():
-                ci = ci[ci <= body[0]]
+            if (ci <= first_body).any():
+                ci = ci[ci <= first_body]
             pg = self._predict["title_gate"](XT[ci])
             j = int(np.argmax(pg))
             if pg[j] < float(self.meta["title_gate_threshold"]):
@@ -215,9 +216,7 @@ class LineModel:
         # the decision step looks for the headline
         copies = [j for j, s in enumerate(lines) if s == lines[i]]
         if len(copies) > 1:
-            body = np.flatnonzero(p1 < 0.5)
-            first = int(body[0]) if len(body) else len(lines)
-            above = [j for j in copies if j < first]
+            above = [j for j in copies if j < first_body]
             i = above[-1] if above else copies[0]
         return i
 
