@@ -12,6 +12,7 @@ combines them along the document:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -26,6 +27,16 @@ from cleaners.types import DocumentError, Span
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
+STAMP_RULES = frozenset({"date_stamp", "place_date_stamp", "byline"})  # an article header's date or byline line
+HEADER_SPAN = 4  # lines from a headline down to its date or byline (a section label may sit between)
+HEADER_LABEL_MAX_WORDS = 6  # such a line between them
+APPENDED_SAMPLE = 40  # body lines under a second header compared with the article above it
+APPENDED_TOPIC_MAX = 0.2  # content-word cosine under which the text below is another story
+APPENDED_PROBA_MARGIN = 0.1  # the prose below may look this much more like an article (mean P(debris)) and still go
+HEADLINE_OPENING_WORDS = 5  # a line above starting with these words of the headline: the headline's own copy
+LIST_ITEM = re.compile(r"(\d{1,3})[.)]\s+\w")  # a numbered item's heading: "17. Monopoly", "3) The third"
+LIST_ITEM_MAX_WORDS = 20
+LIST_GAP = 12  # lines the next item's heading, or its next paragraph, may lie below the last one
 NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
 LABEL_MAX_WORDS = 2  # a removed line this short inside the article is a label (an ad's, a box's)
 STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
@@ -165,6 +176,81 @@ def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, sett
     return j - 1
 
 
+def _appended_article(first: int, last: int, residual: list[str], whole: list, body_like: list[bool],
+                      title: int | None, proba: np.ndarray | None) -> int | None:
+    """The headline of a second article inside the body, or None. Infinite scroll, or a related
+    block that carries whole stories, appends the next article with its own header: a headline,
+    then within a few short lines its date or byline. Where the prose under that header is about
+    something else (its content words fit the article's poorly), the article ends above it. Not:
+    - where dates or bylines recur: only the body's first one is looked at (a listing of dated
+      events, a live blog's entries: each heads a part of the same page; a live blog's entries
+      share its topic anyway);
+    - under the page's own headline repeated (a recipe card's, or the real article's under a
+      teaser or breadcrumb of it): a line above it holds its first words;
+    - when the model finds the prose under it more like an article than the prose above it (the
+      body's start was a teaser or a notice, and the article itself comes under this header)."""
+    s = next((i for i in range(first + 1, last + 1) if whole[i] is not None and whole[i].rule in STAMP_RULES), None)
+    if s is None:
+        return None
+    h = s - 1
+    def teaser(i: int) -> bool:  # a headline no rule removes, or one a rule calls a teaser's
+        return (whole[i] is None or whole[i].kind == "related_headline") and shape.is_headline_shaped(residual[i])
+
+    while h > first and s - h <= HEADER_SPAN and not teaser(h) and len(residual[h].split()) <= HEADER_LABEL_MAX_WORDS:
+        h -= 1
+    if h <= first or s - h > HEADER_SPAN or not teaser(h) or body_like[h] or h == title \
+            or sum(body_like[first:h]) < MIN_BODY_ABOVE_CLOSING:
+        return None
+    opening = " ".join(shape.words(residual[h].casefold())[:HEADLINE_OPENING_WORDS])
+    if any(opening in " ".join(shape.words(t.casefold())) for t in residual[:h]):
+        return None
+    below = [i for i in range(s + 1, last + 1) if body_like[i]][:APPENDED_SAMPLE]
+    above = [i for i in range(first, h) if body_like[i]]
+    if len(below) < 2 or shape.topic_similarity([residual[i] for i in above], [residual[i] for i in below]) >= APPENDED_TOPIC_MAX:
+        return None
+    if proba is not None and float(np.mean(proba[below])) + APPENDED_PROBA_MARGIN < float(np.mean(proba[above])):
+        return None
+    return h
+
+
+def _item_number(text: str) -> int | None:
+    m = LIST_ITEM.match(text)
+    return int(m.group(1)) if m and len(text.split()) <= LIST_ITEM_MAX_WORDS else None
+
+
+def _list_continues(first: int, last: int, residual: list[str], whole: list, proba: np.ndarray | None,
+                    settings: Settings, gap_before: list[bool], end: int) -> list[int]:
+    """The next item of the body's numbered list, when the body stops inside it (a listicle: the
+    model doubts its later items more and more, as it doubts what lies far down a page): the
+    heading that continues the numbers of the body's last two numbered headings ("17. ..." under
+    an article whose items end 15, 16; "18. ..." under a countdown's 20, 19; "2. ..." under a
+    lone item 1), within LIST_GAP lines of the body's end, and the paragraphs under it that read
+    as prose and that the model is not sure about at the prose threshold, each within LIST_GAP
+    lines of the one before. (A table of contents above the items numbers them too: the last
+    numbered headings are those of the items the body stops in.) Returns the heading and those
+    paragraphs, or []."""
+    numbered = [k for i in range(first, last + 1) if (k := _item_number(residual[i])) is not None]
+    if not numbered:
+        return []
+    step = numbered[-1] - numbered[-2] if len(numbered) > 1 else 0
+    if step not in (1, -1):
+        if numbered[-1] != 1:
+            return []
+        step = 1
+    head = next((j for j in range(last + 1, min(end, last + 1 + LIST_GAP)) if _item_number(residual[j]) is not None), None)
+    if head is None or _item_number(residual[head]) != numbered[-1] + step or any(gap_before[last + 1:head + 1]):
+        return []
+    item, prev = [head], head
+    for j in range(head + 1, end):
+        if j - prev > LIST_GAP or gap_before[j] or _item_number(residual[j]) is not None:
+            break
+        if whole[j] is None and shape.is_sentence_like(residual[j]) \
+                and (proba is None or proba[j] < settings.model_threshold_prose):
+            item.append(j)
+            prev = j
+    return item if len(item) > 1 else []
+
+
 def _is_standfirst(text: str) -> bool:
     """Worded like a sentence of the article, not like a heading or a dated byline."""
     return not any(c.isdigit() for c in text) and not shape.is_title_cased(text) \
@@ -240,6 +326,10 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         sure_body = [b and (debris_proba is None or debris_proba[i] < settings.model_threshold) for i, b in enumerate(body_like)]
         if sum(sure_body[:model_title]) < sum(sure_body[model_title + 1:]):
             first = body_like.index(True, model_title + 1)
+    # So does a second article's header (_appended_article) above prose about something else.
+    appended = _appended_article(first, last, residual, whole, body_like, model_title, debris_proba)
+    if appended is not None:
+        last = max(j for j in range(first, appended) if body_like[j])
     # The body extends over adjacent sentences the model is unsure about: a lede under a dateline
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
     # above the body is a heading (the last entry of a table of contents), not its lede.
@@ -260,16 +350,20 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
             and debris_proba[first - 1] < settings.model_threshold_max:
         first -= 1
         model_says_debris[first] = False
+    end = appended if appended is not None else n  # a second article's header is never crossed
     while True:
         below = _continues_body(last, debris_proba, residual, whole, settings, gap_before)
-        if not below:
+        if not below or below[-1] >= end:
             break
         for j in below:
             model_says_debris[j] = False
         last = below[-1]
-    below = _model_continues_body(last, debris_proba, whole, settings, gap_before)
+    below = min(_model_continues_body(last, debris_proba, whole, settings, gap_before), end - 1)
     model_says_debris[last + 1:below + 1] = False
     last = below
+    while item := _list_continues(first, last, residual, whole, debris_proba, settings, gap_before, end):
+        model_says_debris[item] = False
+        last = item[-1]
     # A line between two body lines is a subheading unless the model is sure.
     for i in range(first + 1, last):
         if model_says_debris[i] and not model_says_debris[i - 1] and not model_says_debris[i + 1] \

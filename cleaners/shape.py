@@ -1,11 +1,13 @@
 """Cheap shape facts about a line of text, shared by the rules and the decision step."""
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 # A compact English function-word list: headlines and sentences have them, tag lists and menus don't.
 STOP_WORDS = frozenset(
@@ -140,6 +142,16 @@ def is_capitalised(word: str) -> bool:
 def content_words(text: str) -> list[str]:
     """Lower-cased words of 3+ letters that are not function words: the article's topic vocabulary."""
     return [w for w in (x.lower() for x in word_pattern(text).findall(text)) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
+
+
+def topic_similarity(texts_a: Iterable[str], texts_b: Iterable[str]) -> float:
+    """Cosine of the content-word counts of two runs of text (0..1): how much they are about the
+    same thing. 0 when either has no content word."""
+    a = Counter(w for t in texts_a for w in content_words(t))
+    b = Counter(w for t in texts_b for w in content_words(t))
+    dot = sum(n * b[w] for w, n in a.items() if w in b)
+    norm = math.sqrt(sum(n * n for n in a.values()) * sum(n * n for n in b.values()))
+    return dot / norm if norm else 0.0
 
 
 def is_sentence_like(text: str, min_words: int = 6, *, text_words: Sequence[str] | None = None) -> bool:
