@@ -39,6 +39,7 @@ LIST_ITEM_MAX_WORDS = 20
 LIST_GAP = 12  # lines the next item's heading, or its next paragraph, may lie below the last one
 NO_PROSE_MIN_WORDS = 30  # words of the model's body lines that make a body without prose
 LABEL_MAX_WORDS = 2  # a removed line this short inside the article is a label (an ad's, a box's)
+LEADS_AWAY = frozenset({"related_headline"})  # a label of these kinds ("Next article", "Related") leads to other stories
 STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
 PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the model sure to go
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
@@ -152,8 +153,10 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
     if j < n and shape.is_sentence_like(residual[j], min_words=3) and _trusted_as_body(j, proba, residual, whole, settings):
         return [j]
     # a label a rule removes ("Advertisement") between the body and its last paragraph: the
-    # paragraph continues the body if the model leans against it less than on an unsure page
-    if j + 1 < n and whole[j] is not None and len(residual[j].split()) <= LABEL_MAX_WORDS and not gap_before[j + 1] \
+    # paragraph continues the body if the model leans against it less than on an unsure page (not
+    # past a label that leads to other stories: what follows "Next article" is another story)
+    if j + 1 < n and whole[j] is not None and whole[j].kind not in LEADS_AWAY \
+            and len(residual[j].split()) <= LABEL_MAX_WORDS and not gap_before[j + 1] \
             and whole[j + 1] is None and shape.is_sentence_like(residual[j + 1], min_words=3) \
             and proba is not None and proba[j + 1] < settings.model_threshold_max:
         return [j + 1]
@@ -193,6 +196,7 @@ def _appended_article(first: int, last: int, residual: list[str], whole: list, b
     if s is None:
         return None
     h = s - 1
+
     def teaser(i: int) -> bool:  # a headline no rule removes, or one a rule calls a teaser's
         return (whole[i] is None or whole[i].kind == "related_headline") and shape.is_headline_shaped(residual[i])
 

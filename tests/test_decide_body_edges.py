@@ -144,3 +144,12 @@ def test_a_sentence_under_a_longer_removed_line_does_not_continue_the_body():
     proba = np.array([0.9] + [0.02] * len(BODY) + [0.9, 0.6])
     texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
     assert CLOSING not in texts
+
+
+@pytest.mark.parametrize("label", ["Article suivant", "Next article", "Related stories"])
+def test_a_label_leading_to_other_stories_ends_the_body(label):
+    # the look-alike of the ad label: under "Next article" comes another story's teaser
+    lines = [HEADLINE, *BODY, label, CLOSING]
+    proba = np.array([0.9] + [0.02] * len(BODY) + [0.8, 0.6])
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert CLOSING not in texts

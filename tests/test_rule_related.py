@@ -2,7 +2,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import article, kind_of, removed_kinds, survives
+from tests.ruletools import alone, article, kind_of, removed_kinds, survives
 
 
 @pytest.mark.parametrize("line", [
@@ -162,3 +162,39 @@ def test_a_spec_sheets_video_heading_keeps_its_rows():
     doc = Doc(lines)
     assert under_related_header(lines[1], doc) is None  # no headline
     assert under_related_header(lines[2], doc) is None  # not right under the label
+
+
+# A pager's link to the previous or next story, as blog and news themes print it.
+@pytest.mark.parametrize("line", [
+    "Previous articleMeta shuts down major VR studios as it goes all in on smart glasses",
+    "Next Article Garmin Venu 4 review: Powerful, pretty, and pricey",
+    "Next Post: 15 Things To Buy At Vintage Flea Markets »",
+    "Newer PostFourteen Scholarship Essay Examples That Won Thousands",
+    "NextPreparing Your HVAC System for StormsNext",
+    "PrevPreviousBest Way To Store Coffee Beans",
+    "Previous articleNext article",
+    "Newer Post Older Post Home",
+    "Vorheriger BeitragNeuerscheinung: Klaus Seidl über die Revolution",
+    "Article précédent : Le gouvernement annonce un nouveau budget",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_pager_links_are_related_headlines(line, where):
+    assert kind_of(line, where) == "related_headline"
+
+
+@pytest.mark.parametrize("line", [
+    "NextEra Energy said on Monday it would raise its dividend for the tenth year running.",
+    "Previous studies have shown that longer bus routes lose riders in the first year.",
+    "Next year the council will vote again on whether the routes should be extended.",
+    "Older posts from the council's blog are archived every month on its website.",
+    "Previous Post Office managers said the branch would close before the routes open.",
+])
+def test_sentences_that_start_like_a_pager_survive(line):
+    assert survives(line)
+
+
+@pytest.mark.parametrize("text", ["Next2Sun Technology GmbH", "NextEra Energy Partners", "Next Page Books", "Next"])
+def test_names_and_a_lone_label_are_no_pager_link(text):
+    from cleaners.rules.related import pager_link
+
+    assert alone(pager_link, text) is None

@@ -12,6 +12,7 @@ RULES: tuple[Rule, ...] = (
     byline.name_over_title,
     byline.author_bio,
     related.link_prefix,
+    related.pager_link,
     related.related_header,
     related.under_related_header,
     tag_list.tag_prefix,

@@ -65,6 +65,39 @@ def link_prefix(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+# A pager's link to the previous or next story, as a theme prints it: the label, then the story's
+# headline, often glued on ("Previous articleMeta shuts down …", "Next Post: …", "Vorheriger
+# BeitragNeuerscheinung …", "Older Post20 UC Essay Examples"); a bare label glued to a headline only
+# with the label again at its end or doubled ("NextPreparing Your HVAC System for StormsNext",
+# "PrevPreviousBest Way To Store Coffee Beans"), since "NextEra Energy" or "Next2Sun" are names;
+# or a line of labels alone ("PreviousNext", "Newer Post Older Post Home"; a lone "Next" is left to
+# the navigation rules).
+_PAGER_WORD = r"(?:prev(?:ious)?|next|older|newer)"
+_PAGER_NOUN = r"(?:posts?|articles?|stor(?:y|ies)|entry)"
+_PAGER_LABEL = (rf"(?:{_PAGER_WORD}\ ?{_PAGER_NOUN}|(?:vorheriger|voriger|nächster)\ ?(?:artikel|beitrag)"
+                r"|article\ (?:précédent|suivant)|(?:artículo|entrada)\ (?:anterior|siguiente)"
+                r"|(?:siguiente|anterior)\ (?:artículo|entrada)|articolo\ (?:precedente|successivo))")
+_PAGER = re.compile(
+    rf"""^(?:(?i:{_PAGER_LABEL})(?:\s*[:|»>–—-]+\s*|\s+|(?=[A-Z0-9"“‘'«„]))\S          # a label with its noun, then the headline
+        | (?i:prev)(?i:previous)(?=[A-Z0-9"“‘'])                                              # "PrevPrevious…"
+        | (?i:next)(?=[A-Z0-9"“‘']).*\S(?i:next)$ | (?i:prev(?:ious)?)(?=[A-Z0-9"“‘']).*\S(?i:prev(?:ious)?)$  # "Next…Next"
+        | (?:(?i:{_PAGER_LABEL}|{_PAGER_WORD}(?:\ ?page)?|home)\s*[»>]*\s*){{2,}}$ | (?i:{_PAGER_LABEL})\s*[»>]*\s*$  # labels alone
+    )""",
+    re.VERBOSE,
+)
+PAGER_SENTENCE_MIN_WORDS = 6  # a sentence that starts like a label ("Previous Post Office managers said …") stays
+
+
+@starts_with(_PAGER)
+def pager_link(line: Line, doc: Doc) -> Proposal | None:
+    """A pager's link to the previous or next story (see _PAGER)."""
+    if line.n_words > 40 or not _PAGER.search(line.text):
+        return None
+    if line.text.rstrip().endswith(".") and line.n_words >= PAGER_SENTENCE_MIN_WORDS:
+        return None
+    return whole_line("related_headline", "pager_link")
+
+
 @starts_with(_HEADER)
 def related_header(line: Line, doc: Doc) -> Proposal | None:
     """ "Related stories", "Lesen Sie auch", "Sur le même sujet": the header of a box of links."""
