@@ -4,7 +4,8 @@ Rules propose (cleaners.rules); the learned model scores each line (cleaners.mod
 combines them along the document:
 1. strong rule proposals are removed wherever they are, with the rule's kind;
 2. the article body runs from the first to the last prose line that survives step 1 (on a page
-   with no prose line, such as a timeline, over the lines the model calls body);
+   with no prose line, such as a timeline, over the lines the model calls body); a comments
+   header or a second article's header closes it, and a numbered list it stops inside continues it;
 3. the headline is the first headline-shaped line above the body;
 4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
 5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
