@@ -388,6 +388,11 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
 
     shape_title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                         and shape.is_headline_shaped(ln.text)), None)
+    # A text that starts with a short title-cased line right above its body starts with its headline
+    # ("Home Repair Programs"), as a cleaned article does: too short for the shape rule's four words.
+    if shape_title is None and first == 1 and whole[0] is None and not cuts[0] \
+            and shape.is_title_cased_short(doc.lines[0].text):
+        shape_title = doc.lines[0]
 
     def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:
         spans: list[Span] = []

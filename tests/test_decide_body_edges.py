@@ -153,3 +153,32 @@ def test_a_label_leading_to_other_stories_ends_the_body(label):
     proba = np.array([0.9] + [0.02] * len(BODY) + [0.8, 0.6])
     texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
     assert CLOSING not in texts
+
+
+# A cleaned article starts with its headline; a short one (2-3 words) is below the shape rule's four
+# words, and the model does not always name it again when the decision re-runs on its own output.
+@pytest.mark.parametrize("first_line, is_title", [
+    ("Home Repair Programs", True),
+    ("Weatherization Assistance", True),
+    ("home repair programs", False),  # not title-cased
+    ("Repairs Done.", False),  # ends a sentence
+    ("About Us", False),  # a rule calls it navigation
+    ("Programs", False),  # one word: a section label
+])
+def test_a_short_title_cased_first_line_above_the_body_is_the_headline(first_line, is_title):
+    decision = decide([first_line, *BODY], Settings(use_model=False))
+    assert (decision.title is not None and decision.title.text == first_line) is is_title
+
+
+def test_a_short_title_cased_line_not_right_above_the_body_is_no_headline():
+    decision = decide(["Home Repair Programs", "Menu", *BODY], Settings(use_model=False))
+    assert decision.title is None or decision.title.text != "Home Repair Programs"
+
+
+def test_cleaning_an_article_with_a_short_headline_again_keeps_it():
+    from cleaners.pipeline import clean_text
+
+    text = "\n\n".join(["Home", "Home Repair Programs", *BODY])
+    once = clean_text(text, Settings())
+    twice = clean_text(f"{once.title}\n\n{once.text}", Settings())
+    assert (twice.title, twice.text) == (once.title, once.text)
