@@ -23,8 +23,6 @@ from tests.ruletools import BODY, alone, article, kind_of, survives
     ("By Chris Welch, a reviewer specializing in personal audio and home theater.", "Chris Welch"),
     ("By Jane Roe, a senior reporter covering climate.", "Jane Roe"),
     ("By Maria Lopez mlopez@dailyherald.com", "Maria Lopez"),
-    # a long stamp: the name, a credential, the update time and the fact-checker (17 words)
-    ("By Matthew Frankel, CFP – Updated Mar 5, 2026 at 4:28 PM EST | Fact-checked by Frank Bass", "Matthew Frankel"),
 ])
 def test_byline_under_the_headline_is_removed_and_names_the_author(line, author):
     doc = clean_text(article(before=[line]), Settings())

@@ -40,7 +40,7 @@ _BEFORE_DATE = re.compile(r"(?:\s*(?:,|\bon\b|" + _STAMP_LABEL + r"(?:\s+on)?:?)
 _LABEL_WORD = re.compile(r"\b" + _STAMP_LABEL + r"\b", re.I)  # "Last Updated · January 28, 2026" names no one
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
 _DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
-_WORDS_MAX = 20  # "By Jane Roe, CFP – Updated Mar 5, 2026 at 4:28 PM EST | Fact-checked by John Doe" is 17
+_WORDS_MAX = 16
 _CREDITS_WORDS_MAX = 24  # labelled credits name several people
 # A staff role on its own line under the name ("Staff Writer", "Associated Press Writer"): at least
 # one qualifier before the role word, so a lone "Editor" heading is not taken.
