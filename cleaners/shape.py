@@ -246,7 +246,7 @@ def is_headline_shaped(text: str) -> bool:
 def is_title_cased_short(text: str) -> bool:
     """A short heading: 2-3 words, each capitalised (or a digit), no sentence mark at the end."""
     ws = words(text)
-    return 2 <= len(ws) <= 3 and not ends_sentence(text) and all(w[:1].isupper() or w[:1].isdigit() for w in ws)
+    return 2 <= len(ws) <= 3 and not ends_sentence(text) and all(is_capitalised(w) or w[:1].isdigit() for w in ws)
 
 
 TITLE_CASE_SHARE = 0.8  # of the longer words capitalised: a heading's style, not a sentence's

@@ -79,7 +79,7 @@ _PAGER_LABEL = (rf"(?:{_PAGER_WORD}\ ?{_PAGER_NOUN}|(?:vorheriger|voriger|nächs
                 r"|(?:siguiente|anterior)\ (?:artículo|entrada)|articolo\ (?:precedente|successivo))")
 _PAGER = re.compile(
     rf"""^(?:(?i:{_PAGER_LABEL})(?:\s*[:|»>–—-]+\s*|\s+|(?=[A-Z0-9"“‘'«„]))\S          # a label with its noun, then the headline
-        | (?i:prev)(?i:previous)(?=[A-Z0-9"“‘'])                                              # "PrevPrevious…"
+        | (?i:prevprevious)(?=[A-Z0-9"“‘'])                                                     # "PrevPrevious…"
         | (?i:next)(?=[A-Z0-9"“‘']).*\S(?i:next)$ | (?i:prev(?:ious)?)(?=[A-Z0-9"“‘']).*\S(?i:prev(?:ious)?)$  # "Next…Next"
         | (?:(?i:{_PAGER_LABEL}|{_PAGER_WORD}(?:\ ?page)?|home)\s*[»>]*\s*){{2,}}$ | (?i:{_PAGER_LABEL})\s*[»>]*\s*$  # labels alone
     )""",
