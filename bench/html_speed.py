@@ -39,14 +39,16 @@ CACHED_PACKAGES = ("trafilatura", "htmldate", "courlan", "dateparser", "justext"
 
 def clear_library_caches() -> int:
     """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
-    argument (per string, per date expression), cleaners.shape's per-line word memo and the rules'
-    proposals by text (cleaners.rules.clear_caches). Caches of
+    argument (per string, per date expression), cleaners.shape's per-line word memo, the line
+    features' last token lists and the rules' proposals by text (cleaners.rules.clear_caches). Caches of
     functions without arguments are resources a process loads once (htmldate's dateparser instance
     and its month names from every dateparser locale, justext's stop lists) and stay, as do
     cleaners' other caches (the model, the registry)."""
     from cleaners import rules, shape
+    from cleaners.model import features
 
     getattr(shape, "_WORDS_CACHE", {}).clear()
+    getattr(features, "_TOKENS_BY_LINE", {}).clear()  # the last page's token lists
     if hasattr(rules, "clear_caches"):  # the rules' proposals by text (older code trees have none)
         rules.clear_caches()
     n = 0

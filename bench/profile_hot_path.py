@@ -6,9 +6,11 @@
 - bench/out/profile-html.txt: cleaners.pipeline.clean_document on the first --html pages' HTML;
 - bench/out/profile-stages.json: CPU seconds per stage of the text path, measured without a
   profiler (normalise_lines vs the decision passes vs the rest), so the profile's proportions can
-  be checked against unprofiled time; and "shares": each component's CPU seconds and share of
-  clean_text on a second, warm round (process_time around each call, garbage collection timed by
-  gc.callbacks). A sampling profile on a loaded machine counts wall time; these do not.
+  be checked against unprofiled time; and each component's CPU seconds and share of clean_text
+  (process_time around each call, garbage collection timed by gc.callbacks) on a round with the
+  text caches emptied ("shares_cold": new pages, as a corpus brings them; the profile too) and on a
+  warm round ("shares": every line's text-only rules cached, as a corpus's repeated templates). A
+  sampling profile on a loaded machine counts wall time; these do not.
 """
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pyinstrument import Profiler  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from html_speed import clear_library_caches  # noqa: E402
 
 from cleaners.lines import normalise_lines  # noqa: E402
 from cleaners.pipeline import clean_document, clean_text  # noqa: E402
@@ -69,13 +74,17 @@ def stages(pages: list[dict], settings: Settings) -> dict:
             "ms_per_doc": round(1000 * (c2 - c1) / n, 2)}
 
 
-def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
+def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: bool = False) -> dict:
     """CPU seconds of each component of clean_text (nested: a component's time includes what it
-    calls) on the last of `rounds` rounds over the pages, and garbage collection by generation."""
+    calls) on the last of `rounds` rounds over the pages, and garbage collection by generation.
+    With `cold`, the text caches are emptied before each round (html_speed.clear_library_caches):
+    what new pages cost.
+    Without, the last round finds every line's text-only rules cached (a corpus's templates)."""
     import gc
     from collections import Counter
 
     import cleaners.decide as decide_mod
+    import cleaners.rules as rules_mod
     import cleaners.model as model_mod
     import cleaners.model.features as fx
     import cleaners.pipeline as pipeline_mod
@@ -99,6 +108,16 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
     wrap(pipeline_mod, "normalise_lines", "normalise_lines")
     wrap(pipeline_mod, "decide_stable", "decide_stable (decision passes)")
     wrap(decide_mod, "propose", "rules (propose)")
+    proposer = rules_mod._DEFAULT
+    entry_before = proposer._entry
+
+    def timed_entry(line, doc):
+        t = clock()
+        try:
+            return entry_before(line, doc)
+        finally:
+            acc["  text-only rules, first sight of a text"] += clock() - t
+    proposer._entry = timed_entry
     wrap(decide_mod, "model_scores", "line model (model_scores)")
     wrap(fx, "doc_features", "  doc_features")
     wrap(fx, "stage2_features", "  stage2_features")
@@ -125,6 +144,8 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
     gc.callbacks.append(on_gc)
     try:
         for _ in range(rounds):
+            if cold:
+                clear_library_caches()
             acc.clear()
             t = clock()
             for p in pages:
@@ -138,7 +159,9 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2) -> dict:
         for mod, name, orig in patched:
             setattr(mod, name, orig)
         model._predict.update(predict_before)
-    out = {"docs": len(pages), "clean_text_cpu_s": round(total, 3), "docs_per_cpu_s": round(len(pages) / total, 1),
+        del proposer._entry  # back to the class's method
+    out = {"caches": "emptied before each round (new pages)" if cold else "warm (every text seen before)",
+           "docs": len(pages), "clean_text_cpu_s": round(total, 3), "docs_per_cpu_s": round(len(pages) / total, 1),
            "compiled_trees": all(getattr(f, "compiled", False) for f in predict_before.values())}
     out["components"] = {k: {"cpu_s": round(v, 3), "share": round(v / total, 3)} for k, v in acc.most_common()}
     return out
@@ -161,16 +184,19 @@ def main(argv: list[str] | None = None) -> dict:
         cleaners.model.warm_up()
     st = stages(pages, settings)
     st["warm_up"] = a.warm_up
+    st["shares_cold"] = cpu_shares(pages, settings, cold=True)
     st["shares"] = cpu_shares(pages, settings)
     (OUT / "profile-stages.json").write_text(json.dumps(st, indent=2) + "\n")
+    clear_library_caches()  # profile new pages, as a corpus brings them
     report = _profile(lambda p: clean_text(p["text"], settings), pages, a.interval)
     (OUT / "profile-text.txt").write_text(report)
     print(f"text path: {st['docs_per_cpu_s']} docs/CPU-s ({st['ms_per_doc']} ms/doc), normalise {st['normalise_cpu_s']} s "
           f"of {st['clean_text_cpu_s']} s; profile in {OUT / 'profile-text.txt'}")
-    sh = st["shares"]
-    print(f"warm round: {sh['docs_per_cpu_s']} docs/CPU-s; CPU shares of clean_text:")
-    for name, v in sh["components"].items():
-        print(f"  {name:36s} {v['cpu_s']:7.3f} s  {100 * v['share']:5.1f}%")
+    for key, label in (("shares_cold", "cold round (text caches emptied)"), ("shares", "warm round")):
+        sh = st[key]
+        print(f"{label}: {sh['docs_per_cpu_s']} docs/CPU-s; CPU shares of clean_text:")
+        for name, v in sh["components"].items():
+            print(f"  {name:42s} {v['cpu_s']:7.3f} s  {100 * v['share']:5.1f}%")
     if a.html:
         def html(p):
             with gzip.open(DEVSET / p["html"], "rb") as fh:

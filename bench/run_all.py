@@ -4,7 +4,8 @@
         [--prefect-docs 2000] [--no-incremental] [--quick]
 
 Steps (each also runs on its own, see its --help):
-1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt
+1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt;
+   bench/speed_accuracy.py     the text path's variants (bag, one chain, rules only, model alone) on new pages
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
@@ -63,6 +64,13 @@ def markdown(res: dict) -> str:
              f"Machine: {m['cpu']}, {m['cores']} cores, {m['mem_gb']} GB; Python {m['python']}; commit {m['commit']}; "
              f"load average at start {m['load_average_at_start']}", "",
              "Versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()), ""]
+    v = res.get("variants")
+    if v:
+        lines += [f"## Text path variants on new pages ({v['pages']} dev pages, {v['rounds']} rounds, medians)", "",
+                  "| variant | pages/CPU-s | x shipped | F1 (in sample) |", "|---|---|---|---|"]
+        for name, row in v["variants"].items():
+            lines.append(f"| {name} | {row['pages_per_cpu_s']} | {row['ratio_to_shipped']} | {row['in_sample_F1'] or ''} |")
+        lines.append("")
     b = res.get("baselines", {})
     for group in ("text", "html"):
         if group not in b:
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, baselines, end_to_end")
+    ap.add_argument("--skip", default="", help="comma list: profile, variants, baselines, end_to_end")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -120,10 +128,14 @@ def main(argv: list[str] | None = None) -> int:
     import bench_baselines
     import bench_end_to_end
     import profile_hot_path
+    import speed_accuracy
 
     if "profile" not in skip:
         print("== profile", file=sys.stderr)
         res["profile"] = profile_hot_path.main(["--html", "60"])
+    if "variants" not in skip:
+        print("== text path variants", file=sys.stderr)
+        res["variants"] = speed_accuracy.main(["--rounds", str(a.rounds)])
     if "baselines" not in skip:
         print("== baselines", file=sys.stderr)
         res["baselines"] = bench_baselines.main(["--rounds", str(a.rounds), "--prefect-docs", str(a.prefect_docs),
