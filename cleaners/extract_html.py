@@ -156,31 +156,33 @@ def choose_title(h1s: list[str], meta_titles: list[str], sitename: str | None = 
 
 
 def visible_text(tree) -> str:
-    """Every visible text block of the page, one block per line, a blank line between blocks."""
+    """Every visible text block of the page, one block per line, a blank line between blocks.
+    Walks the tree with an explicit stack, not recursion: a page of unclosed tags nests elements
+    deeper than Python's recursion limit."""
     out: list[str] = []
-
-    def walk(el):
+    body = tree.find(".//body")
+    stack: list[tuple[Any, bool]] = [(body if body is not None else tree, False)]
+    while stack:
+        el, closing = stack.pop()
         tag = el.tag if isinstance(el.tag, str) else ""
+        if closing:  # after the element's children
+            if tag in _BLOCK:
+                out.append("\n")
+            if el.tail:
+                out.append(el.tail)
+            continue
         if tag in _DROP or not tag:  # dropped elements, comments, processing instructions
             if el.tail:
                 out.append(el.tail)
-            return
-        block = tag in _BLOCK
-        if block:
+            continue
+        if tag in _BLOCK:
             out.append("\n")
         if tag == "img" and el.get("alt"):
             out.append("\n" + el.get("alt") + "\n")
         if el.text:
             out.append(el.text)
-        for child in el:
-            walk(child)
-        if block:
-            out.append("\n")
-        if el.tail:
-            out.append(el.tail)
-
-    body = tree.find(".//body")
-    walk(body if body is not None else tree)
+        stack.append((el, True))
+        stack.extend((child, False) for child in reversed(el))
     blocks = (" ".join(b.split()) for b in "".join(out).split("\n"))
     return "\n\n".join(b for b in blocks if b)
 
@@ -271,6 +273,28 @@ def page_titles(tree) -> list[str]:
     return [v for v in (og, twitter, _text_of(title) if title is not None else None) if v is not None]
 
 
+# libxml2 stops reading a page's elements 256 levels deep unless told otherwise (XML_PARSE_HUGE):
+# a page of unclosed tags (a <div> or <font> opened per paragraph) passes that, and everything
+# deeper, often the whole article, is dropped. Such a page is parsed again with the limit at 2,048
+# levels (DEEP_LIMIT), by a parser with trafilatura's options and huge_tree.
+DEEP_LIMIT = 2048
+_DEEP_PARSER = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
+                                    remove_pis=True, huge_tree=True)
+TOO_DEEP = (f"the page nests its elements more than {DEEP_LIMIT:,} levels deep (unclosed tags?), past what the HTML "
+            "parser reads, and no text was found above that depth; fix the markup (close its tags) or convert the page to text")
+
+
+def _too_deep(parser) -> bool:
+    """Whether the parser's last parse stopped at its depth limit ("Excessive depth in document")."""
+    return any(e.type_name == "ERR_RESOURCE_LIMIT" and "depth" in e.message for e in parser.error_log)
+
+
+def _at_depth_limit(tree) -> bool:
+    """Whether the tree reaches down to the deep parser's limit, where the parse dropped the rest
+    (checked only for a page that gave no text: it walks every element's ancestors)."""
+    return bool(tree.xpath(f"boolean(//*[count(ancestor::*) >= {DEEP_LIMIT - 8}])"))
+
+
 def _load_html(html: str):
     """trafilatura's `load_html(html)` for a str, with libxml2 reading the page's UTF-8 bytes
     (given a Python str, lxml hands libxml2 the string's internal buffer to transcode: ~1 ms more
@@ -282,7 +306,10 @@ def _load_html(html: str):
     beginning = html[:50].lower()
     dubious = is_dubious_html(beginning)
     try:  # as trafilatura's fromstring_bytes, but a lone surrogate goes to trafilatura's own path
-        tree = lxml.html.fromstring(repair_faulty_html(html, beginning).encode("utf-8"), parser=HTML_PARSER)
+        data = repair_faulty_html(html, beginning).encode("utf-8")
+        tree = lxml.html.fromstring(data, parser=HTML_PARSER)
+        if _too_deep(HTML_PARSER):
+            tree = lxml.html.fromstring(data, parser=_DEEP_PARSER)
     except Exception:  # noqa: BLE001 (any parse failure: trafilatura's own path decides)
         tree = None
     if tree is None or len(tree) < 1:
@@ -612,6 +639,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         visible = visible_text(tree)
         if not body or _article_chars(visible) > VISIBLE_GAIN * _chars(body):
             body, mode, fallback = visible, "visible text", True
+    if not body.strip() and _at_depth_limit(tree):
+        raise DocumentError("extract", TOO_DEEP)
     return HtmlExtraction(
         text=body,
         fallback=fallback,
