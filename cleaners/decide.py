@@ -388,10 +388,15 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
 
     shape_title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                         and shape.is_headline_shaped(ln.text)), None)
-    # A text that starts with a short title-cased line right above its body starts with its headline
-    # ("Home Repair Programs"), as a cleaned article does: too short for the shape rule's four words.
+    # A text that starts with a short line right above its body starts with its headline, as a
+    # cleaned article does: too short for the shape rule's four words. Title-cased ("Home Repair
+    # Programs"), or in sentence case with every content word in the body ("Council expands buses"
+    # over "The city council voted to expand the bus network"; a menu's "Most recent" names nothing
+    # the article says).
     if shape_title is None and first == 1 and whole[0] is None and not cuts[0] \
-            and shape.is_title_cased_short(doc.lines[0].text):
+            and (shape.is_title_cased_short(doc.lines[0].text)
+                 or (shape.is_short_heading(doc.lines[0].text)
+                     and shape.names_only(doc.lines[0].text, residual[first:last + 1]))):
         shape_title = doc.lines[0]
 
     def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:

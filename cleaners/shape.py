@@ -249,6 +249,33 @@ def is_title_cased_short(text: str) -> bool:
     return 2 <= len(ws) <= 3 and not ends_sentence(text) and all(is_capitalised(w) or w[:1].isdigit() for w in ws)
 
 
+def is_short_heading(text: str) -> bool:
+    """2-3 words, the first capitalised, no sentence mark at the end: a heading in sentence case."""
+    ws = words(text)
+    return 2 <= len(ws) <= 3 and is_capitalised(ws[0]) and not ends_sentence(text)
+
+
+def _word_forms(word: str) -> set[str]:
+    """A lower-case word with a plural or third-person "-s"/"-es" folded ("buses" -> "bus", "expands"
+    -> "expand"): enough to match a headline's words with the article's."""
+    forms = {word}
+    if word.endswith("s"):
+        forms.add(word[:-1])
+        if word.endswith("es"):
+            forms.add(word[:-2])
+    return forms
+
+
+def names_only(text: str, body: Iterable[str], min_words: int = 2) -> bool:
+    """Whether `text` has at least `min_words` content words and the body uses every one of them
+    (plurals and "-s" forms folded): a line about the article, not a label of the page."""
+    ws = content_words(text)
+    if len(ws) < min_words:
+        return False
+    vocabulary = {f for t in body for w in content_words(t) for f in _word_forms(w)}
+    return all(_word_forms(w) & vocabulary for w in ws)
+
+
 TITLE_CASE_SHARE = 0.8  # of the longer words capitalised: a heading's style, not a sentence's
 
 

@@ -170,6 +170,23 @@ def test_a_short_title_cased_first_line_above_the_body_is_the_headline(first_lin
     assert (decision.title is not None and decision.title.text == first_line) is is_title
 
 
+# In sentence case, a short first line is the headline only when the body uses every content word
+# of it (plurals and "-s" forms folded); a page's label names nothing the article says.
+@pytest.mark.parametrize("first_line, is_title", [
+    ("Mobile app kinds", True),
+    ("Mobile apps explained", False),  # the body never says "explained"
+    ("Hybrid apps", True),
+    ("Mobile platforms", True),  # "platforms" -> "platform"
+    ("App stores", True),  # "stores" -> "store"
+    ("Most recent", False),  # one content word, and the body never says "recent"
+    ("Phone deals today", False),  # "deals" and "today" are not the article's
+    ("Phones", False),  # one word: a section label
+])
+def test_a_short_sentence_case_first_line_naming_the_body_is_the_headline(first_line, is_title):
+    decision = decide([first_line, *BODY], Settings(use_model=False))
+    assert (decision.title is not None and decision.title.text == first_line) is is_title
+
+
 def test_a_short_title_cased_line_not_right_above_the_body_is_no_headline():
     decision = decide(["Home Repair Programs", "Menu", *BODY], Settings(use_model=False))
     assert decision.title is None or decision.title.text != "Home Repair Programs"
