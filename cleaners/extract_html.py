@@ -83,6 +83,24 @@ EDGE_RULES = frozenset({"headline_shape", "short_fragment"})
 ENGLISH_STOP_SHARE = 0.15  # share of English function words in a body that is English-like
 
 
+# Double-encoded UTF-8 in a page's own source ("LLCâ\x80\x99s": a CMS that encoded its text twice)
+# decodes to text holding C1 control characters, which HTML text never holds legitimately.
+# trafilatura drops control characters from its output, so what ftfy repairs ("LLC’s") would be lost
+# as "LLCâs": the runs of the page that hold one are repaired before parsing (ftfy's encoding fix,
+# then its C1 fix for a lone cp1252 byte such as "we\x92re"). A page without any is not touched.
+_C1 = re.compile("[\x80-\x9f]")
+_C1_RUN = re.compile("[^<>&\n]*[\x80-\x9f][^<>&\n]*")
+
+
+def repair_source_mojibake(html: str) -> str:
+    if not _C1.search(html):
+        return html
+    import ftfy
+    from ftfy import fixes
+
+    return _C1_RUN.sub(lambda m: fixes.fix_c1_controls(ftfy.fix_encoding(m.group())), html)
+
+
 def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
     """(text, encoding used). A BOM wins, then the declared charset, then detection.
 
@@ -595,7 +613,7 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     from trafilatura import bare_extraction
 
     html, encoding = (data, "record") if isinstance(data, str) else decode_html(data, header)
-    tree = parse_html(html)
+    tree = parse_html(repair_source_mojibake(html))
     if tree is None:
         raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
     try:
