@@ -89,7 +89,8 @@ ENGLISH_STOP_SHARE = 0.15  # share of English function words in a body that is E
 # as "LLCâs": the runs of the page that hold one are repaired before parsing (ftfy's encoding fix,
 # then its C1 fix for a lone cp1252 byte such as "we\x92re"). A page without any is not touched.
 _C1 = re.compile("[\x80-\x9f]")
-_C1_RUN = re.compile("[^<>&\n]*[\x80-\x9f][^<>&\n]*")
+_RUN_ENDS = "<>&\n"  # a run of text or of a tag's attributes ends at these
+_RUN_END = re.compile("[<>&\n]")
 
 
 def repair_source_mojibake(html: str) -> str:
@@ -98,7 +99,18 @@ def repair_source_mojibake(html: str) -> str:
     import ftfy
     from ftfy import fixes
 
-    return _C1_RUN.sub(lambda m: fixes.fix_c1_controls(ftfy.fix_encoding(m.group())), html)
+    out: list[str] = []
+    pos = 0
+    for m in _C1.finditer(html):
+        if m.start() < pos:
+            continue  # inside a run already repaired
+        start = max(pos, max(html.rfind(c, pos, m.start()) for c in _RUN_ENDS) + 1)
+        after = _RUN_END.search(html, m.end())
+        end = after.start() if after else len(html)
+        out += [html[pos:start], fixes.fix_c1_controls(ftfy.fix_encoding(html[start:end]))]
+        pos = end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
