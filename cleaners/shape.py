@@ -236,11 +236,23 @@ def _script(text: str) -> str:
 LIST_BULLET = re.compile(r"[*+o\u2022\u25aa\u25e6\u2023\u00b7\u2013-] ")
 
 
+PARAGRAPH_WORDS = 25  # longer than any headline of the dev pages (23 words at most)
+_SENTENCE_THEN_MORE = re.compile(r"[.!?…][\"'’”)\]]*\s+\S")
+
+
+def is_paragraph(text: str) -> bool:
+    """More than PARAGRAPH_WORDS words and a sentence that ends before the line does: a paragraph of
+    prose, never a headline, even when it does not end in a full stop (a lede that closes on a
+    quoted fragment)."""
+    return len(text.split()) > PARAGRAPH_WORDS and _SENTENCE_THEN_MORE.search(text) is not None
+
+
 def is_headline_shaped(text: str) -> bool:
-    """A headline: 4-30 words, starts with a capital or digit, no sentence-final full stop."""
+    """A headline: 4-30 words, starts with a capital or digit, no sentence-final full stop, not a
+    paragraph of several sentences."""
     if not (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") or text.rstrip("'\"”’").endswith("."):
         return False  # cheap tests first; the result is the same
-    return 4 <= len(words(text)) <= 30
+    return 4 <= len(words(text)) <= 30 and not is_paragraph(text)
 
 
 def is_title_cased_short(text: str) -> bool:

@@ -199,3 +199,27 @@ def test_cleaning_an_article_with_a_short_headline_again_keeps_it():
     once = clean_text(text, Settings())
     twice = clean_text(f"{once.title}\n\n{once.text}", Settings())
     assert (twice.title, twice.text) == (once.title, once.text)
+
+
+# A lede that does not end in a full stop (it closes on a quoted fragment) is still a paragraph of
+# several sentences: never the headline, so it stays in the text.
+LEDE = ("The city council voted on Tuesday to expand the bus network to three new districts, a plan "
+        'that officials say will cut commuting times for thousands of residents. "Finally"')
+
+
+@pytest.mark.parametrize("text, paragraph", [
+    (LEDE, True),
+    ("AARP Just Named the 25 Best Places to Retire in the U.S.—and This City Just Ranked No. 1 (Again)", False),
+    ("Tutoring was supposed to save American kids after the pandemic. The results? 'Sobering'", False),
+    (LEDE.replace(". ", ", "), False),  # one long clause: no sentence ends inside
+])
+def test_is_paragraph(text, paragraph):
+    assert shape.is_paragraph(text) is paragraph
+    assert shape.is_headline_shaped(text) is not paragraph
+
+
+def test_a_lede_closing_on_a_quote_is_not_taken_for_the_headline():
+    from cleaners.pipeline import clean_text
+
+    doc = clean_text("\n\n".join(["Home", LEDE, *BODY]), Settings())
+    assert doc.title != LEDE and LEDE in doc.text
