@@ -389,15 +389,18 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     shape_title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
                         and shape.is_headline_shaped(ln.text)), None)
     # A text that starts with a short line right above its body starts with its headline, as a
-    # cleaned article does: too short for the shape rule's four words. Title-cased ("Home Repair
-    # Programs"), or in sentence case with every content word in the body ("Council expands buses"
-    # over "The city council voted to expand the bus network"; a menu's "Most recent" names nothing
-    # the article says).
-    if shape_title is None and first == 1 and whole[0] is None and not cuts[0] \
-            and (shape.is_title_cased_short(doc.lines[0].text)
-                 or (shape.is_short_heading(doc.lines[0].text)
-                     and shape.names_only(doc.lines[0].text, residual[first:last + 1]))):
-        shape_title = doc.lines[0]
+    # cleaned article does: too short for the shape rule's four words. (Starts: above it at most
+    # lines a rule removes whole, such as a breadcrumb.) Title-cased ("Home Repair Programs"), or
+    # in sentence case with every content word in the body ("Council expands buses" over "The city
+    # council voted to expand the bus network"; a menu's "Most recent" names nothing the article
+    # says), or in Chinese, Japanese or Korean sharing most character pairs with it.
+    top = first - 1
+    if shape_title is None and top >= 0 and whole[top] is None and not cuts[top] \
+            and all(whole[j] is not None for j in range(top)):
+        text, body = doc.lines[top].text, residual[first:last + 1]
+        if shape.is_title_cased_short(text) or (shape.is_short_heading(text) and shape.names_only(text, body)) \
+                or shape.is_cjk_heading_of(text, body):
+            shape_title = doc.lines[top]
 
     def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:
         spans: list[Span] = []

@@ -288,6 +288,35 @@ def names_only(text: str, body: Iterable[str], min_words: int = 2) -> bool:
     return all(_word_forms(w) & vocabulary for w in ws)
 
 
+# Han, kana and Hangul: scripts with no letter case whose characters (Han, kana) or syllables
+# (Hangul) carry meaning, so two in a row say what a text is about as a word does elsewhere.
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
+CJK_HEADING_CHARS = (4, 40)  # a headline's length in those characters
+
+
+def _cjk_bigrams(text: str) -> set[str]:
+    return {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
+
+
+def is_cjk_heading_of(text: str, body: Iterable[str], min_share: float = 0.5) -> bool:
+    """A short line in Chinese, Japanese or Korean that reads as the headline of `body`: 4-40 of
+    those characters, most of the line, no sentence mark at the end, and at least `min_share` of
+    its character pairs in the body ("市议会投票扩大公交网络" over "市议会周二投票决定将公交网络扩展…";
+    a menu's "最新新闻" shares one pair of three). Where words are not separated by spaces, the
+    word tests of is_short_heading and names_only see one word."""
+    n_cjk = len(_CJK.findall(text))
+    letters = sum(c.isalpha() for c in text)
+    lo, hi = CJK_HEADING_CHARS
+    if not lo <= n_cjk <= hi or n_cjk < 0.8 * max(letters, 1) or ends_sentence(text):
+        return False
+    pairs = _cjk_bigrams(text)
+    if len(pairs) < 3:
+        return False
+    body_pairs = set().union(*(_cjk_bigrams(t) for t in body))
+    return len(pairs & body_pairs) >= min_share * len(pairs)
+
+
 TITLE_CASE_SHARE = 0.8  # of the longer words capitalised: a heading's style, not a sentence's
 
 

@@ -223,3 +223,38 @@ def test_a_lede_closing_on_a_quote_is_not_taken_for_the_headline():
 
     doc = clean_text("\n\n".join(["Home", LEDE, *BODY]), Settings())
     assert doc.title != LEDE and LEDE in doc.text
+
+
+# Above the short headline, at most lines a rule removes whole (a breadcrumb): the text still starts
+# with its headline.
+def test_a_short_headline_under_a_breadcrumb_is_the_headline():
+    decision = decide(["Home | Apps | Phones", "Mobile app kinds", *BODY], Settings(use_model=False))
+    assert decision.title is not None and decision.title.text == "Mobile app kinds"
+
+
+def test_a_short_line_under_a_line_no_rule_removes_is_no_headline():
+    decision = decide(["Apps and phones today", "Mobile app kinds", *BODY], Settings(use_model=False))
+    assert decision.title is None or decision.title.text != "Mobile app kinds"
+
+
+# In Chinese and Japanese a headline has no spaces, so the word tests see one word: the headline is
+# a short line sharing most of its character pairs with the body.
+ZH_BODY = ["市议会周二投票决定将公交网络扩展到三个新区，官员表示这项计划将为数千名居民缩短通勤时间。",
+           "支持者认为新线路将帮助那些目前每天要花一个多小时通勤的工人。",
+           "反对者表示，市议会没有解释将如何支付额外司机的费用。"]
+JA_BODY = ["市議会は火曜日、バス路線網を三つの新しい地区に拡大することを決定した。",
+           "当局者によると、この計画により何千人もの住民の通勤時間が短縮されるという。"]
+
+
+@pytest.mark.parametrize("body, first_line, is_title", [
+    (ZH_BODY, "市议会投票扩大公交网络", True),
+    (ZH_BODY, "最新新闻", False),  # a menu's "latest news": one character pair of three in the body
+    (ZH_BODY, "公交网络", True),
+    (ZH_BODY, "公交", False),  # one pair: too short to tell
+    (ZH_BODY, "市议会投票扩大公交网络。", False),  # a sentence
+    (JA_BODY, "バス路線網の拡大を決定", True),
+    (JA_BODY, "ログイン", False),  # "log in"
+])
+def test_a_short_cjk_line_sharing_the_body_s_character_pairs_is_the_headline(body, first_line, is_title):
+    decision = decide([first_line, *body], Settings(use_model=False))
+    assert (decision.title is not None and decision.title.text == first_line) is is_title
