@@ -90,7 +90,7 @@ ENGLISH_STOP_SHARE = 0.15  # share of English function words in a body that is E
 # then its C1 fix for a lone cp1252 byte such as "we\x92re"). A page without any is not touched.
 _C1 = re.compile("[\x80-\x9f]")
 _RUN_ENDS = "<>&\n"  # a run of text or of a tag's attributes ends at these
-_RUN_END = re.compile("[<>&\n]")
+_RUN_END = re.compile("[" + re.escape(_RUN_ENDS) + "]")
 
 
 def repair_source_mojibake(html: str) -> str:

@@ -290,8 +290,9 @@ def names_only(text: str, body: Iterable[str], min_words: int = 2) -> bool:
 
 # Han, kana and Hangul: scripts with no letter case whose characters (Han, kana) or syllables
 # (Hangul) carry meaning, so two in a row say what a text is about as a word does elsewhere.
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_CJK_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{2,}")
+_CJK_CLASS = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+_CJK = re.compile(_CJK_CLASS)
+_CJK_RUN = re.compile(_CJK_CLASS + "{2,}")
 CJK_HEADING_CHARS = (4, 40)  # a headline's length in those characters
 
 

@@ -27,7 +27,6 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from cleaners import shape
 from cleaners.corpus import DocContext
 from cleaners.model.headline import full_headline
 
@@ -190,9 +189,7 @@ class LineModel:
         if not self.has_title or not len(p1):
             return None
         pt, XT = self._title_scores(X2, p1, lines, context, tokens, with_features=True)
-        for i in np.flatnonzero(np.isfinite(pt)):
-            if shape.is_paragraph(lines[i]):
-                pt[i] = -np.inf  # the candidates let through a long paragraph not ending in a full stop
+        pt[self._fx.paragraphs(XT, lines)] = -np.inf  # the candidates let through one not ending in a full stop
         cand = np.isfinite(pt)
         if not cand.any():
             return None

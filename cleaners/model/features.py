@@ -22,7 +22,7 @@ import numpy as np
 
 from cleaners.corpus import DocContext
 from cleaners.rules.byline import byline_parts
-from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS
+from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, is_paragraph
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -844,6 +844,15 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     below = col[ti["p1_min_below3"]]
     col[ti["p2_below_vs_best"]] = below - below[cand].min() if cand.any() else 0
     return np.hstack([X2, T])
+
+
+def paragraphs(X: np.ndarray, lines: list[str]) -> np.ndarray:
+    """Which lines are paragraphs of several sentences (cleaners.shape.is_paragraph); only the lines
+    whose n_words (white space + 1, never fewer than the line's words) passes PARAGRAPH_WORDS are read."""
+    out = np.zeros(len(lines), dtype=bool)
+    for i in np.flatnonzero(X[:, _IDX["n_words"]] > PARAGRAPH_WORDS):
+        out[i] = is_paragraph(lines[i])
+    return out
 
 
 def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
