@@ -115,8 +115,9 @@ _FTFY_SPECIAL, _FTFY_QUOTE = _ftfy_tables()
 _MOJIBAKE_REQUIRED = _mojibake_required()
 
 
-def _is_bad(text: str) -> bool:
-    """ftfy.badness.is_bad, skipped where no character it could flag is present."""
+def has_mojibake(text: str) -> bool:
+    """ftfy.badness.is_bad, skipped where no character it could flag is present (the same answer:
+    the normalisation asks it of lines, the articles schema of whole texts)."""
     return bool(_MOJIBAKE_REQUIRED.search(text)) and is_bad(text)
 
 
@@ -139,12 +140,12 @@ def _repair(line: str, keep_curly_quotes: bool) -> str:
         if not _ASCII_SUSPECT.search(line):
             return line
         return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
-    if _FTFY_SPECIAL.search(line) or _is_bad(line):
+    if _FTFY_SPECIAL.search(line) or has_mojibake(line):
         return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
     fixed = line
     if not keep_curly_quotes and _FTFY_QUOTE.search(line):
         fixed = fixes.uncurl_quotes(line)
-        if _is_bad(fixed):
+        if has_mojibake(fixed):
             return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
     if not unicodedata.is_normalized("NFC", fixed):
         return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-import ftfy.badness
+
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
 from pandera.typing import Series
 
+from cleaners.lines import has_mojibake
 from cleaners.metadata.dates import EARLIEST
 from cleaners.metadata.outlets import registrable_domain
 from cleaners.types import KINDS
@@ -34,7 +35,7 @@ def text_problem(t) -> str | None:
         return "not a string"
     if "\u00a0" in t:
         return "contains a no-break space"
-    if not t.isascii() and ftfy.badness.is_bad(t):  # mojibake needs non-ASCII characters
+    if not t.isascii() and has_mojibake(t):  # mojibake needs non-ASCII characters
         return "contains mojibake (ftfy badness)"
     return None
 

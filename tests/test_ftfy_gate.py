@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import ftfy
+import ftfy.badness
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -97,3 +98,17 @@ def test_gate_equals_fix_text_on_generated_lines(line, keep_curly):
 def test_space_folding_matches_the_plain_pattern():
     for line in ["a  b", " a\tb ", "a\u00a0\u00a0b", "a \u2009 b", "a b c", "\u3000x", "x\ufeff"]:
         assert L._SPACES_TO_FOLD.sub(" ", line) == L._SPACES.sub(" ", line)
+
+
+# The gated mojibake test (cleaners.lines.has_mojibake) answers as ftfy.badness.is_bad does: the
+# normalisation asks it of lines, the articles schema's text_is_clean check of whole texts.
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ALPHABET | st.characters(min_codepoint=0x80, max_codepoint=0x2fff), max_size=40).map("".join))
+def test_gated_mojibake_test_equals_is_bad_on_generated_texts(text):
+    assert L.has_mojibake(text) == ftfy.badness.is_bad(text)
+
+
+def test_gated_mojibake_test_equals_is_bad_on_edge_cases_and_dev_lines():
+    texts = EDGE_CASES + [mojibake(x) for x in EDGE_CASES if "\ud83d" not in x] + _sample_lines()
+    texts.append("\n\n".join(texts))  # a whole text as the schema sees it
+    assert [L.has_mojibake(t) for t in texts] == [ftfy.badness.is_bad(t) for t in texts]
