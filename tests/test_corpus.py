@@ -1,5 +1,7 @@
 """Corpus-level line repetition (cleaners.corpus)."""
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cleaners.corpus import CorpusStats, DocContext, _Counter, line_hashes, normalise_for_hash
 
@@ -57,3 +59,13 @@ def test_memory_is_bounded_by_distinct_lines():
 def test_empty_context():
     ctx = DocContext.empty(3, url="https://example.com/a")
     assert list(ctx.df) == [1, 1, 1] and ctx.n_docs == 1 and ctx.url.endswith("/a")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=()), max_size=60)
+       | st.lists(st.sampled_from(["a", "B", " ", "\n", ".", "“", "”", "é", "—", "€", "©", "Ω", "😀", "\ud83d", "&", "9"]),
+                  max_size=40).map("".join))
+def test_drop_punctuation_is_translate_of_the_drop_table(text):
+    # the byte-and-line split form deletes exactly what str.translate(_DROP) deletes
+    from cleaners.corpus import _DROP, drop_punctuation
+    assert drop_punctuation(text) == text.translate(_DROP)
