@@ -14,7 +14,7 @@ from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.text_evidence import read_text_metadata
-from cleaners.metadata.resolve import Evidence, record_evidence, record_value, resolve
+from cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
 from cleaners.rules import RULES
 from cleaners.settings import Settings
 from cleaners.shape import fold, repeat_key, stop_share, words
@@ -35,8 +35,7 @@ def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str =
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
     # decide until nothing more goes: idempotent (cleaners.fixpoint)
-    url = record_value(meta or {}, "url")
-    decision = decide_stable(lines, settings, rules=rules, url=str(url) if url is not None else None)
+    decision = decide_stable(lines, settings, rules=rules, url=record_url(meta or {}))
     spans = decision.spans
     found = read_text_metadata(spans, [(ln.number, t) for ln, t in decision.kept],
                                decision.title.number if decision.title else None)

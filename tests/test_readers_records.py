@@ -193,3 +193,36 @@ def test_tsv_records_are_read(tmp_path):
     (doc,) = _read(tmp_path, "news.tsv")
     assert doc.source == "news.tsv#0" and doc.meta["title"] == "Bus network grows"
     assert doc.text == BODY.replace("\n\n", " ")
+
+
+def test_wordpress_and_json_ld_nested_fields(tmp_path):
+    # WordPress's REST API wraps title and content in {"rendered": …}; JSON-LD gives authors as
+    # Person objects and a date as {"@value": …}
+    wordpress = {"id": 12, "date": "2024-03-05T10:12:00", "link": "https://example.org/2024/03/05/buses/",
+                 "title": {"rendered": "Council votes to expand the city bus network"},
+                 "content": {"rendered": "".join(f"<p>{p}</p>" for p in BODY.split("\n\n")), "protected": False}}
+    json_ld = {"text": BODY, "headline": "Bus network grows",
+               "author": [{"@type": "Person", "name": "Jane Doe"}, {"@type": "Person", "name": "John Roe"}],
+               "datePublished": {"@value": "2024-03-06"}}
+    _jsonl(tmp_path / "nested.jsonl", [wordpress, json_ld])
+    docs = _read(tmp_path, "nested.jsonl")
+    assert [d.format for d in docs] == ["html", "text"]
+    first, second = (clean_document(d, Settings()) for d in docs)
+    assert first.title == "Council votes to expand the city bus network" and first.text == BODY
+    assert first.url == "https://example.org/2024/03/05/buses/" and first.published.value == dt.date(2024, 3, 5)
+    assert second.title == "Bus network grows" and second.author == "Jane Doe; John Roe"
+    assert second.published.value == dt.date(2024, 3, 6)
+
+
+def test_a_field_holding_an_object_without_a_value_is_missing_not_its_repr(tmp_path):
+    record = {"text": BODY, "title": {"nested": True}, "url": 7, "author": {"id": 3}, "outlet": [{"x": 1}]}
+    _jsonl(tmp_path / "odd.jsonl", [record])
+    (raw,) = _read(tmp_path, "odd.jsonl")
+    doc = clean_document(raw, Settings())
+    assert doc.text == BODY
+    assert doc.title is None or "nested" not in doc.title
+    assert doc.url is None and doc.author is None and doc.outlet is None
+    wrapped = {"content": {"protected": True}}  # content wrapped with no value: no content, said so
+    _jsonl(tmp_path / "empty.jsonl", [wrapped])
+    (err,) = _read(tmp_path, "empty.jsonl")
+    assert isinstance(err, DocumentError) and "no content" in err.reason

@@ -60,8 +60,26 @@ class Resolved:
     author: str | None
 
 
+# Where common exports nest a field's value in an object: WordPress's REST API ("title":
+# {"rendered": "…"}, "content": {"rendered": "<p>…"}), schema.org JSON-LD ("author": [{"@type":
+# "Person", "name": "…"}]), and value wrappers ("@value", "text", "value", "href").
+NESTED_VALUE_KEYS = ("rendered", "name", "@value", "value", "text", "html", "href", "url")
+
+
+def nested_value(value: Any) -> Any:
+    """The value an object wraps (NESTED_VALUE_KEYS, first present), or the value itself; None for
+    an object without one of those keys (never its repr as a title or a name)."""
+    depth = 0
+    while isinstance(value, Mapping) and depth < 4:  # {"title": {"rendered": …}}, no deeper
+        value = next((value[k] for k in NESTED_VALUE_KEYS if k in value and value[k] not in (None, "")), None)
+        depth += 1
+    return None if isinstance(value, Mapping) else value
+
+
 def present(value: Any) -> Any:
-    """None for missing values: None, NaN, empty or blank strings, empty lists."""
+    """None for missing values: None, NaN, empty or blank strings, empty lists, objects that wrap
+    no value (see nested_value)."""
+    value = nested_value(value)
     if value is None:
         return None
     if isinstance(value, float) and math.isnan(value):
@@ -70,7 +88,7 @@ def present(value: Any) -> Any:
         value = " ".join(value.split())
         return value or None
     if isinstance(value, (list, tuple)):
-        items = [str(v).strip() for v in value if present(v) is not None]
+        items = [str(v) for v in map(present, value) if v is not None]
         return "; ".join(items) or None
     try:  # pandas NaT and friends
         if value != value:
@@ -118,7 +136,13 @@ def record_evidence(meta: Mapping[str, Any]) -> Evidence:
         v = record_value(meta, field)
         return str(v) if v is not None else None
     return Evidence(title=text("title"), published=parse_any_date(record_value(meta, "published")),
-                    outlet=text("outlet"), url=text("url"), author=text("author"))
+                    outlet=text("outlet"), url=record_url(meta), author=text("author"))
+
+
+def record_url(meta: Mapping[str, Any]) -> str | None:
+    """The record's URL field, when it is text (a number or a flag is no address)."""
+    url = record_value(meta, "url")
+    return url if isinstance(url, str) else None
 
 
 def _compact(text: str) -> str:

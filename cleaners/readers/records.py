@@ -22,6 +22,7 @@ from typing import Any, Iterable, Iterator, Mapping
 import orjson
 
 from cleaners.encoding import decode
+from cleaners.metadata.resolve import nested_value
 from cleaners.readers.markup import looks_like_html
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
@@ -48,12 +49,14 @@ def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocum
     """One record as a RawDocument, or a DocumentError saying what is wrong with it."""
     if not isinstance(record, Mapping):
         return DocumentError("read", f"record is a JSON {type(record).__name__}, not an object; each record must be an object with a text, html or content field", source=source)
-    field = next((f for f in CONTENT_FIELDS if isinstance(record.get(f), (str, bytes)) and str(record.get(f)).strip()), None)
+    # a field's value may be wrapped in an object, as WordPress's REST API gives "content": {"rendered": "<p>…"}
+    field = next((f for f in CONTENT_FIELDS if isinstance(nested_value(record.get(f)), (str, bytes))
+                  and str(nested_value(record.get(f))).strip()), None)
     if field is None:
         present = [f for f in CONTENT_FIELDS if f in record]
         why = f"its {', '.join(present)} field is empty or not a string" if present else f"it has none of the fields {', '.join(CONTENT_FIELDS)} (fields: {', '.join(map(str, list(record)[:8])) or 'none'})"
         return DocumentError("read", f"record has no content: {why}; add the article text or HTML", source=source)
-    content = record[field]
+    content = nested_value(record[field])
     if isinstance(content, bytes):
         try:
             content = decode(content)
