@@ -27,6 +27,7 @@ import lxml.html
 from lxml import etree
 
 from cleaners.encoding import decode
+from cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from cleaners.shape import fold
 from cleaners.types import DocumentError
 
@@ -671,6 +672,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
             body, mode, fallback = visible, "visible text", True
     if not body.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
+    if _chars(body) < SHELL_MAX_CHARS and (reason := shell_reason(tree)) is not None:
+        raise DocumentError("extract", reason)
     return HtmlExtraction(
         text=body,
         fallback=fallback,

@@ -6,15 +6,19 @@ scores -> decision (cleaners.decide) -> CleanDocument with metadata and provenan
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Iterator
 
+from cleaners.decide import NO_BODY
 from cleaners.fixpoint import decide_stable
 from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.text_evidence import read_text_metadata
 from cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
+from cleaners.page_kind import interstitial_reason, notice_reason
 from cleaners.rules import RULES
 from cleaners.settings import Settings
 from cleaners.shape import fold, repeat_key, stop_share, words
@@ -127,7 +131,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
         spans += [Span(n, 0, len(lines[n - 1]), "navigation", lines[n - 1], "above_headline", whole_line=True) for n in sorted(furniture)]
         kept = [(n, line) for n, line in kept[:top] if n not in furniture] + kept[top + 1:]
     if not kept:
-        raise DocumentError("extract", "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article")
+        raise DocumentError("extract", ONLY_DEBRIS)
     return replace(doc, title=None, text="\n\n".join(t for _, t in kept), kept_lines=tuple(n for n, _ in kept),
                    removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes
 
@@ -152,10 +156,13 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
             notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
         elif ext.mode != "trafilatura":
             notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
-        doc, more = _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
+        with _notice_page_said(ext.text, ext.title):
+            doc, more = _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
         notes += more
     else:
-        doc = clean_text(document_text(raw), settings, source=raw.source, doc_id=raw.doc_id, meta=meta)
+        text = document_text(raw)
+        with _notice_page_said(text):
+            doc = clean_text(text, settings, source=raw.source, doc_id=raw.doc_id, meta=meta)
 
     found = resolve(
         record, html,
@@ -165,9 +172,30 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
         text_author=doc.author,
     )
     title = normalise_line(found.title, settings.keep_curly_quotes) if found.title else None
+    reason = interstitial_reason(doc.title or title, doc.text, doc.removed)
+    if reason is not None:
+        raise DocumentError("decide", reason)
     return replace(doc, title=title or None, published=found.published, outlet=found.outlet,
                    outlet_domain=found.outlet_domain, url=found.url, author=found.author,
                    notes=tuple(doc.notes) + tuple(notes))
+
+
+ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
+
+
+@contextmanager
+def _notice_page_said(text: str, title: str | None = None) -> Iterator[None]:
+    """A document left with no body because its lines were an access notice (a bot check, a
+    script-less shell, an error page) is quarantined with that reason (cleaners.page_kind)."""
+    try:
+        yield
+    except DocumentError as err:
+        if err.reason not in (NO_BODY, ONLY_DEBRIS):
+            raise
+        reason = notice_reason([title or "", *text.splitlines()])
+        if reason is None:
+            raise
+        raise DocumentError(err.stage, reason) from err
 
 
 def input_text(raw: RawDocument) -> str:

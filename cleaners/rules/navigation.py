@@ -158,14 +158,37 @@ _EMBED_NOTICE = re.compile(
       # an audio player's label: "Listen to this article · 5:12 min Learn more"
       | listen\ to\ (?:this|the)\ (?:article|story)\b[^.!?]{0,40}$
       | (?:new:?\s*)?you\ can\ now\ listen\ to\ [^.!?]{0,40}\b(?:articles?|stories|news)\s*[!.]?$
-      # what a bot check or a script-less browser is shown instead of the page
-      | (?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
-      | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)
-      | (?:please\ )?(?:enable|turn\ on)\ javascript\b | (?:javascript|cookies)\ (?:is|are)\ (?:disabled|required)\b
-      | press\ (?:&|and)\ hold\ to\ confirm
       | (?:this|the)\ (?:video|audio|content|media|embed|player|post|tweet|graphic|map)\ (?:is\ )?(?:currently\ )?
         (?:not\ available|unavailable|no\ longer\ available|could\ not\ be\ loaded|cannot\ be\ displayed)
         (?:\ (?:in\ your\ (?:region|country|browser)|on\ this\ (?:device|site)|right\ now|at\ the\ moment))?[.!]?$
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+# What a page shows instead of the article (cleaners.page_kind reads the same lines to tell such a
+# page from an article): a bot check or an access block ("Please verify you're not a robot",
+# "Checking your browser before accessing …", "Sorry, you have been blocked"), a notice to a browser
+# without scripts ("Please enable JavaScript", "You need to enable JavaScript to run this app."), an
+# error page's heading ("404 Not Found", "Page not found", "Seite nicht gefunden").
+_NOTICE_END = r"\s*[.!]?(?:\s*[|–—-]\s*[^|–—-]{0,40})?$"  # the notice alone, or with the site's name after a bar or a dash
+ACCESS_NOTICE = re.compile(
+    rf"""^(?:(?P<bot_check>(?:please\ )?(?:verify|confirm|prove)\ (?:that\ )?(?:you(?:'re|’re|\ are)|you'?re)\ (?:not\ a\ (?:robot|bot)|(?:a\ )?human)
+        | i(?:'m|’m|\ am)\ not\ a\ robot | are\ you\ a\ (?:robot|human)\b | checking\ (?:if\ the\ site\ connection\ is\ secure|your\ browser)
+        | press\ (?:&|and)\ hold\ to\ confirm
+        | (?:sorry,?\ )?you\ have\ been\ blocked\b | access\ (?:to\ this\ page\ (?:has\ been|is)\ )?denied{_NOTICE_END}
+        | (?:our\ systems\ have\ detected\ )?unusual\ traffic\ from\ your\ (?:computer\ )?network
+        | pardon\ our\ interruption\b | attention\ required!?\ *(?:\|\ *cloudflare)?$
+        | (?:ddos\ protection|performance\ (?:&|and)\ security)\ by\ cloudflare\b)
+      | (?P<script_shell>(?:(?:you\ (?:need|have)|we\ need\ you)\ to\ |please\ )?(?:enable|turn\ on|activate)\ javascript\b
+        | (?:javascript|cookies)\ (?:is|are)\ (?:disabled|required)\b
+        | (?:this\ (?:site|page|app|website)\ )?requires?\ javascript\b)
+      | (?P<error_page>(?:error\ 404|404\ (?:error|not\ found))(?:\s*[-–—:|]\s*(?:page\ )?not\ found)?{_NOTICE_END}
+        | (?:(?:error\ )?404\s*[-–—:|]?\s*)?(?:page\ not\ found|seite\ nicht\ gefunden|page\ introuvable|página\ no\ encontrada
+            |pagina\ non\ trovata){_NOTICE_END}
+        | (?:sorry|oops)[,!]?\ (?:that\ |this\ |the\ )?page\ (?:can(?:'|’|no)t|could\ not)\ be\ found
+        | the\ page\ you\ (?:are|were|'re|’re)\ looking\ for\ (?:can(?:'|’|no)t\ be\ found|could\ not\ be\ found|does\ not\ exist|doesn'?t\ exist|no\ longer\ exists)
+        | (?:500\ internal\ server\ error|502\ bad\ gateway|503\ service\ (?:temporarily\ )?unavailable){_NOTICE_END})
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -243,12 +266,12 @@ def category_counts(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
-@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, _READING_TIME, _RELATIVE_TIME, _FURNITURE)
+@starts_with(_GALLERY_COUNTER, _EMBED_NOTICE, ACCESS_NOTICE, _READING_TIME, _RELATIVE_TIME, _FURNITURE)
 def placeholder(line: Line, doc: Doc) -> Proposal | None:
     """A gallery's counter, an embed's placeholder text, a reading-time label, a relative time
     stamp, a form field, an unfilled template: the page's furniture in the body."""
     if line.n_words <= 60 and (_GALLERY_COUNTER.search(line.text) or _EMBED_NOTICE.search(line.text)
-                               or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)
+                               or ACCESS_NOTICE.search(line.text) or _READING_TIME.search(line.text) or _RELATIVE_TIME.search(line.text)
                                or _FURNITURE.search(line.text)):
         return whole_line("navigation", "placeholder")
     return None

@@ -1,0 +1,73 @@
+"""Pages that are not an article: what a scraper saved instead of the story.
+
+A crawl keeps some pages that hold no article at all: a bot check or an access block ("Checking
+your browser before accessing …"), the empty shell of a page whose text a script would have made
+("You need to enable JavaScript to run this app."), an error page ("404 Not Found"), a frameset, or
+a redirect. Their lines are debris to the line rules (cleaners.rules.navigation.ACCESS_NOTICE), but
+what is left of such a page is a few lines of its notice, and writing that as an article would put
+"This process is automatic." into the corpus. So a short document that holds such a notice is
+quarantined with what to do about it, and so is a page whose markup says its content is elsewhere.
+A long article that quotes a notice ("the site showed 'Access denied' for hours") stays: the notice
+must be a line of its own, and the text short.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from cleaners.rules.navigation import ACCESS_NOTICE
+from cleaners.types import Span
+
+INTERSTITIAL_MAX_WORDS = 80  # a notice page's text; an article, even a brief, is longer
+NOTICE_MAX_WORDS = 25  # a notice is a line of its own, not a sentence that quotes one
+SHELL_MAX_CHARS = 200  # the text of a frameset or a redirect page: a line or two at most
+REDIRECT_MAX_DELAY_S = 10  # a news page that reloads itself waits minutes
+
+REASONS = {
+    "bot_check": "the page is a bot check or an access block ({quote}), not the article; fetch it again "
+                 "(more slowly, or with a browser)",
+    "script_shell": "the page's text is made by a script in the browser ({quote}), so the saved page holds "
+                    "none of the article; save it after rendering (with a headless browser)",
+    "error_page": "the page is an error page ({quote}), not an article; check its URL or fetch it again",
+}
+_REFRESH = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*[;,]\s*url\s*=\s*['\"]?([^'\"\s]+)", re.I)
+
+
+def _quote(line: str) -> str:
+    line = " ".join(line.split())
+    return f'"{line[:57]}…"' if len(line) > 60 else f'"{line}"'
+
+
+def interstitial_reason(title: str | None, text: str, removed: Iterable[Span] = ()) -> str | None:
+    """Why a cleaned document is a notice page rather than an article (REASONS), or None: its text
+    is short and its headline, one of its paragraphs or a line removed whole is an access notice."""
+    if len(text.split()) > INTERSTITIAL_MAX_WORDS:
+        return None
+    return notice_reason([title or "", *text.split("\n\n"), *(s.text for s in removed if s.whole_line)])
+
+
+def notice_reason(lines: Iterable[str]) -> str | None:
+    """REASONS for the first of `lines` that is an access notice of its own, or None. On a
+    document with no article body left, this says why better than "every line looks like debris"."""
+    for line in lines:
+        if line and len(line.split()) <= NOTICE_MAX_WORDS:
+            m = ACCESS_NOTICE.search(line.strip())
+            if m is not None and m.lastgroup in REASONS:
+                return REASONS[m.lastgroup].format(quote=_quote(line))
+    return None
+
+
+def shell_reason(tree) -> str | None:
+    """Why a page with (almost) no text holds no article, read from its markup: a frameset (the
+    text is in the pages it frames) or a redirect (a meta refresh to another address); or None."""
+    root = tree.getroottree().getroot()
+    if next(root.iter("frameset"), None) is not None:
+        sources = [f.get("src") for f in root.iter("frame") if f.get("src")]
+        where = ", ".join(sources[:5]) if sources else "no source given"
+        return f"the page is a frameset: its text is in the pages it frames ({where}); fetch those pages instead"
+    for meta in root.iter("meta"):
+        if (meta.get("http-equiv") or "").strip().lower() == "refresh":
+            m = _REFRESH.match(meta.get("content") or "")
+            if m is not None and float(m.group(1)) <= REDIRECT_MAX_DELAY_S:
+                return f"the page redirects to {m.group(2)[:200]} (a meta refresh) and holds no article; fetch that address instead"
+    return None
