@@ -71,6 +71,16 @@ def removed_rows(doc: CleanDocument) -> list[dict]:
             for s in sorted(doc.removed, key=lambda s: (s.line, s.start))]
 
 
+def duplicate_reason(source: str, first: str, doc_id: str) -> str:
+    """Why a document with the bytes of one already cleaned is left out: a second file is removed
+    by its owner; a record in an archive or a record file (the same page fetched at two addresses)
+    only needs dropping if it should not be there."""
+    if "#" in source:
+        return (f"same content as {first} (doc_id {doc_id}), which is cleaned once; this copy is left out so doc_id "
+                f"stays unique (drop the record from its file if it should not be there)")
+    return f"same bytes as {first} (doc_id {doc_id}), which is cleaned once; remove the duplicate file"
+
+
 def quarantine_row(source: str, err: DocumentError, doc_id: str | None = None) -> dict:
     return {"source": source, "doc_id": doc_id, "stage": err.stage, "error": err.reason}
 
@@ -84,8 +94,7 @@ def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, ou
                seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
     doc_id = raw.doc_id
     if doc_id in seen:
-        out.quarantine.append(quarantine_row(raw.source, DocumentError(
-            "validate", f"same bytes as {seen[doc_id]} (doc_id {doc_id}), which is cleaned once; remove the duplicate file"), doc_id))
+        out.quarantine.append(quarantine_row(raw.source, DocumentError("validate", duplicate_reason(raw.source, seen[doc_id], doc_id)), doc_id))
         return
     seen[doc_id] = raw.source
     try:

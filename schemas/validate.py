@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from cleaners.batch import BatchResult
+from cleaners.batch import BatchResult, duplicate_reason
 from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, STAGES
 
 _HEX16 = re.compile(HEX16)
@@ -315,7 +315,7 @@ def resolve_duplicates(folder: Path) -> int:
     rewrite("removed", keep_removed)
     quar = pq.read_table(folder / "quarantine.parquet")
     extra = [{"source": s, "doc_id": d, "stage": "validate",
-              "error": f"same bytes as {kept[d]} (doc_id {d}), which is cleaned once; remove the duplicate file"}
+              "error": duplicate_reason(s, kept[d], d)}
              for d, s in zip(moved_ids, moved_sources)]
     merged = pa.concat_tables([quar.cast(ARROW_SCHEMAS["quarantine"]), pa.Table.from_pylist(extra, schema=ARROW_SCHEMAS["quarantine"])])
     tmp = folder / ".quarantine.dedup.tmp"

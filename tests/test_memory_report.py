@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from cleaners import store
+from cleaners.batch import duplicate_reason
 from flows.report import build as report_build
 from flows.report import build_report
 from schemas.tables import ARROW_SCHEMAS
@@ -70,7 +71,7 @@ def ref_resolve_duplicates(folder: Path) -> int:
     pq.write_table(rem.filter(pa.array(mask, pa.bool_())), folder / "removed.parquet")
     quar = pq.read_table(folder / "quarantine.parquet")
     extra = [{"source": s, "doc_id": d, "stage": "validate",
-              "error": f"same bytes as {kept[d]} (doc_id {d}), which is cleaned once; remove the duplicate file"}
+              "error": duplicate_reason(s, kept[d], d)}
              for d, s in zip(moved["doc_id"], moved["source"])]
     pq.write_table(pa.concat_tables([quar.cast(ARROW_SCHEMAS["quarantine"]),
                                      pa.Table.from_pylist(extra, schema=ARROW_SCHEMAS["quarantine"])]),

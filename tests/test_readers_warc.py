@@ -108,3 +108,25 @@ def test_an_archive_without_a_page_says_what_it_holds(tmp_path):
     (tmp_path / "assets.warc.gz").write_bytes(out.getvalue())
     with pytest.raises(DocumentError, match=r"no HTML page among its 2 records \(1 response image/png, 1 response 404\)"):
         list(read_source(tmp_path, "assets.warc.gz", Settings()))
+
+
+def test_the_same_page_at_two_addresses_of_an_archive_is_one_article_and_a_record_note(tmp_path):
+    # a WARC often holds one page fetched twice (gzip-encoded, chunked, another URL): the copy is
+    # left out (doc_id unique) with advice about a record, not "remove the duplicate file"
+    import gzip
+
+    from cleaners.batch import clean_sources
+    from tests.articles import page
+
+    html = page().encode("utf-8")
+    with open(tmp_path / "twice.warc.gz", "wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        for uri, body, headers in (("https://example.org/a", html, []),
+                                   ("https://example.org/b", gzip.compress(html), [("Content-Encoding", "gzip")])):
+            head = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), *headers], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=head))
+    out = clean_sources(tmp_path, ["twice.warc.gz"], Settings())
+    assert [a["source"] for a in out.articles] == ["twice.warc.gz#0"]
+    (q,) = out.quarantine
+    assert q["source"] == "twice.warc.gz#1" and "same content as twice.warc.gz#0" in q["error"]
+    assert "remove the duplicate file" not in q["error"] and "drop the record" in q["error"]
