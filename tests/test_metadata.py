@@ -225,6 +225,30 @@ def test_an_update_alone_under_the_headline_that_no_rule_names_dates_nothing():
     assert doc.published is None
 
 
+# A site's masthead prints the day the page was fetched ("Friday, December 19, 2025") above its
+# menus, far above the article's headline: that is no publication date.
+_MASTHEAD = ["Example Gazette", "Friday, December 19, 2025", "Subscribe", "Home", "News", "Sport", "Business",
+             "Culture", "Opinion", "Weather", "Local", "World", "Podcasts", "Newsletters", "Events", "Search"]
+
+
+def test_a_masthead_date_far_above_the_headline_dates_nothing():
+    doc = clean_text("\n".join([*_MASTHEAD, "Council backs bigger bus network", *PARAGRAPHS]), Settings())
+    assert doc.title == "Council backs bigger bus network"
+    assert doc.published is None
+
+
+def test_under_a_masthead_date_the_article_s_own_date_wins():
+    doc = clean_text("\n".join([*_MASTHEAD, "Council backs bigger bus network", "Published December 12, 2025",
+                                *PARAGRAPHS]), Settings())
+    assert doc.published is not None and doc.published.value == dt.date(2025, 12, 12)
+
+
+def test_a_dateline_just_above_the_headline_still_dates_the_article():
+    doc = clean_text("\n".join([*_MASTHEAD[2:], "Posted on December 12, 2025", "Council backs bigger bus network",
+                                *PARAGRAPHS]), Settings())
+    assert doc.published is not None and doc.published.value == dt.date(2025, 12, 12)
+
+
 def test_the_name_on_the_headline_s_dated_meta_line_is_the_author():
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Mike Kappel May 18, 2016", *PARAGRAPHS]), Settings())
     assert doc.author == "Mike Kappel"

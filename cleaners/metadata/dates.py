@@ -84,7 +84,7 @@ def is_headline_stamp(span, headline: int | None) -> bool:
 
 
 def publication_date(evidence: list[tuple[int, str]], body_end: int | None,
-                     headline_stamps: list[tuple[int, str]] = ()) -> dt.date | None:
+                     headline_stamps: list[tuple[int, str]] = (), headline: int | None = None) -> dt.date | None:
     """The publication date from (line number, text) date evidence in document order (datelines,
     bylines, and the `headline_stamps`: is_headline_stamp), given the line where the article's kept
     body ends. Below the body, a stamp is the article's footer ("Posted on 03 Jul 2025", "June 9,
@@ -92,7 +92,11 @@ def publication_date(evidence: list[tuple[int, str]], body_end: int | None,
     stamps share one shape ("March 6, 2023 at 8:55 am", "September 17, 2020 at 6:59 pm") and two
     or more dates. List items date something else, and are left out (so are a list's under the
     headline: teasers); one stamp repeated ("13 July 2016" above and below the share buttons) is
-    the article's."""
+    the article's. Far above the headline (more than HEADLINE_STAMP_LINES lines), a date is the
+    masthead's ("Friday, December 19, 2025": the day the page was fetched) or a teaser's: left out
+    too."""
+    if headline is not None:
+        evidence = [(n, t) for n, t in evidence if n >= headline - HEADLINE_STAMP_LINES]
     below = [(n, t) for n, t in evidence if body_end is not None and n > body_end]
     # an update alone on the headline's meta line dates the page's revision, not the article
     headline_stamps = [(n, t) for n, t in headline_stamps if not _UPDATED.search(t)]

@@ -32,7 +32,8 @@ def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], h
     # the meta line under the headline, whatever kind of debris it was removed as
     stamps = [(s.line, s.text) for s in ordered if s.kind not in DATE_EVIDENCE_KINDS and is_headline_stamp(s, headline)
               and (body_end is None or s.line <= body_end)]
-    published = publication_date([(s.line, s.text) for s in ordered if s.kind in DATE_EVIDENCE_KINDS], body_end, stamps)
+    published = publication_date([(s.line, s.text) for s in ordered if s.kind in DATE_EVIDENCE_KINDS], body_end, stamps,
+                                 headline)
     author = author_from_spans(evidence)
     if author is None and stamps:  # the body's lower-case words only when a stamp may name the author
         body_lower = frozenset(w for _, t in body for w in shape.words(t) if w.islower())
