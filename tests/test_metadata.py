@@ -249,6 +249,18 @@ def test_a_dateline_just_above_the_headline_still_dates_the_article():
     assert doc.published is not None and doc.published.value == dt.date(2025, 12, 12)
 
 
+@pytest.mark.parametrize("stamp, date", [
+    ("May 21, 2025April 24, 2025 by Jane Roe", dt.date(2025, 4, 24)),  # updated, then published, glued
+    ("October 10, 2020July 13, 2024 by Jane Roe", dt.date(2020, 10, 10)),  # published, then updated
+    ("Published March 5, 2024 · Updated March 7, 2024", dt.date(2024, 3, 5)),
+    ("Posted on December 12, 2025", dt.date(2025, 12, 12)),
+])
+def test_a_stamp_with_two_dates_gives_the_earlier_one(stamp, date):
+    # a theme prints the publication and the update side by side; an article is published first
+    doc = clean_text("\n\n".join(["Council backs bigger bus network", stamp, *PARAGRAPHS]), Settings())
+    assert doc.published is not None and doc.published.value == date
+
+
 def test_the_name_on_the_headline_s_dated_meta_line_is_the_author():
     doc = clean_text("\n\n".join(["Council backs bigger bus network", "Mike Kappel May 18, 2016", *PARAGRAPHS]), Settings())
     assert doc.author == "Mike Kappel"

@@ -120,8 +120,16 @@ def stamp_shape(text: str) -> str:
     return _WORD_RUN.sub("w", shape)
 
 
+def stamp_date(text: str) -> dt.date | None:
+    """The date a stamp gives the article: the earliest plausible one it writes. A theme that prints
+    the publication and the update together ("May 21, 2025April 24, 2025 by …", in either order)
+    writes two, and an article is published before it is updated."""
+    dates = [d for m in _DATE.finditer(text) if (d := plausible(_written_date(m.group(0))))]
+    return min(dates) if dates else None
+
+
 def date_from_datelines(texts: list[str]) -> dt.date | None:
     """Prefer a published date over an updated one; first in the document wins within each."""
-    published = [d for t in texts if not _UPDATED.search(t) and (d := parse_date(t))]
-    updated = [d for t in texts if _UPDATED.search(t) and (d := parse_date(t))]
+    published = [d for t in texts if not _UPDATED.search(t) and (d := stamp_date(t))]
+    updated = [d for t in texts if _UPDATED.search(t) and (d := stamp_date(t))]
     return (published or updated or [None])[0]
