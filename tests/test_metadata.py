@@ -249,6 +249,13 @@ def test_a_dateline_just_above_the_headline_still_dates_the_article():
     assert doc.published is not None and doc.published.value == dt.date(2025, 12, 12)
 
 
+@pytest.mark.parametrize("kicker", ["Travel September 8, 2021", "Dec 17, 2025Julian K. Arni", "EditorialNovember 22, 2018"])
+def test_a_kicker_s_date_right_above_the_headline_dates_the_article(kicker):
+    doc = clean_text("\n".join([*_MASTHEAD[2:], kicker, "Council backs bigger bus network", *PARAGRAPHS]), Settings())
+    assert doc.published is not None and doc.published.value == parse_any_date(kicker.replace("Julian K. Arni", "")
+                                                                                .replace("Travel ", "").replace("Editorial", ""))
+
+
 @pytest.mark.parametrize("stamp, date", [
     ("May 21, 2025April 24, 2025 by Jane Roe", dt.date(2025, 4, 24)),  # updated, then published, glued
     ("October 10, 2020July 13, 2024 by Jane Roe", dt.date(2020, 10, 10)),  # published, then updated

@@ -72,14 +72,16 @@ def _parse_foreign(written: str) -> dt.date | None:
 
 
 HEADLINE_STAMP_LINES = 12  # raw lines under the headline where its byline and date sit
+HEADLINE_STAMP_ABOVE = 3  # raw lines above it where a kicker's date sits ("Travel September 8, 2021")
 HEADLINE_STAMP_MAX_WORDS = 16
 
 
 def is_headline_stamp(span, headline: int | None) -> bool:
-    """A removed line just under the headline that holds a date: the article's meta line ("Tom
-    Talbot October 14, 2025", "Dec 11, 2025 Share", "Jane Roe • Updated on Jul 4, 2024 • 28 min
-    read"), whatever kind of debris the cleaner took it for."""
-    return headline is not None and span.whole_line and 0 < span.line - headline <= HEADLINE_STAMP_LINES \
+    """A removed line just under the headline, or right above it, that holds a date: the article's
+    meta line ("Tom Talbot October 14, 2025", "Dec 11, 2025 Share", "Jane Roe • Updated on Jul 4,
+    2024 • 28 min read") or its kicker's, whatever kind of debris the cleaner took it for."""
+    return headline is not None and span.whole_line and span.line != headline \
+        and -HEADLINE_STAMP_ABOVE <= span.line - headline <= HEADLINE_STAMP_LINES \
         and len(span.text.split()) <= HEADLINE_STAMP_MAX_WORDS and _DATE.search(span.text) is not None
 
 
