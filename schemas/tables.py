@@ -9,12 +9,23 @@ place only) are in schemas.validate as well and are listed in CROSS_TABLE_CHECKS
 from __future__ import annotations
 
 import datetime as dt
+import sys
+import types
 
+# pandera registers its Dask annotation types whenever dask is installed (prefect-dask brings it),
+# and that imports dask.dataframe, dask.array and scipy on the first validation: 45 MB and 0.4 s in
+# every worker process, for types these models never use. Unless this process already uses Dask
+# dataframes, pandera is told what it would see without dask: no Dask types (pandas validation is
+# unaffected; tests/test_schemas.py checks both).
+if "dask.dataframe" not in sys.modules and "pandera.typing.dask" not in sys.modules:
+    _no_dask_typing = types.ModuleType("pandera.typing.dask", "pandera's Dask annotations, not loaded by newsclean")
+    _no_dask_typing.DASK_INSTALLED = False
+    sys.modules["pandera.typing.dask"] = _no_dask_typing
 
-import pandas as pd
-import pandera.pandas as pa
-import pyarrow as pa_arrow
-from pandera.typing import Series
+import pandas as pd  # noqa: E402
+import pandera.pandas as pa  # noqa: E402
+import pyarrow as pa_arrow  # noqa: E402
+from pandera.typing import Series  # noqa: E402
 
 from cleaners.lines import has_mojibake
 from cleaners.metadata.dates import EARLIEST

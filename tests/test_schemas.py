@@ -251,3 +251,27 @@ def test_full_page_text_with_a_table_of_contents_is_not_quarantined(tmp_path):
     (art,) = out.articles
     assert "Budget" in art["text"].split("\n\n")
     assert any(r["text"] == "Budget" and r["line"] == 7 for r in out.removed)
+
+
+def _validate_in_fresh_process(preamble: str) -> dict:
+    code = preamble + """
+import json, sys
+from schemas.validate import failing_rows
+good = failing_rows("quarantine", [{"source": "a.txt", "doc_id": None, "stage": "read", "error": "a long enough reason"}])
+bad = failing_rows("quarantine", [{"source": "a.txt", "doc_id": "zz", "stage": "nope", "error": "short"}])
+print(json.dumps({"good": good, "bad": bad.get(0, []), "dask": "dask.dataframe" in sys.modules, "scipy": "scipy" in sys.modules}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_validation_does_not_load_dask_dataframes_or_scipy():
+    # pandera's Dask annotations would import dask.dataframe and scipy in every worker (45 MB)
+    got = _validate_in_fresh_process("")
+    assert got["good"] == {} and len(got["bad"]) == 3
+    assert not got["dask"] and not got["scipy"]
+
+
+def test_validation_is_the_same_in_a_process_that_uses_dask_dataframes():
+    got = _validate_in_fresh_process("import dask.dataframe\n")
+    assert got["good"] == {} and len(got["bad"]) == 3 and got["dask"]
