@@ -387,3 +387,30 @@ def test_every_month_name_the_date_pattern_knows_is_read(month):
 
     d = parse_date(unicodedata.normalize("NFC", f"Updated 3 {month} 2024"))
     assert d is not None and (d.year, d.day) == (2024, 3), month
+
+
+# --- the author from the lines around the headline when no byline says "By"
+_BIO = "Chirag Bhardwaj is a technology specialist with over ten years of experience in software and transport planning."
+
+
+def _with_line_under_headline(line: str, bio: bool = True) -> str:
+    return "\n".join(["Home", "News", "Sport", "Council backs bigger bus network", line, *PARAGRAPHS,
+                      *(["About the author", _BIO] if bio else []), "Share", "Tags: buses"])
+
+
+@pytest.mark.parametrize("line", ["Chirag Bhardwaj", "Chirag Bhardwaj's avatar", "Guide by Chirag Bhardwaj",
+                                  "Writer: Chirag Bhardwaj"])
+def test_a_name_avatar_or_labelled_byline_under_the_headline_is_the_author(line):
+    assert clean_text(_with_line_under_headline(line), Settings()).author == "Chirag Bhardwaj"
+
+
+@pytest.mark.parametrize("line, bio", [
+    ("Post Tags", True),  # two capitalised words that name no one
+    ("Getty Images", True),  # a photo credit
+    ("Reviewed by Chirag Bhardwaj", True),  # a medical or fact reviewer, not the writer
+    ("Voiced by Amazon Polly", True),  # the reading voice
+    ("Photos by Chirag Bhardwaj", True),  # the photographer
+    ("Chirag Bhardwaj", False),  # a name alone that the page never names again: nothing says it wrote the story
+])
+def test_lines_under_the_headline_that_name_no_writer(line, bio):
+    assert clean_text(_with_line_under_headline(line, bio), Settings()).author is None
