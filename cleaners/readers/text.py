@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+from cleaners import front_matter
 from cleaners.readers.markup import bytes_look_like_html
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
@@ -12,4 +13,13 @@ from cleaners.types import DocumentError, RawDocument
 
 def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
     # a page saved under a .txt name goes the HTML path (cleaners.readers.markup)
-    yield RawDocument(source=source, data=data, format="html" if bytes_look_like_html(data) else "text")
+    if bytes_look_like_html(data):
+        yield RawDocument(source=source, data=data, format="html")
+        return
+    # a static-site post's front matter ("---", "title: …", "date: …", "---") is its metadata
+    head = data[:_FRONT_MATTER_HEAD].removeprefix(b"\xef\xbb\xbf")
+    meta = front_matter.fields(head.decode("utf-8", "replace")) if head[:3] in (b"---", b"+++") else {}
+    yield RawDocument(source=source, data=data, format="text", meta=meta)
+
+
+_FRONT_MATTER_HEAD = 20_000

@@ -1,0 +1,68 @@
+"""Front matter: the metadata block a static-site generator's page starts with.
+
+Hugo, Jekyll, Eleventy, Astro and most Markdown blogs begin a post with YAML between "---" lines
+(or TOML between "+++"): its title, date, author, tags. Read as text, the block's lines are
+neither article nor debris, and its "title: …" line looked like the headline. So a document that
+starts with such a block has it read as its metadata (the record's own fields: they win over
+anything inferred, cleaners.metadata.resolve) and its lines are not text (cleaners.lines leaves
+them empty, as a Markdown renderer does; they keep their place, so line numbers still count raw
+lines).
+
+A block counts only at the very start, closed within MAX_LINES lines, and only when it parses as
+a mapping with at least one of the fields a page's metadata uses: a page that merely opens with a
+"---" rule and some prose is left as it is.
+"""
+from __future__ import annotations
+
+import tomllib
+from typing import Any
+
+MAX_LINES = 80
+# The fields of a post's front matter that say what the record fields say (cleaners.metadata.resolve)
+KNOWN_FIELDS = frozenset({"title", "date", "published", "publishdate", "author", "authors", "url", "permalink",
+                          "slug", "description", "tags", "categories", "lastmod", "updated", "layout", "draft"})
+_DELIMITERS = {"---": ("---", "..."), "+++": ("+++",)}
+_FIELD_ALIASES = {"publishdate": "published", "permalink": "url"}  # Hugo's and Jekyll's names for record fields
+
+
+def block_lines(lines: list[str]) -> int:
+    """How many of the document's first lines are its front matter block (delimiters included), or 0."""
+    return _parse(lines)[1]
+
+
+def fields(text: str) -> dict[str, Any]:
+    """The front matter of `text` as record fields ({} when it has none): title, published, author,
+    url... (a value YAML reads as a date or a time stays one)."""
+    found = _parse(text.split("\n", MAX_LINES + 1)[:MAX_LINES + 1])[0]
+    out: dict[str, Any] = {}
+    for key, value in found.items():
+        key = str(key).lower()
+        if key in KNOWN_FIELDS and value not in (None, "", []):
+            out[_FIELD_ALIASES.get(key, key)] = value
+    return out
+
+
+def _parse(lines: list[str]) -> tuple[dict, int]:
+    if not lines:
+        return {}, 0
+    opening = lines[0].lstrip("\ufeff").strip()
+    closers = _DELIMITERS.get(opening)
+    if closers is None:
+        return {}, 0
+    end = next((i for i in range(1, min(len(lines), MAX_LINES + 1)) if lines[i].strip() in closers), None)
+    if end is None or end == 1:
+        return {}, 0
+    body = "\n".join(lines[1:end])
+    try:
+        if opening == "+++":
+            data = tomllib.loads(body)
+        else:
+            import yaml
+
+            data = yaml.safe_load(body)
+    except Exception:  # not YAML or TOML after all: the document is left as it is
+        return {}, 0
+    if not isinstance(data, dict) or not any(str(k).lower() in KNOWN_FIELDS for k in data):
+        return {}, 0
+    return data, end + 1
+
