@@ -14,7 +14,7 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
-from cleaners.readers import compressed, html, records, sniff, text, warc
+from cleaners.readers import compressed, html, mail, records, sniff, text, warc
 from cleaners.settings import Settings
 from cleaners.types import DocumentError, RawDocument
 
@@ -28,6 +28,7 @@ READERS: dict[str, Reader] = {
     ".html": html.read,
     ".htm": html.read,
     **records.READERS,  # .jsonl .ndjson .json .csv .parquet
+    ".eml": mail.read,  # an e-mail: a newsletter or a mailed story (Python's email package)
     ".warc": warc.read,
     ".warc.gz": warc.read,
     compressed.SUFFIX: compressed.read,  # .gz of any of the above
