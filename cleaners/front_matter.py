@@ -14,6 +14,7 @@ a mapping with at least one of the fields a page's metadata uses: a page that me
 """
 from __future__ import annotations
 
+import datetime as dt
 import tomllib
 from typing import Any
 
@@ -37,9 +38,23 @@ def fields(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in found.items():
         key = str(key).lower()
-        if key in KNOWN_FIELDS and value not in (None, "", []):
+        if key in KNOWN_FIELDS and value not in (None, "", []) and _flat(value):
             out[_FIELD_ALIASES.get(key, key)] = value
     return out
+
+
+_SCALARS = (str, int, float, bool, dt.date)  # dt.datetime is a dt.date
+MAX_ITEMS = 50
+
+
+def _flat(value: Any) -> bool:
+    """A scalar, or a short list or mapping of scalars ("authors: [Jane Doe, John Roe]", "author:
+    {name: Jane Doe}"). Anything nested is left out: YAML's aliases can nest a list in itself a
+    billion times over in a few lines (a "billion laughs"), which would only blow up when read."""
+    if isinstance(value, _SCALARS):
+        return True
+    items = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else None
+    return items is not None and len(items) <= MAX_ITEMS and all(isinstance(v, _SCALARS) for v in items)
 
 
 def _parse(lines: list[str]) -> tuple[dict, int]:

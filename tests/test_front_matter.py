@@ -67,3 +67,14 @@ def test_look_alikes_stay_text():
         assert front_matter.fields(text) == {}
         assert front_matter.block_lines(text.split("\n")) == 0
         assert normalise_lines(text)[1] != ""
+
+
+def test_a_yaml_alias_bomb_is_left_out_not_expanded(tmp_path):
+    # nine levels of nine aliases each would be 9**9 strings once read: the nested value is dropped
+    names = "abcdefghij"
+    rows = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    rows += [f"{names[i]}: &{names[i]} [" + ", ".join(["*" + names[i - 1]] * 9) + "]" for i in range(1, 9)]
+    text = "---\n" + "\n".join(rows) + "\ntitle: *i\nauthor: Jane Doe\n---\n" + BODY + "\n"
+    assert front_matter.fields(text) == {"author": "Jane Doe"}
+    article, _ = _clean(tmp_path, "bomb.md", text)
+    assert article["author"] == "Jane Doe" and article["text"] == BODY
