@@ -26,15 +26,19 @@ _DELIMITERS = {"---": ("---", "..."), "+++": ("+++",)}
 _FIELD_ALIASES = {"publishdate": "published", "permalink": "url"}  # Hugo's and Jekyll's names for record fields
 
 
-def block_lines(lines: list[str]) -> int:
+HEAD_CHARS = 20_000  # the start of a document that holds any front matter block (MAX_LINES lines)
+_OPENINGS = ("---", "+++", "\ufeff---", "\ufeff+++")
+
+
+def block_lines(text: str) -> int:
     """How many of the document's first lines are its front matter block (delimiters included), or 0."""
-    return _parse(lines)[1]
+    return _parse(text)[1]
 
 
 def fields(text: str) -> dict[str, Any]:
     """The front matter of `text` as record fields ({} when it has none): title, published, author,
     url... (a value YAML reads as a date or a time stays one)."""
-    found = _parse(text.split("\n", MAX_LINES + 1)[:MAX_LINES + 1])[0]
+    found = _parse(text)[0]
     out: dict[str, Any] = {}
     for key, value in found.items():
         key = str(key).lower()
@@ -57,9 +61,12 @@ def _flat(value: Any) -> bool:
     return items is not None and len(items) <= MAX_ITEMS and all(isinstance(v, _SCALARS) for v in items)
 
 
-def _parse(lines: list[str]) -> tuple[dict, int]:
-    if not lines:
+def _parse(text: str) -> tuple[dict, int]:
+    if not text.startswith(_OPENINGS):  # most documents: nothing to split
         return {}, 0
+    from cleaners.lines import split_lines  # the line ends that number lines (cleaners.lines imports this module)
+
+    lines = split_lines(text[:HEAD_CHARS])[:MAX_LINES + 1]
     opening = lines[0].lstrip("\ufeff").strip()
     closers = _DELIMITERS.get(opening)
     if closers is None:

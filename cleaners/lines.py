@@ -182,9 +182,6 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
     return line
 
 
-_FRONT_MATTER_HEAD = 20_000  # characters that hold any front matter block (front_matter.MAX_LINES lines)
-
-
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
     """The text's lines, each normalised, Markdown rendered to plain text (cleaners.markdown) and
     hard-wrapped paragraphs joined (cleaners.unwrap): one entry per raw line, so list positions are
@@ -200,7 +197,7 @@ def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
         lines = [" ".join(line.split()) if line.isascii() else normalise_line(line, keep_curly_quotes)
                  for line in split_lines(text)]
     # a static-site page's front matter is its metadata (read by the text reader), not its text
-    n_front = front_matter.block_lines(split_lines(text[:_FRONT_MATTER_HEAD])) if text[:1] in "-+\ufeff" else 0
+    n_front = front_matter.block_lines(text)
     if n_front:
         lines = [""] * n_front + lines[n_front:]
     out = unwrap(plain_lines(lines))

@@ -74,6 +74,9 @@ def _in_list(lines: list[str], number: int) -> bool:
     return bool(_LIST_ITEM.search(following))
 
 
+ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
+
+
 def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> tuple[CleanDocument, list[str]]:
     """The line cleaner on trafilatura's body, keeping only the removals of cue rules (CUE_RULES).
 
@@ -178,9 +181,6 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
     return replace(doc, title=title or None, published=found.published, outlet=found.outlet,
                    outlet_domain=found.outlet_domain, url=found.url, author=found.author,
                    notes=tuple(doc.notes) + tuple(notes))
-
-
-ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
 
 
 @contextmanager

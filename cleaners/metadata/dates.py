@@ -76,13 +76,19 @@ HEADLINE_STAMP_ABOVE = 3  # raw lines above it where a kicker's date sits ("Trav
 HEADLINE_STAMP_MAX_WORDS = 16
 
 
+def near_headline(span, headline: int | None) -> bool:
+    """A line removed whole just under the headline or right above it: where the article's meta
+    lines sit (its date, its byline, its kicker)."""
+    return headline is not None and span.whole_line and span.line != headline \
+        and -HEADLINE_STAMP_ABOVE <= span.line - headline <= HEADLINE_STAMP_LINES
+
+
 def is_headline_stamp(span, headline: int | None) -> bool:
     """A removed line just under the headline, or right above it, that holds a date: the article's
     meta line ("Tom Talbot October 14, 2025", "Dec 11, 2025 Share", "Jane Roe • Updated on Jul 4,
     2024 • 28 min read") or its kicker's, whatever kind of debris the cleaner took it for."""
-    return headline is not None and span.whole_line and span.line != headline \
-        and -HEADLINE_STAMP_ABOVE <= span.line - headline <= HEADLINE_STAMP_LINES \
-        and len(span.text.split()) <= HEADLINE_STAMP_MAX_WORDS and _DATE.search(span.text) is not None
+    return near_headline(span, headline) and len(span.text.split()) <= HEADLINE_STAMP_MAX_WORDS \
+        and _DATE.search(span.text) is not None
 
 
 def publication_date(evidence: list[tuple[int, str]], body_end: int | None,

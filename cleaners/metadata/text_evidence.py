@@ -11,8 +11,7 @@ from typing import Sequence
 
 from cleaners import shape
 from cleaners.metadata.authors import author_from_headline_lines, author_from_spans, author_from_stamps
-from cleaners.metadata.dates import (DATE_EVIDENCE_KINDS, HEADLINE_STAMP_ABOVE, HEADLINE_STAMP_LINES, is_headline_stamp,
-                                     publication_date)
+from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, near_headline, publication_date
 from cleaners.metadata.outlets import outlet_from_spans
 from cleaners.types import Span
 
@@ -36,8 +35,7 @@ def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], h
     published = publication_date([(s.line, s.text) for s in ordered if s.kind in DATE_EVIDENCE_KINDS], body_end, stamps,
                                  headline)
     author = author_from_spans(evidence)
-    near = [(s.line, s.text, s.by) for s in ordered if headline is not None and s.whole_line and s.line != headline
-            and -HEADLINE_STAMP_ABOVE <= s.line - headline <= HEADLINE_STAMP_LINES]
+    near = [(s.line, s.text, s.by) for s in ordered if near_headline(s, headline)]
     if author is None and near:  # the body's lower-case words only when a line may name the author
         body_lower = frozenset(w for _, t in body for w in shape.words(t) if w.islower())
         author = author_from_stamps([t for _, t in stamps], body_lower) \

@@ -50,13 +50,12 @@ def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocum
     if not isinstance(record, Mapping):
         return DocumentError("read", f"record is a JSON {type(record).__name__}, not an object; each record must be an object with a text, html or content field", source=source)
     # a field's value may be wrapped in an object, as WordPress's REST API gives "content": {"rendered": "<p>…"}
-    field = next((f for f in CONTENT_FIELDS if isinstance(nested_value(record.get(f)), (str, bytes))
-                  and str(nested_value(record.get(f))).strip()), None)
+    field, content = next(((f, v) for f in CONTENT_FIELDS if isinstance(v := nested_value(record.get(f)), (str, bytes))
+                           and str(v).strip()), (None, None))
     if field is None:
         present = [f for f in CONTENT_FIELDS if f in record]
         why = f"its {', '.join(present)} field is empty or not a string" if present else f"it has none of the fields {', '.join(CONTENT_FIELDS)} (fields: {', '.join(map(str, list(record)[:8])) or 'none'})"
         return DocumentError("read", f"record has no content: {why}; add the article text or HTML", source=source)
-    content = nested_value(record[field])
     if isinstance(content, bytes):
         try:
             content = decode(content)

@@ -17,9 +17,5 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
         yield RawDocument(source=source, data=data, format="html")
         return
     # a static-site post's front matter ("---", "title: …", "date: …", "---") is its metadata
-    head = data[:_FRONT_MATTER_HEAD].removeprefix(b"\xef\xbb\xbf")
-    meta = front_matter.fields(head.decode("utf-8", "replace")) if head[:3] in (b"---", b"+++") else {}
+    meta = front_matter.fields(data[:front_matter.HEAD_CHARS].decode("utf-8", "replace"))
     yield RawDocument(source=source, data=data, format="text", meta=meta)
-
-
-_FRONT_MATTER_HEAD = 20_000
