@@ -89,6 +89,27 @@ def test_stage2_features_match_the_plain_form():
     assert fx.stage2_features(X1, np.zeros(0)).shape == fx.stage2_features_plain(X1, np.zeros(0)).shape
 
 
+def test_stage2_features_of_several_ps_match_each_alone():
+    """A bag's chains' smoothing features are computed together (stage2_features_many): each row
+    of the stack must give exactly what its p gives alone, on short and long documents."""
+    rng = np.random.default_rng(23)
+    for n in (1, 2, 3, 4, 6, 11, 40, 300, 2500):
+        X1 = rng.normal(size=(n, len(fx.FEATURE_NAMES))).astype(np.float32)
+        X1[:, fx._IDX["n_chars"]] = np.log1p(rng.integers(0, 400, size=n)).astype(np.float32)
+        ps = [rng.random(n), np.round(rng.random(n), 1), np.zeros(n), np.ones(n), np.full(n, 0.2),
+              rng.normal(size=n), (rng.random(n) < 0.5) * 1.0]
+        ps.append(np.mean(ps[:4], axis=0))
+        got = fx.stage2_features_many(X1, ps)
+        assert len(got) == len(ps)
+        for g, p in zip(got, ps):
+            want = fx.stage2_features_plain(X1, p)
+            assert g.dtype == want.dtype and np.array_equal(g, want, equal_nan=True), (n, p[:5])
+    # float32 ps keep their own arithmetic, as the one-p form does
+    X1 = rng.normal(size=(9, len(fx.FEATURE_NAMES))).astype(np.float32)
+    p32 = rng.random(9).astype(np.float32)
+    assert np.array_equal(fx.stage2_features_many(X1, [p32])[0], fx.stage2_features_plain(X1, p32))
+
+
 def test_stage2_features_on_dev_lines():
     import gzip
     import json

@@ -127,18 +127,16 @@ class LineModel:
     def _stages(self, lines: list[str], context: DocContext | None):
         keep: dict = {}
         X1 = self._fx.doc_features(lines, context, keep, self.lexicon)
-        p1s, p2s = [], []
-        for stage1, stage2 in self._chains:
-            p1 = self._predict[stage1](X1)
-            X2 = self._fx.stage2_features(X1, p1)
-            p1s.append(p1)
-            p2s.append(self._predict[stage2](X2))
+        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
         if len(self._chains) == 1:
-            return X2, p1, p2s[0], keep.get("tokens")
-        # a bag: the members' mean P(debris); the headline reads the smoothing features of their
-        # mean stage 1, as it was trained
+            X2 = self._fx.stage2_features(X1, p1s[0])
+            return X2, p1s[0], self._predict[self._chains[0][1]](X2), keep.get("tokens")
+        # a bag: each member's stage 2 reads its own stage 1; the members' mean P(debris); the
+        # headline reads the smoothing features of their mean stage 1, as it was trained
         p1 = np.mean(p1s, axis=0)
-        return self._fx.stage2_features(X1, p1), p1, np.mean(p2s, axis=0), keep.get("tokens")
+        *X2s, X2 = self._fx.stage2_features_many(X1, [*p1s, p1])
+        p2s = [self._predict[stage2](X) for (_, stage2), X in zip(self._chains, X2s)]
+        return X2, p1, np.mean(p2s, axis=0), keep.get("tokens")
 
     def debris_proba(self, lines: list[str], context: DocContext | None = None) -> np.ndarray:
         """P(debris) for each line (float64, same order)."""

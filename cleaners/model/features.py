@@ -514,66 +514,82 @@ _KEEP2 = slice(0, len(FEATURE_NAMES))
 
 
 def stage2_features(X1: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Stage-1 features plus the stage-1 P(debris) of the line, its neighbours and its region.
+    """Stage-1 features plus the stage-1 P(debris) of the line, its neighbours and its region
+    (stage2_features_many for one p)."""
+    return stage2_features_many(X1, [p])[0]
+
+
+def stage2_features_many(X1: np.ndarray, ps: list[np.ndarray]) -> list[np.ndarray]:
+    """[stage2_features(X1, p) for p in ps], the smoothing columns of every p computed together:
+    a seed bag's chains each read their own stage 1 (and the headline their mean), and one numpy
+    call over a (len(ps), n) array costs about what it costs over one row.
 
     Written column by column into the output (no per-column arrays stacked, no hstack): the same
-    float64 values cast to float32 as stage2_features_plain, which tests compare with."""
-    n = len(p)
+    float64 values cast to float32 as stage2_features_plain, which tests compare with. Row-wise
+    reductions (cumsum, sum, median, argmax along the last axis) give each row what they give it
+    alone."""
+    n = X1.shape[0]
+    if n == 0 or X1.dtype != np.float32 or not ps or any(len(p) != n or p.dtype != ps[0].dtype for p in ps):
+        return [stage2_features_plain(X1, p) for p in ps]
+    P = np.stack(ps)  # (k, n), the ps' own dtype
+    k = len(ps)
     keep = X1[:, _KEEP2]
-    if n == 0 or X1.dtype != np.float32:
-        return stage2_features_plain(X1, p)
     k0 = keep.shape[1]
-    out = np.empty((n, k0 + len(SMOOTH)), dtype=np.float32)
-    out[:, :k0] = keep
-    col = out[:, k0:].T  # col[j]: a view of smoothing column j
-    b = 1.0 - p  # body probability
-    col[0] = p
+    out = np.empty((k, n, k0 + len(SMOOTH)), dtype=np.float32)
+    out[:, :, :k0] = keep
+    col = np.moveaxis(out[:, :, k0:], 2, 0)  # col[j]: a (k, n) view of smoothing column j
+    B = 1.0 - P  # body probability
+    col[0] = P
     for j, s in enumerate((-1, 1, -2, 2, -3, 3), 1):  # p@s: the neighbour's p, 1 beyond the document
         dst = col[j]
         dst[:] = 1.0
         if s > 0 and s < n:
-            dst[: n - s] = p[s:]
+            dst[:, : n - s] = P[:, s:]
         elif s < 0 and -s < n:
-            dst[-s:] = p[: n + s]
+            dst[:, -s:] = P[:, : n + s]
     idx_i = np.arange(n)
-    for j, (w, p_sum) in enumerate(zip((2, 5, 10), _window_sums(p, (2, 5, 10))), 7):
+    c = np.concatenate([np.zeros((k, 1)), np.cumsum(P, axis=1)], axis=1)
+    for j, w in enumerate((2, 5, 10), 7):
+        hi, lo = np.minimum(idx_i + w + 1, n), np.maximum(idx_i - w, 0)
         # the window's line count: the cumulative sum of ones is exact, so hi - lo is the same float
-        n_sum = (np.minimum(idx_i + w + 1, n) - np.maximum(idx_i - w, 0)).astype(np.float64)
-        col[j] = p_sum / n_sum
-    bprev = np.full(n, -np.inf)
-    bnext = np.full(n, -np.inf)
+        col[j] = (c[:, hi] - c[:, lo]) / (hi - lo).astype(np.float64)
+    bprev = np.full((k, n), -np.inf)
+    bnext = np.full((k, n), -np.inf)
     for s in (1, 2, 3):  # the largest body probability of the 3 lines before / after (0 beyond)
         m = min(s, n)
         if s < n:
-            np.maximum(bprev[s:], b[: n - s], out=bprev[s:])
-            np.maximum(bnext[: n - s], b[s:], out=bnext[: n - s])
-        np.maximum(bprev[:m], 0.0, out=bprev[:m])
-        np.maximum(bnext[n - m:], 0.0, out=bnext[n - m:])
+            np.maximum(bprev[:, s:], B[:, : n - s], out=bprev[:, s:])
+            np.maximum(bnext[:, : n - s], B[:, s:], out=bnext[:, : n - s])
+        np.maximum(bprev[:, :m], 0.0, out=bprev[:, :m])
+        np.maximum(bnext[:, n - m:], 0.0, out=bnext[:, n - m:])
     col[10] = bprev
     col[11] = bnext
     col[12] = np.minimum(bprev, bnext)
     lens = np.expm1(X1[:, _IDX["n_chars"]].astype(np.float64))
-    bm = b * lens
-    tot = max(bm.sum(), 1.0)
-    c = np.cumsum(bm)
-    col[13] = (c - bm) / tot
+    BM = B * lens
+    tot = np.maximum(BM.sum(axis=1), 1.0)[:, None]
+    c = np.cumsum(BM, axis=1)
+    col[13] = (c - BM) / tot
     col[14] = (tot - c) / tot
     idx = np.arange(n, dtype=np.float64)
-    col[15], col[16] = _confident_gaps(p, idx)
-    col[17] = p - np.median(p)
-    col[18] = (p < 0.5).mean()
+    col[15], col[16] = _confident_gaps_many(P, idx)
+    col[17] = P - np.median(P, axis=1)[:, None]
+    col[18] = (P < 0.5).mean(axis=1)[:, None]
     # how much debris lies between the line and the article's main block (the heaviest window of
     # body mass): once past a share bar or a comment header, the rest is rarely the article
-    main = int(np.argmax(_window_sum(bm, 5)))
-    for j, mask in ((19, p >= 0.5), (20, p >= 0.8)):
-        c = np.cumsum(mask)
-        col[j] = np.log1p(np.abs(c - c[main]))
-    c = np.cumsum((p >= 0.5) * lens)
-    col[21] = np.log1p(np.abs(c - c[main]))
+    cb = np.concatenate([np.zeros((k, 1)), np.cumsum(BM, axis=1)], axis=1)
+    w = 5  # _window_sum(bm, 5) per row
+    main = np.argmax(cb[:, np.minimum(idx_i + w + 1, n)] - cb[:, np.maximum(idx_i - w, 0)], axis=1)[:, None]
+    rows = np.arange(k)[:, None]
+    for j, mask in ((19, P >= 0.5), (20, P >= 0.8)):
+        c = np.cumsum(mask, axis=1)
+        col[j] = np.log1p(np.abs(c - c[rows, main]))
+    c = np.cumsum((P >= 0.5) * lens, axis=1)
+    col[21] = np.log1p(np.abs(c - c[rows, main]))
     col[22] = np.sign(idx - main)
-    c = np.cumsum(p < 0.5)
-    col[23] = np.log1p(np.abs(c - c[main]))
-    return out
+    c = np.cumsum(P < 0.5, axis=1)
+    col[23] = np.log1p(np.abs(c - c[rows, main]))
+    return list(out)
 
 
 def _distances_to(marked: np.ndarray, idx: np.ndarray, far: float) -> tuple[np.ndarray, np.ndarray]:
@@ -592,6 +608,23 @@ def _confident_gaps(p: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndar
     """log1p of the distance from each line to the nearest confident body line (P(debris) < 0.2)
     above it and below it (10,000 where there is none)."""
     up, down = _distances_to(np.flatnonzero(p < 0.2), idx, 10_000.0)
+    return np.log1p(up), np.log1p(down)
+
+
+def _confident_gaps_many(P: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_confident_gaps for each row of P (k, n): the nearest confident body line above a line is
+    the running maximum of the confident lines' indices, the nearest below the running minimum
+    from the end (the same distances as _distances_to's searchsorted)."""
+    far = 10_000.0
+    conf = P < 0.2
+    up_mark = np.maximum.accumulate(np.where(conf, idx, -1.0), axis=1)  # last confident index <= i
+    before = np.full(P.shape, -1.0)
+    before[:, 1:] = up_mark[:, :-1]  # last confident index < i
+    down_mark = np.minimum.accumulate(np.where(conf, idx, np.inf)[:, ::-1], axis=1)[:, ::-1]
+    after = np.full(P.shape, np.inf)
+    after[:, :-1] = down_mark[:, 1:]  # first confident index > i
+    up = np.where(before >= 0, idx - before, far)
+    down = np.where(np.isfinite(after), after - idx, far)
     return np.log1p(up), np.log1p(down)
 
 
