@@ -1,0 +1,137 @@
+"""Skip trafilatura's readability fallback on pages where its output cannot be chosen.
+
+trafilatura's balanced mode runs readability (its fork of readability-lxml) on a copy of every page
+after its own extraction (`trafilatura.external.compare_extraction`), and takes readability's text
+only when `_prefer_readability` says so: when its own text is empty, when readability's is over
+twice as long, or when its own body has no paragraph text or more tables than paragraphs (recall
+mode: also when readability's is longer). Readability's text is a part of the page's text: it drops
+script, style and fencedframe elements, moves and deletes others, and adds "VIDEO" into iframes it
+keeps. So its length is at most
+
+    len(text of the tree) - len(text of script, style, fencedframe) + 6 per iframe
+
+(removing text never lengthens a text whose white space runs are then collapsed). Where that bound
+already rules readability out, readability is not run: `compare_extraction` sees an empty result
+from it, which `_prefer_readability` rejects as it rejects a shorter one, so the body, the jusText
+check after it and the result are the same as with readability run. On the 461 dev pages it is
+skipped on 248 of the 559 comparisons (the balanced extraction and the recall retries), 1.9 ms of
+readability per page for 0.16 ms of bound (bench/html_speed.py).
+
+The gate acts only inside `gated()` (cleaners.extract_html), so trafilatura called elsewhere in the
+process (the benchmarks' baseline) runs as it is. It is installed only when the installed
+trafilatura's `compare_extraction`, `_prefer_readability` and `try_readability` are the code the
+bound was checked against (their source's hash): another version runs readability every time.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
+
+# SHA-256 of the source of trafilatura.external's compare_extraction, _prefer_readability and
+# try_readability (trafilatura 2.3.1), in that order, joined with NUL
+REVIEWED_SOURCE = "4bed21241f3f962c9594dc02105f05ce13ed22a4469922e105733336acb8d22b"
+_ACTIVE: ContextVar[bool] = ContextVar("readability_gate_active", default=False)
+_SKIP: ContextVar[bool] = ContextVar("readability_gate_skip", default=False)
+_DROPPED = ("script", "style", "fencedframe")  # readability deletes these before it reads the page
+VIDEO_CHARS = 6  # "VIDEO" and a space around it: readability's text in an iframe it keeps
+
+
+def source_hash() -> str | None:
+    """The hash of the trafilatura functions the gate relies on, None when they are missing."""
+    try:
+        import trafilatura.external as ext
+
+        readability = getattr(ext.try_readability, "__wrapped__", ext.try_readability)  # the gate's own wrapper
+        parts = [inspect.getsource(f) for f in (ext.compare_extraction, ext._prefer_readability, readability)]
+    except (ImportError, AttributeError, OSError, TypeError):
+        return None
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
+
+
+def text_bound(raw_tree) -> int:
+    """An upper bound on the length of readability's text for `raw_tree` (see the module's note)."""
+    from lxml.etree import tostring
+
+    bound = len(tostring(raw_tree, method="text", encoding=str))
+    for elem in raw_tree.iter(*_DROPPED, "iframe"):
+        if elem.tag == "iframe":
+            bound += VIDEO_CHARS
+        elif elem.text:
+            bound -= len(elem.text)  # in HTML these hold text only, no child elements
+    return bound
+
+
+def readability_could_win(raw_tree, body, text: str, options) -> bool:
+    """False only where `_prefer_readability` rejects whatever readability returns for `raw_tree`:
+    each of its conditions for taking readability's text needs that text longer than the bound
+    allows (or needs the own extraction empty or structurally deficient)."""
+    len_text = len(text)
+    if len_text == 0:
+        return True
+    bound = text_bound(raw_tree)
+    if 2 * bound < len_text:  # "own extraction much longer": never readability's
+        return False
+    if bound > 2 * len_text:
+        return True
+    if options.focus == "recall" and bound > len_text:
+        return True
+    if bound > options.min_extracted_size * 2 and (
+            not body.xpath(".//p//text()") or len(body.findall(".//table")) > len(body.findall(".//p"))):
+        return True
+    return False
+
+
+_installed: bool | None = None  # None: not tried yet
+
+
+def installed() -> bool:
+    """Whether the gate is in place (tried on first use: it imports trafilatura)."""
+    global _installed
+    if _installed is None:
+        _installed = _install()
+    return _installed
+
+
+def _install() -> bool:
+    if source_hash() != REVIEWED_SOURCE:
+        return False
+    import trafilatura.core as core
+    import trafilatura.external as ext
+
+    if core.compare_extraction is not ext.compare_extraction:
+        return False
+    compare, readability = ext.compare_extraction, ext.try_readability
+
+    def gated_compare(cleaned_tree, raw_tree, body, text, options):
+        if _ACTIVE.get() and not readability_could_win(raw_tree, body, text, options):
+            token = _SKIP.set(True)
+            try:
+                return compare(cleaned_tree, raw_tree, body, text, options)
+            finally:
+                _SKIP.reset(token)
+        return compare(cleaned_tree, raw_tree, body, text, options)
+
+    def gated_readability(htmlinput):
+        if _SKIP.get():
+            from lxml.html import HtmlElement
+
+            return HtmlElement()  # what try_readability returns when readability fails: not chosen
+        return readability(htmlinput)
+
+    gated_readability.__wrapped__ = readability
+    core.compare_extraction = gated_compare
+    ext.try_readability = gated_readability
+    return True
+
+
+@contextmanager
+def gated(active: bool = True) -> Iterator[None]:
+    """Within the block, trafilatura skips readability where it cannot be chosen."""
+    token = _ACTIVE.set(active and installed())
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
