@@ -118,8 +118,14 @@ def _install() -> bool:
         return False
     compare, readability = ext.compare_extraction, ext.try_readability
 
+    def could_win(raw_tree, body, text, options) -> bool:
+        try:
+            return readability_could_win(raw_tree, body, text, options)
+        except Exception:  # noqa: BLE001 (an odd tree the bound cannot read: readability runs, as without the gate)
+            return True
+
     def gated_compare(cleaned_tree, raw_tree, body, text, options):
-        if _ACTIVE.get() and not readability_could_win(raw_tree, body, text, options):
+        if _ACTIVE.get() and not could_win(raw_tree, body, text, options):
             token = _SKIP.set(True)
             try:
                 return compare(cleaned_tree, raw_tree, body, text, options)

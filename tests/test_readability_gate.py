@@ -115,6 +115,21 @@ def test_the_fixture_pages_extract_the_same_with_and_without_the_gate(readabilit
         assert on == off
 
 
+def test_a_bound_that_fails_runs_readability_as_without_the_gate(readability_runs, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("odd tree")
+
+    monkeypatch.setattr(gate, "text_bound", broken)
+    html = _page("<nav>Home</nav>" + ARTICLE)
+    with gate.gated(False):
+        from cleaners.extract_html import _extract_html
+
+        without = _extract_html(html.encode(), url=None, header=None)
+    readability_runs.runs = 0
+    assert extract_html(html.encode()) == without
+    assert readability_runs.runs >= 1
+
+
 def test_another_trafilatura_is_not_gated(monkeypatch):
     before = core.compare_extraction
     monkeypatch.setattr(gate, "REVIEWED_SOURCE", "0" * 64)
