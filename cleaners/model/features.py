@@ -154,20 +154,17 @@ def _shift(a: np.ndarray, s: int, fill: float) -> np.ndarray:
 
 
 def _window_sum(a: np.ndarray, w: int) -> np.ndarray:
-    c = np.concatenate([[0.0], np.cumsum(a)])
-    n = len(a)
-    idx = np.arange(n)
-    lo = np.maximum(idx - w, 0)
-    hi = np.minimum(idx + w + 1, n)
-    return c[hi] - c[lo]
+    return _window_sums(a, (w,))[0]
 
 
 def _window_sums(a: np.ndarray, ws: tuple[int, ...]) -> list[np.ndarray]:
-    """[_window_sum(a, w) for w in ws] from one cumulative sum (the same values)."""
-    c = np.concatenate([[0.0], np.cumsum(a)])
-    n = len(a)
+    """Per line, the sum of `a` over the line and the w lines on each side (clipped at the
+    document's ends), for each w in ws, from one cumulative sum along the last axis: `a` is one
+    document's values, or one row of them per model (stage2_features_many)."""
+    c = np.concatenate([np.zeros(a.shape[:-1] + (1,)), np.cumsum(a, axis=-1)], axis=-1)
+    n = a.shape[-1]
     idx = np.arange(n)
-    return [c[np.minimum(idx + w + 1, n)] - c[np.maximum(idx - w, 0)] for w in ws]
+    return [c[..., np.minimum(idx + w + 1, n)] - c[..., np.maximum(idx - w, 0)] for w in ws]
 
 
 def _line_start_form(pattern: re.Pattern) -> tuple[re.Pattern, int]:
@@ -548,11 +545,10 @@ def stage2_features_many(X1: np.ndarray, ps: list[np.ndarray]) -> list[np.ndarra
         elif s < 0 and -s < n:
             dst[:, -s:] = P[:, : n + s]
     idx_i = np.arange(n)
-    c = np.concatenate([np.zeros((k, 1)), np.cumsum(P, axis=1)], axis=1)
-    for j, w in enumerate((2, 5, 10), 7):
-        hi, lo = np.minimum(idx_i + w + 1, n), np.maximum(idx_i - w, 0)
+    for j, (w, p_sum) in enumerate(zip((2, 5, 10), _window_sums(P, (2, 5, 10))), 7):
         # the window's line count: the cumulative sum of ones is exact, so hi - lo is the same float
-        col[j] = (c[:, hi] - c[:, lo]) / (hi - lo).astype(np.float64)
+        n_sum = (np.minimum(idx_i + w + 1, n) - np.maximum(idx_i - w, 0)).astype(np.float64)
+        col[j] = p_sum / n_sum
     bprev = np.full((k, n), -np.inf)
     bnext = np.full((k, n), -np.inf)
     for s in (1, 2, 3):  # the largest body probability of the 3 lines before / after (0 beyond)
@@ -577,9 +573,7 @@ def stage2_features_many(X1: np.ndarray, ps: list[np.ndarray]) -> list[np.ndarra
     col[18] = (P < 0.5).mean(axis=1)[:, None]
     # how much debris lies between the line and the article's main block (the heaviest window of
     # body mass): once past a share bar or a comment header, the rest is rarely the article
-    cb = np.concatenate([np.zeros((k, 1)), np.cumsum(BM, axis=1)], axis=1)
-    w = 5  # _window_sum(bm, 5) per row
-    main = np.argmax(cb[:, np.minimum(idx_i + w + 1, n)] - cb[:, np.maximum(idx_i - w, 0)], axis=1)[:, None]
+    main = np.argmax(_window_sums(BM, (5,))[0], axis=1)[:, None]
     rows = np.arange(k)[:, None]
     for j, mask in ((19, P >= 0.5), (20, P >= 0.8)):
         c = np.cumsum(mask, axis=1)
