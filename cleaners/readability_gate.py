@@ -51,23 +51,34 @@ def source_hash() -> str | None:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
 
 
+class _PageText:
+    """What the bounds read from the tree, read once: its text, the text of the elements
+    readability drops, and its iframes."""
+
+    def __init__(self, raw_tree):
+        from lxml.etree import tostring
+
+        self.text = tostring(raw_tree, method="text", encoding=str)
+        self.dropped, self.iframes = [], 0
+        for elem in raw_tree.iter(*_DROPPED, "iframe"):
+            if elem.tag == "iframe":
+                self.iframes += 1
+            elif elem.text:
+                self.dropped.append(elem.text)  # in HTML these hold text only, no child elements
+
+    def bound(self, tight: bool = False) -> int:
+        if tight:
+            return (len(" ".join(self.text.split())) - sum(len("".join(t.split())) for t in self.dropped)
+                    + VIDEO_CHARS * self.iframes)
+        return len(self.text) - sum(map(len, self.dropped)) + VIDEO_CHARS * self.iframes
+
+
 def text_bound(raw_tree, tight: bool = False) -> int:
     """An upper bound on the length of readability's text for `raw_tree` (see the module's note).
     `tight`: with the page's white space collapsed as trafilatura's `trim` collapses readability's
     (removing text can only merge or drop runs of white space, so the removed elements take at
     least their non-space characters with them); about 0.4 ms more on a news page."""
-    from lxml.etree import tostring
-
-    text = tostring(raw_tree, method="text", encoding=str)
-    dropped, iframes = [], 0
-    for elem in raw_tree.iter(*_DROPPED, "iframe"):
-        if elem.tag == "iframe":
-            iframes += 1
-        elif elem.text:
-            dropped.append(elem.text)  # in HTML these hold text only, no child elements
-    if tight:
-        return len(" ".join(text.split())) - sum(len("".join(t.split())) for t in dropped) + VIDEO_CHARS * iframes
-    return len(text) - sum(map(len, dropped)) + VIDEO_CHARS * iframes
+    return _PageText(raw_tree).bound(tight)
 
 
 # Where the quick bound leaves readability a chance but is under this many times the own body's
@@ -83,9 +94,10 @@ def readability_could_win(raw_tree, body, text: str, options) -> bool:
     len_text = len(text)
     if len_text == 0:
         return True
-    bound = text_bound(raw_tree)
+    page = _PageText(raw_tree)
+    bound = page.bound()
     if 2 * len_text < bound <= TIGHTEN_BELOW * len_text:
-        bound = min(bound, text_bound(raw_tree, tight=True))  # either bounds it
+        bound = min(bound, page.bound(tight=True))  # either bounds it
     if 2 * bound < len_text:  # "own extraction much longer": never readability's
         return False
     if bound > 2 * len_text:

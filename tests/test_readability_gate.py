@@ -119,7 +119,7 @@ def test_a_bound_that_fails_runs_readability_as_without_the_gate(readability_run
     def broken(*args, **kwargs):
         raise ValueError("odd tree")
 
-    monkeypatch.setattr(gate, "text_bound", broken)
+    monkeypatch.setattr(gate, "_PageText", broken)  # reading the tree fails
     html = _page("<nav>Home</nav>" + ARTICLE)
     with gate.gated(False):
         from cleaners.extract_html import _extract_html
