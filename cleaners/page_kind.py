@@ -41,7 +41,7 @@ def _quote(line: str) -> str:
 def interstitial_reason(title: str | None, text: str, removed: Iterable[Span] = ()) -> str | None:
     """Why a cleaned document is a notice page rather than an article (REASONS), or None: its text
     is short and its headline, one of its paragraphs or a line removed whole is an access notice."""
-    if len(text.split()) > INTERSTITIAL_MAX_WORDS:
+    if len(text.split(None, INTERSTITIAL_MAX_WORDS)) > INTERSTITIAL_MAX_WORDS:  # every document asks: no whole split
         return None
     return notice_reason([title or "", *text.split("\n\n"), *(s.text for s in removed if s.whole_line)])
 

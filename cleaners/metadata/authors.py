@@ -71,9 +71,10 @@ def author_from_headline_lines(lines: list[tuple[int, str, str]], headline: int,
         return parts[0] if parts else None
 
     def alone(n: int, text: str, by: str):
-        if not 0 < n - headline <= NAME_LINE_BELOW or (by not in _SHAPE_REMOVALS and not _NAME_LABEL.match(text)):
+        label = _NAME_LABEL.match(text)
+        if not 0 < n - headline <= NAME_LINE_BELOW or (by not in _SHAPE_REMOVALS and label is None):
             return None
-        name = text[m.end():] if (m := _NAME_LABEL.match(text)) else text
+        name = text[label.end():] if label else text
         if byline_parts(name) is not None or any(_CREDIT_WORD.match(w) for w in name.split()) \
                 or not name[-1:].isalpha():  # "Getty Images" credits a photo; "Share This:" is a label
             return None
