@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from cleaners.rules.encoded_data import is_encoded_data
 from cleaners.rules.navigation import ACCESS_NOTICE
 from cleaners.types import Span
 
@@ -55,6 +56,16 @@ def notice_reason(lines: Iterable[str]) -> str | None:
             if m is not None and m.lastgroup in REASONS:
                 return REASONS[m.lastgroup].format(quote=_quote(line))
     return None
+
+
+def data_reason(text: str) -> str | None:
+    """Why a document with no article body left is not text at all, or None: runs of encoded data
+    (cleaners.rules.encoded_data: base64, a minified script, a hex dump) are most of its characters."""
+    if not is_encoded_data(text):
+        return None
+    longest = max(len(run) for run in text.split())
+    return (f"the document is encoded data, not text (a run of {longest:,} characters without a space: base64, "
+            "a script or a binary file read as text); check the file, or the record's text field")
 
 
 def shell_reason(tree) -> str | None:

@@ -18,7 +18,7 @@ from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, Htm
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.text_evidence import read_text_metadata
 from cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from cleaners.page_kind import interstitial_reason, notice_reason
+from cleaners.page_kind import data_reason, interstitial_reason, notice_reason
 from cleaners.rules import RULES
 from cleaners.settings import Settings
 from cleaners.shape import fold, repeat_key, stop_share, words
@@ -186,13 +186,14 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
 @contextmanager
 def _notice_page_said(text: str, title: str | None = None) -> Iterator[None]:
     """A document left with no body because its lines were an access notice (a bot check, a
-    script-less shell, an error page) is quarantined with that reason (cleaners.page_kind)."""
+    script-less shell, an error page) or encoded data (a base64 blob saved as text) is quarantined
+    with that reason (cleaners.page_kind)."""
     try:
         yield
     except DocumentError as err:
         if err.reason not in (NO_BODY, ONLY_DEBRIS):
             raise
-        reason = notice_reason([title or "", *text.splitlines()])
+        reason = notice_reason([title or "", *text.splitlines()]) or data_reason(text)
         if reason is None:
             raise
         raise DocumentError(err.stage, reason) from err

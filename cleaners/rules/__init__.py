@@ -1,10 +1,11 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import (byline, call_to_action, caption, consent, dateline, glued, navigation, related, signature,
-                            site_notice, tag_list)
+from cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
+                            signature, site_notice, tag_list)
 from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
 
 RULES: tuple[Rule, ...] = (
+    encoded_data.encoded_data,  # first: a blob's other proposals would be chance matches
     dateline.leading_dateline,
     dateline.date_stamp,
     dateline.place_date_stamp,

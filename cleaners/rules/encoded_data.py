@@ -1,0 +1,49 @@
+"""Encoded data saved as text: a base64 blob (whole, or wrapped at 64 or 76 characters), an inline
+image's `data:` URI, a hex dump, an image's file name standing in for its alt text
+("northern-lights-in-iceland-when-to-see-the-aurora-22.jpg"). A scraper that keeps a page's raw
+fields, or a file read as text that is not text, puts such runs into the corpus.
+
+A run counts when it is longer than a word of a language that writes with spaces, is written in
+the alphabet of base64, hex, URL encoding and file names (so not Chinese, Japanese or Thai prose,
+which writes whole sentences without a space, and not a line of code, which a technical article
+may quote), and is not a web address (a long link is the writer's). The line goes whole when such
+runs are most of its characters, unless the rest is a sentence that quotes one.
+
+No named kind covers them, so they are `boilerplate` with their own rule name.
+"""
+from __future__ import annotations
+
+import re
+
+from cleaners import shape
+from cleaners.rules.base import Doc, Line, Proposal, whole_line
+
+DATA_RUN_MIN_CHARS = 48  # under base64's wrapped lines (64, 76), over a word's length
+_OUTSIDE_ALPHABET_MAX = 0.05  # "data:image/png;base64," has two such characters in thousands
+_OUTSIDE_ALPHABET = re.compile(r"[^A-Za-z0-9+/=_.%-]")
+_CODE_BRACKETS = re.compile(r"[()\[\]{}<>\"']")  # a call or markup in a line of code: never in these alphabets
+_WEB_ADDRESS = re.compile(r"://|(?:^|\W)www\.", re.I)
+SENTENCE_MIN_WORDS = 4  # other words that, ending in a full stop, make the line a sentence quoting a run
+_LONG_RUN = re.compile(r"\S{%d}" % DATA_RUN_MIN_CHARS)  # a cheap first test: most lines have none
+
+
+def is_encoded_data(text: str) -> bool:
+    """Runs of encoded data (see the module) are most of the text's characters, white space aside,
+    and the rest is not a sentence of its own words around a quoted run."""
+    if len(text) < DATA_RUN_MIN_CHARS or _LONG_RUN.search(text) is None:
+        return False
+    data = other = other_words = 0
+    for run in text.split():
+        if len(run) >= DATA_RUN_MIN_CHARS \
+                and len(_OUTSIDE_ALPHABET.findall(run)) <= _OUTSIDE_ALPHABET_MAX * len(run) \
+                and _CODE_BRACKETS.search(run) is None \
+                and (_WEB_ADDRESS.search(run) is None or "base64," in run):
+            data += len(run)
+        else:
+            other += len(run)
+            other_words += 1
+    return data > other and not (other_words >= SENTENCE_MIN_WORDS and shape.ends_sentence(text))
+
+
+def encoded_data(line: Line, doc: Doc) -> Proposal | None:
+    return whole_line("boilerplate", "encoded_data") if is_encoded_data(line.text) else None
