@@ -239,3 +239,27 @@ def test_a_title_case_title_does_not_say_where_the_name_ends():
     from cleaners.rules.byline import byline_parts
 
     assert byline_parts("Jane Roe Senior Reporter") is None
+
+
+@pytest.mark.parametrize("line, author", [("By Will Judd", "Will Judd"), ("By Don Lemon and Jane Roe", "Don Lemon; Jane Roe"),
+                                          ("By Will Judd | May 3, 2024", "Will Judd")])
+def test_a_given_name_that_is_also_a_function_word_starts_a_byline(line, author):
+    doc = clean_text(article(before=[line, "May 3, 2024"] if "|" not in line else [line]), Settings())
+    assert (line, "byline") in [(s.text, s.kind) for s in doc.removed]
+    assert doc.author == author
+
+
+@pytest.mark.parametrize("headline", ["Will Congress Act", "Don Quixote Returns"])
+def test_a_headline_that_opens_with_such_a_word_over_a_date_is_no_byline(headline):
+    doc = clean_text(article(before=[headline, "March 14, 2026"], title=None), Settings())
+    assert doc.author is None
+    assert {s.text: s.kind for s in doc.removed}.get(headline) != "byline"
+
+
+@pytest.mark.parametrize("names", ["Jane Roe and John Doe", "Jane Roe, John Doe", "Jane Roe, John Doe and Kenji Tanaka"])
+def test_several_names_over_the_article_s_date_are_a_byline_of_each(names):
+    from cleaners.rules.byline import byline_names
+
+    doc = clean_text(article(before=[names, "Dec 14, 2025"]), Settings())
+    assert (names, "byline") in [(s.text, s.kind) for s in doc.removed]
+    assert doc.author == "; ".join(byline_names(names)) and doc.author.count("; ") == names.count(",") + names.count(" and ")

@@ -7,7 +7,7 @@ import re
 from typing import Sequence
 
 from cleaners.metadata.registry import load_registry
-from cleaners.rules.byline import byline_names, byline_parts, proper_names, stamp_author_names
+from cleaners.rules.byline import byline_names, byline_parts, name_words, proper_names, stamp_author_names
 
 AUTHOR_SEPARATOR = "; "  # as trafilatura joins several authors
 
@@ -31,7 +31,7 @@ def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = fro
     in lower case in the body ("Prime Day July 16, 2025" names an event: the body says "day")."""
     for text in stamps:
         parts = byline_parts(text) or byline_parts("By " + text)
-        if parts and proper_names([w for name in parts[0] for w in name.split()], lower_case_words):
+        if parts and proper_names(name_words(parts[0]), lower_case_words):
             if (author := _people(parts[0])):
                 return author
     return None
@@ -84,7 +84,7 @@ def author_from_headline_lines(lines: list[tuple[int, str, str]], headline: int,
     for read in (avatar, labelled, alone):
         for n, text, by in lines:
             names = read(n, text.strip(), by)
-            if names and proper_names([w for name in names for w in name.split()], lower_case_words) \
+            if names and proper_names(name_words(names), lower_case_words) \
                     and (author := _people(names)):
                 return author
     return None

@@ -59,12 +59,19 @@ _CREDIT = re.compile(r"^(?:autor(?:in|a)?|author|texto?|il+ustra\w*|fotos?|photo
 _NOT_IN_NAMES = frozenset({"by", "logo", "icon", "image", "photo", "avatar"})
 
 
-def _is_name(name: str) -> bool:
+# Function words that are given names too: after "By" they start a name ("By Will Judd", "By Don
+# Lemon"); on a line of its own, "Will Congress Act" over a date is a headline.
+_GIVEN_NAME_STOP_WORDS = frozenset({"will", "don"})
+_NAMES_ALONE_MAX = 3  # "Jane Roe, John Doe and Kenji Tanaka" on a line of their own
+
+
+def _is_name(name: str, after_by: bool = False) -> bool:
     """A person's name: two to five words, each capitalised but for particles ("Ursula von der
     Leyen"), the first capitalised and not a function word ("By The Numbers" is a heading, "von der
-    Feuerwehr" a phrase), no digits or role."""
+    Feuerwehr" a phrase) unless, `after_by`, a given name ("By Will Judd"), no digits or role."""
     ws = name.split()
-    if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() or ws[0].lower() in shape.STOP_WORDS \
+    if not 2 <= len(ws) <= 5 or not ws[0][0].isupper() \
+            or (ws[0].lower() in shape.STOP_WORDS and not (after_by and ws[0].lower() in _GIVEN_NAME_STOP_WORDS)) \
             or any(c.isdigit() for c in name) or _LABEL_WORD.search(name) or "&" in name \
             or any(w.lower() in _NOT_IN_NAMES or (not w.isupper() and sum(map(str.isupper, w)) > 2) for w in ws):
         return False
@@ -99,7 +106,7 @@ def byline_parts(text: str) -> tuple[tuple[str, ...], str | None] | None:
     parts = [p for p in _NAME_SEPARATOR.split(head) if p]
     names: list[str] = []
     for p in parts:
-        if not _is_name(p):
+        if not _is_name(p, after_by=by is not None):
             break
         names.append(p)
     if by is None:
@@ -157,10 +164,26 @@ _ROLE_TITLE = re.compile(r"^(?:[A-Z][\w'’.-]*\s+){1,3}(?:[Ww]riter|[Rr]eporter
 
 
 def byline_names(text: str) -> tuple[str, ...] | None:
-    """The names a byline line gives: byline_parts' names, or the line itself when it is only a
-    name (the line above a reporter's title)."""
+    """The names a byline line gives: byline_parts' names, or the names a line of only names gives
+    (the line above a reporter's title)."""
     parts = byline_parts(text)
-    return parts[0] if parts is not None else ((text,) if _is_name(text) else None)
+    return parts[0] if parts is not None else names_alone(text)
+
+
+def names_alone(text: str) -> tuple[str, ...] | None:
+    """The names of a line that holds only names: "Kenji Tanaka", "Jane Roe and John Doe", "Jane Roe,
+    John Doe"; or None."""
+    if not text[:1].isupper() or len(text.split()) > 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
+        return None  # a shortcut: a name starts with a capital, and each has at most five words
+    names = tuple(p for p in _NAME_SEPARATOR.split(text) if p)
+    return names if 0 < len(names) <= _NAMES_ALONE_MAX and all(map(_is_name, names)) else None
+
+
+def name_words(names: Iterable[str]) -> list[str]:
+    """The words of names that must be proper nouns (cleaners.rules.byline.proper_names): all but a
+    given name that is also a function word ("Will" in "Will Judd": "will" is in every text)."""
+    return [w for name in names for i, w in enumerate(name.split())
+            if i or w.lower() not in _GIVEN_NAME_STOP_WORDS]
 
 
 # A stamp that ends with its author: "Posted on November 24, 2026 by Tom Reed" (a blog theme's meta line).
@@ -204,12 +227,12 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
         before = doc.prev(line)
         return whole_line("byline", "byline") if before is not None and _heads_article(before, doc) else None
     parts = byline_parts(line.text)
-    if parts is None or not _proper([w for name in parts[0] for w in name.split()], doc):
+    if parts is None or not _proper(name_words(parts[0]), doc):
         return None
     return whole_line("byline", "byline")
 
 
-@in_context(gate=lambda line: _is_name(line.text))
+@in_context(gate=lambda line: names_alone(line.text) is not None)
 def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     """A name alone on its line, over a reporter's title or the article's date, above the prose
     ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule
@@ -234,7 +257,8 @@ _YEAR_OR_SLASH = re.compile(r"\d{4}|\d/\d")  # a DATE's year, or its "5/3/24"
 
 def _heads_article(name: Line, doc: Doc) -> bool:
     """`name` is a person's name above the article's prose, and the document's own."""
-    return name.index < doc.first_prose and _is_name(name.text) and _proper(name.text.split(), doc)
+    names = names_alone(name.text) if name.index < doc.first_prose else None
+    return names is not None and _proper(name_words(names), doc)
 
 
 def _proper(words: list[str], doc: Doc) -> bool:
