@@ -74,3 +74,7 @@ def test_an_article_keeps_its_prose_around_a_blob():
     doc = _clean("\n\n".join([BODY[0], BLOB, BODY[1], BODY[2]]))
     assert doc.text.split("\n\n") == BODY
     assert [s.by for s in doc.removed if s.text == BLOB] == ["encoded_data"]
+
+
+def test_white_space_alone_is_not_encoded_data():
+    assert not is_encoded_data(" " * 200) and not is_encoded_data("\n\n" * 60)

@@ -38,7 +38,8 @@ _APPOSITIVE_ROLE = re.compile(r",\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,3}(?:write
 _STAMP_LABEL = r"(?:last\s+)?(?:updated|published|posted|modified|reviewed)"
 _BEFORE_DATE = re.compile(r"(?:\s*(?:,|\bon\b|" + _STAMP_LABEL + r"(?:\s+on)?:?))*\s*$", re.I)
 _LABEL_WORD = re.compile(r"\b" + _STAMP_LABEL + r"\b", re.I)  # "Last Updated · January 28, 2026" names no one
-_NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*")
+_SEPARATOR_WORDS = frozenset({"and", "und", "et", "y", "e", "en", "i"})
+_NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:" + "|".join(sorted(_SEPARATOR_WORDS)) + r")\b)\s*")
 _DATE_TAIL = re.compile(r"^(?:updated:?\s*)?" + DATE, re.I)
 _WORDS_MAX = 16
 _CREDITS_WORDS_MAX = 24  # labelled credits name several people
@@ -173,8 +174,11 @@ def byline_names(text: str) -> tuple[str, ...] | None:
 def names_alone(text: str) -> tuple[str, ...] | None:
     """The names of a line that holds only names: "Kenji Tanaka", "Jane Roe and John Doe", "Jane Roe,
     John Doe"; or None."""
-    if not text[:1].isupper() or len(text.split()) > 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
-        return None  # a shortcut: a name starts with a capital, and each has at most five words
+    ws = text.split()
+    if not text[:1].isupper() or not 2 <= len(ws) <= 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
+        return None  # a shortcut: a name starts with a capital, and each has two to five words
+    if "," not in text and "&" not in text and _SEPARATOR_WORDS.isdisjoint(ws):
+        return (text,) if _is_name(text) else None  # one name (a shortcut: most lines have no separator)
     names = tuple(p for p in _NAME_SEPARATOR.split(text) if p)
     return names if 0 < len(names) <= _NAMES_ALONE_MAX and all(map(_is_name, names)) else None
 

@@ -24,16 +24,18 @@ _OUTSIDE_ALPHABET = re.compile(r"[^A-Za-z0-9+/=_.%-]")
 _CODE_BRACKETS = re.compile(r"[()\[\]{}<>\"']")  # a call or markup in a line of code: never in these alphabets
 _WEB_ADDRESS = re.compile(r"://|(?:^|\W)www\.", re.I)
 SENTENCE_MIN_WORDS = 4  # other words that, ending in a full stop, make the line a sentence quoting a run
-_LONG_RUN = re.compile(r"\S{%d}" % DATA_RUN_MIN_CHARS)  # a cheap first test: most lines have none
 
 
 def is_encoded_data(text: str) -> bool:
     """Runs of encoded data (see the module) are most of the text's characters, white space aside,
     and the rest is not a sentence of its own words around a quoted run."""
-    if len(text) < DATA_RUN_MIN_CHARS or _LONG_RUN.search(text) is None:
+    if len(text) < DATA_RUN_MIN_CHARS:
+        return False
+    runs = text.split()
+    if max(map(len, runs), default=0) < DATA_RUN_MIN_CHARS:  # a cheap first test: most lines have no such run
         return False
     data = other = other_words = 0
-    for run in text.split():
+    for run in runs:
         if len(run) >= DATA_RUN_MIN_CHARS \
                 and len(_OUTSIDE_ALPHABET.findall(run)) <= _OUTSIDE_ALPHABET_MAX * len(run) \
                 and _CODE_BRACKETS.search(run) is None \
