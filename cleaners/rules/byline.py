@@ -174,11 +174,15 @@ def byline_names(text: str) -> tuple[str, ...] | None:
 def names_alone(text: str) -> tuple[str, ...] | None:
     """The names of a line that holds only names: "Kenji Tanaka", "Jane Roe and John Doe", "Jane Roe,
     John Doe"; or None."""
+    if not text[:1].isupper():
+        return None  # a shortcut: a name starts with a capital
     ws = text.split()
-    if not text[:1].isupper() or not 2 <= len(ws) <= 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
-        return None  # a shortcut: a name starts with a capital, and each has two to five words
+    if not 2 <= len(ws) <= 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
+        return None  # each name has two to five words
     if "," not in text and "&" not in text and _SEPARATOR_WORDS.isdisjoint(ws):
-        return (text,) if _is_name(text) else None  # one name (a shortcut: most lines have no separator)
+        return (text,) if len(ws) <= 5 and _is_name(text) else None  # one name (most lines have no separator)
+    if not _is_name(ws[0] + " " + ws[1]):
+        return None  # a shortcut: the first name's first two words are a name's
     names = tuple(p for p in _NAME_SEPARATOR.split(text) if p)
     return names if 0 < len(names) <= _NAMES_ALONE_MAX and all(map(_is_name, names)) else None
 
