@@ -178,7 +178,7 @@ def names_alone(text: str) -> tuple[str, ...] | None:
         return None  # a shortcut: a name starts with a capital
     ws = text.split()
     if not 2 <= len(ws) <= 5 * _NAMES_ALONE_MAX + _NAMES_ALONE_MAX - 1:
-        return None  # each name has two to five words
+        return None  # one to three names of two to five words each, with their separators
     if "," not in text and "&" not in text and _SEPARATOR_WORDS.isdisjoint(ws):
         return (text,) if len(ws) <= 5 and _is_name(text) else None  # one name (most lines have no separator)
     if not _is_name(ws[0] + " " + ws[1]):
