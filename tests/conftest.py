@@ -16,6 +16,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("PREFECT_HOME", str(ROOT / ".prefect"))
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # each pytest-xdist worker gets a Prefect home of its own: two ephemeral servers writing one
+    # SQLite database would wait on each other's locks
+    os.environ["PREFECT_HOME"] = str(Path(os.environ["PREFECT_HOME"]) / "xdist" / os.environ["PYTEST_XDIST_WORKER"])
 from flows.env import configure  # noqa: E402
 
 configure()
@@ -80,3 +84,16 @@ def prefect_server(tmp_path_factory):
         except ProcessLookupError:
             pass
         log.close()
+
+
+# `make test` runs the suite on every core (pytest-xdist, `--dist loadgroup`). A module's tests
+# stay on one worker, so its module- and session-scoped fixtures (a CLI run over a corpus, a
+# Prefect server) are built once; the property tests share no fixture and each takes tens of
+# seconds, so they are spread over the workers one by one.
+SPREAD_MODULES = frozenset({"test_properties.py"})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.path.name not in SPREAD_MODULES:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

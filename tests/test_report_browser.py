@@ -1,6 +1,7 @@
 """The run report in a real headless chromium (Debian's package, see browser_fixture.py)."""
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -92,7 +93,7 @@ def test_script_in_an_article_is_text(small):
 
 REPO = Path(__file__).resolve().parents[1]
 PREFECT_ENV = {
-    "PREFECT_HOME": str(REPO / ".prefect"),
+    "PREFECT_HOME": os.environ["PREFECT_HOME"],  # set by conftest (one per xdist worker)
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
     "PREFECT_LOGGING_LEVEL": "WARNING",
@@ -123,7 +124,6 @@ def _newsclean() -> list[str]:
 def sample_run(tmp_path_factory):
     """`newsclean run raw OUT` once per session on a copy of the sample corpus plus a hostile article;
     returns (out_dir, raw_dir, report_path)."""
-    import os
     import shutil
     import subprocess
 
