@@ -142,6 +142,14 @@ def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whol
     return proba is None or proba[i] < settings.model_threshold_prose
 
 
+def _heads_the_text(i: int, lines: Sequence[Line], cuts: list) -> bool:
+    """The text's first line, uncut and headline-shaped: the title, not a lede the body extends
+    over. Where an earlier pass removed debris between such a line and the body, the body stopped
+    below it and it became the title; cleaning that output puts the title right above the body,
+    so without this the second cleaning would read it as the lede (not idempotent)."""
+    return i == 0 and not cuts[0] and shape.is_headline_shaped(lines[0].text)
+
+
 def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
                     settings: Settings, gap_before: list[bool]) -> list[int]:
     """The lines right below the body that still belong to it: a sentence ("He did not respond."),
@@ -339,6 +347,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
     # above the body is a heading (the last entry of a table of contents), not its lede.
     while first > 0 and not gap_before[first] and not (title_ok and first - 1 == model_title) \
+            and not _heads_the_text(first - 1, doc.lines, cuts) \
             and shape.is_sentence_like(residual[first - 1]) \
             and not shape.is_title_cased(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):

@@ -103,6 +103,36 @@ def test_the_body_is_not_extended_across_a_line_an_earlier_pass_removed(removed_
     assert (CLOSING in [text for _, text in decision.kept]) is kept_closing
 
 
+
+# The output of a cleaning is `title + "\n\n" + text`: cleaning it again puts the title right
+# above the body, with nothing between. A headline-shaped first line is that title, not a lede the
+# body extends over; otherwise a title found above removed debris ("What do you think?" between
+# it and the body) was read as the lede the second time.
+@pytest.mark.parametrize("top, removed_between", [(True, True), (True, False), (False, False)])
+def test_a_headline_shaped_first_line_over_the_body_is_its_title(top, removed_between):
+    heading = "Breaking News What do you think?"
+    above = [] if top else ["A reader wrote to us about the new apps and asked what they cost."]
+    lines = [*above, heading, "", *BODY]
+    proba = np.array([0.95] * len(above) + [UNSURE] + [0.02] * len(BODY))
+    removed = frozenset({len(above) + 2}) if removed_between else frozenset()
+    decision = decide(lines, Settings(), debris_proba=proba, removed_before=removed)
+    kept = [text for _, text in decision.kept]
+    if top:
+        assert decision.title is not None and decision.title.text == heading and kept == BODY
+    else:  # not the first line: a sentence between menus or teasers and the body stays its lede
+        assert kept == [heading, *BODY]
+
+
+@pytest.mark.parametrize("lede", [
+    "Apps are everywhere, and most of us open a dozen of them before breakfast.",  # ends a sentence
+    "Have you ever wondered why some apps open at once while others keep you waiting for what feels "
+    "like forever, even on a new phone with a fast connection and plenty of free storage left on it?",  # 34 words
+])
+def test_a_first_line_that_is_no_headline_is_still_the_lede(lede):
+    decision = decide([lede, "", *BODY], Settings(), debris_proba=np.array([UNSURE] + [0.02] * len(BODY)))
+    assert [text for _, text in decision.kept] == [lede, *BODY]
+
+
 LONG_PROSE = ("Born in 1952 in a small town on the coast, she studied painting before she turned to "
               "photography in the late seventies, and her early pictures of fishermen and their families "
               "were shown in London, Paris and New York within a decade of her first exhibition.")

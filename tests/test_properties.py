@@ -138,6 +138,10 @@ FOUND = [
     # Markdown rendered after ftfy's repair: an image's alt text ending in "â¤" met the next words,
     # and the second cleaning repaired "â¤ " (its space read as a lost no-break space) to "⤠"
     '* [Email In Touch at tips@intouchweekly.com](https://example.com/0)\n* [Home > News > Politics](https://example.com/1)\n\n* [Read more: Mayor resigns after scandal](https://example.com/2)\r* [Email In Touch at tips@intouchweekly.com](https://example.com/3)\u2028# Breaking News\r**NEW YORK — The council voted on Tuesday to approve the new budget for the coming year.**\n**He added that the plan was not final and could change before the vote in March.**\r\n“We are very pleased with the result,” said the mayor, John Smith. [Breaking News](https://example.com/a)\u2028![Officials said the decision would affect thousands of residents in the area. \U000f08df\U000c77fb\U000a82e7â¤](https://example.com/i.jpg)\u2028**The council voted on Tuesday to approve the new budget for the coming year. \U000f08df\U000c77fb\U000a82e7â¤**\n \n**Breaking News**\n \nOfficials said the decision would affect thousands of residents in the area. \U000f08df\U000c77fb\U000a82e7â¤\u2028**Officials said the decision would affect thousands of residents in the area. Click here to subscribe**\r',
+    # A Markdown heading over an image whose alt text is debris: the first cleaning removed the
+    # alt text, the body stopped below it and the heading became the title; cleaning the output
+    # read the title, now right above the body, as the body's lede
+    '* [Videos by Rare](https://example.com/0)\u2028* [Advertisement](https://example.com/1)\n# Breaking News\u2028**What do you think?**\r![What do you think?](https://example.com/i.jpg)\n\n![Police\xa0said\xa0the\xa0man, 34, was arrested at the scene and charged with assault.](https://example.com/i.jpg)\r',
 ]
 
 
@@ -148,6 +152,7 @@ FOUND = [
 @example(FOUND[1])
 @example(FOUND[2])
 @example(FOUND[3])
+@example(FOUND[4])
 def test_idempotent(text):
     doc = clean(text)
     if doc is None:
