@@ -176,14 +176,17 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
     return []
 
 
-def _model_continues_body(last: int, proba: np.ndarray | None, whole: list, settings: Settings,
-                          gap_before: list[bool]) -> int:
+def _model_continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
+                          settings: Settings, gap_before: list[bool]) -> int:
     """The last line of the run right below the body that the model is sure is body (a list or
-    table closing the article, which is not prose and so cannot end the prose span itself)."""
+    table closing the article, which is not prose and so cannot end the prose span itself). A
+    line without a letter or a digit (a bullet whose item went, a row of stars) ends the run: it
+    adds no word, and the model's odds for it follow the lines around it, which cleaning removes."""
     if proba is None:
         return last
     j = last + 1
-    while j < len(whole) and not gap_before[j] and whole[j] is None and proba[j] < settings.model_threshold_continue:
+    while j < len(whole) and not gap_before[j] and whole[j] is None and proba[j] < settings.model_threshold_continue \
+            and any(c.isalnum() for c in residual[j]):
         j += 1
     return j - 1
 
@@ -372,7 +375,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         for j in below:
             model_says_debris[j] = False
         last = below[-1]
-    below = min(_model_continues_body(last, debris_proba, whole, settings, gap_before), end - 1)
+    below = min(_model_continues_body(last, debris_proba, residual, whole, settings, gap_before), end - 1)
     model_says_debris[last + 1:below + 1] = False
     last = below
     while item := _list_continues(first, last, residual, whole, debris_proba, settings, gap_before, end):

@@ -288,3 +288,15 @@ JA_BODY = ["市議会は火曜日、バス路線網を三つの新しい地区�
 def test_a_short_cjk_line_sharing_the_body_s_character_pairs_is_the_headline(body, first_line, is_title):
     decision = decide([first_line, *body], Settings(use_model=False))
     assert (decision.title is not None and decision.title.text == first_line) is is_title
+
+
+# Below the body the model's run of sure body lines continues it (a closing list or table). A line
+# without a letter or digit adds no word: a bullet whose item text went ("*") or a row of stars
+# ends the run, and cleaning the output again (where it would be the last line) agrees.
+@pytest.mark.parametrize("marks", ["*", "* * *", "—", "•"])
+def test_a_line_without_words_does_not_continue_the_body(marks):
+    closing_list = "Apps for shops, apps for schools and apps for clinics"
+    lines = [HEADLINE, "", *BODY, "", closing_list, "", marks, "", marks, "", "Rate this post!"]
+    proba = np.array([0.9] + [0.02] * len(BODY) + [0.1, 0.1, 0.1, 0.95])
+    kept = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert kept == [*BODY, closing_list]
