@@ -142,12 +142,17 @@ def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whol
     return proba is None or proba[i] < settings.model_threshold_prose
 
 
-def _heads_the_text(i: int, lines: Sequence[Line], cuts: list) -> bool:
-    """The text's first line, uncut and headline-shaped: the title, not a lede the body extends
+def _shape_headline(i: int, lines: Sequence[Line], whole: list, cuts: list) -> bool:
+    """A line no rule removes or cuts, shaped like a headline: a title candidate by its shape."""
+    return whole[i] is None and not cuts[i] and shape.is_headline_shaped(lines[i].text)
+
+
+def _heads_the_text(i: int, lines: Sequence[Line], whole: list, cuts: list) -> bool:
+    """The text's first line, when a headline by its shape: the title, not a lede the body extends
     over. Where an earlier pass removed debris between such a line and the body, the body stopped
     below it and it became the title; cleaning that output puts the title right above the body,
     so without this the second cleaning would read it as the lede (not idempotent)."""
-    return i == 0 and not cuts[0] and shape.is_headline_shaped(lines[0].text)
+    return i == 0 and _shape_headline(0, lines, whole, cuts)
 
 
 def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
@@ -186,7 +191,7 @@ def _model_continues_body(last: int, proba: np.ndarray | None, residual: list[st
         return last
     j = last + 1
     while j < len(whole) and not gap_before[j] and whole[j] is None and proba[j] < settings.model_threshold_continue \
-            and any(c.isalnum() for c in residual[j]):
+            and shape.has_word_char(residual[j]):
         j += 1
     return j - 1
 
@@ -304,7 +309,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         full = next((p for p in strong if p.bounds(line.text) == (0, len(line.text))), None)
         if full is None and strong:
             cuts[i], residual[i] = _partial_cuts(line, strong)
-            if not any(c.isalnum() for c in residual[i]):
+            if not shape.has_word_char(residual[i]):
                 full, cuts[i] = cuts[i][0][2], []
         whole[i] = full
 
@@ -350,7 +355,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # above it, a short closing sentence ("He did not respond.") below it. A title-cased question
     # above the body is a heading (the last entry of a table of contents), not its lede.
     while first > 0 and not gap_before[first] and not (title_ok and first - 1 == model_title) \
-            and not _heads_the_text(first - 1, doc.lines, cuts) \
+            and not _heads_the_text(first - 1, doc.lines, whole, cuts) \
             and shape.is_sentence_like(residual[first - 1]) \
             and not shape.is_title_cased(residual[first - 1]) \
             and _trusted_as_body(first - 1, debris_proba, residual, whole, settings):
@@ -398,8 +403,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
                     and debris_proba[i] < settings.model_threshold_prose:
                 model_says_debris[i] = False
 
-    shape_title = next((ln for ln in doc.lines[:first] if whole[ln.index] is None and not cuts[ln.index]
-                        and shape.is_headline_shaped(ln.text)), None)
+    shape_title = next((ln for ln in doc.lines[:first] if _shape_headline(ln.index, doc.lines, whole, cuts)), None)
     # A text that starts with a short line right above its body starts with its headline, as a
     # cleaned article does: too short for the shape rule's four words. (Starts: above it at most
     # lines a rule removes whole, such as a breadcrumb.) Title-cased ("Home Repair Programs"), or

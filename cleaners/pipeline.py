@@ -21,7 +21,7 @@ from cleaners.metadata.resolve import Evidence, record_evidence, record_url, res
 from cleaners.page_kind import data_reason, interstitial_reason, notice_reason
 from cleaners.rules import RULES
 from cleaners.settings import Settings
-from cleaners.shape import fold, repeat_key, stop_share, words
+from cleaners.shape import fold, has_word_char, repeat_key, stop_share, words
 from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
 
 
@@ -115,7 +115,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
                 pos = c.end
             pieces.append(line[pos:])
             line = " ".join(" ".join(pieces).split())
-            if not any(ch.isalnum() for ch in line):
+            if not has_word_char(line):
                 continue
         key = repeat_key(line)
         if key is not None and number not in cuts and key in seen:

@@ -93,6 +93,11 @@ def n_words(text: str) -> int:
     return len(text.split())
 
 
+def has_word_char(text: str) -> bool:
+    """A letter or digit anywhere: the text says something ("*", "* * *", "|" do not)."""
+    return any(c.isalnum() for c in text)
+
+
 _CLOSERS = "'\"’”)]」』"
 # Sentence-final marks: the characters of the Basic Multilingual Plane with Unicode's
 # Sentence_Terminal property (". ! ?", the CJK full stops, Arabic and Urdu, the Devanagari danda,
