@@ -9,7 +9,9 @@ combines them along the document:
 3. the headline is the first headline-shaped line above the body;
 4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
 5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
-   subheading between paragraphs survives); a long prose paragraph needs the model sure.
+   subheading between paragraphs survives); a long prose paragraph needs the model sure;
+6. a table in pipe syntax (cleaners.tables) is one block, which no line rule and not the model
+   judge row by row: it goes whole unless it lies inside the body or right below it.
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ import numpy as np
 
 from cleaners import shape
 from cleaners.rules import RULES, Doc, Line, Proposal, Rule, propose
+from cleaners.rules.base import whole_line
 from cleaners.page_threshold import expected_f1_threshold
 from cleaners.settings import Settings
+from cleaners.tables import table_blocks
 from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
 
@@ -44,6 +48,9 @@ LEADS_AWAY = frozenset({"related_headline"})  # a label of these kinds ("Next ar
 STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
 PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the model sure to go
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
+# every row of a table is proposed for removal as one block, until the body is known (step 6)
+TABLE = whole_line("boilerplate", "table")
+TABLE_HEADING_MAX_WORDS = 12  # a heading between the body and a table under it ("Rankings")
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
 
 
@@ -124,10 +131,11 @@ def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | N
 def _unpunctuated_body(lines: list[Line], proba: np.ndarray | None, whole: list, settings: Settings) -> list[bool]:
     """A body with no line that reads as prose (a timeline, a list, a data sheet: no sentence ends
     in a full stop) is the lines the model calls body at its ordinary threshold and no rule removes
-    whole, when they hold enough words; else the page has no body (DocumentError)."""
+    whole (a table's rows may be among them), when they hold enough words; else the page has no
+    body (DocumentError)."""
     if proba is None:
         raise DocumentError("decide", NO_BODY)
-    body = [whole[i] is None and proba[i] < settings.model_threshold for i in range(len(lines))]
+    body = [(whole[i] is None or whole[i] is TABLE) and proba[i] < settings.model_threshold for i in range(len(lines))]
     if sum(ln.n_words for ln, b in zip(lines, body) if b) < NO_PROSE_MIN_WORDS:
         raise DocumentError("decide", NO_BODY)
     return body
@@ -178,6 +186,22 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
             and _trusted_as_body(j, proba, residual, whole, settings) \
             and shape.is_sentence_like(residual[j + 1]) and _trusted_as_body(j + 1, proba, residual, whole, settings):
         return [j, j + 1]
+    return []
+
+
+def _table_below(last: int, tables: list[tuple[int, int]], residual: list[str], whole: list, settings: Settings,
+                 proba: np.ndarray | None, gap_before: list[bool]) -> list[int]:
+    """The rows of a table right below the body (a table closing the article, or a part of it the
+    paragraphs below continue), with the short heading between them if there is one ("Rankings"),
+    or []. Never across a line an earlier pass removed."""
+    for s, e in tables:
+        if s == last + 1 and not gap_before[s]:
+            return list(range(s, e + 1))
+        heading = s - 1
+        if heading == last + 1 and not gap_before[s] and not gap_before[heading] \
+                and len(residual[heading].split()) <= TABLE_HEADING_MAX_WORDS and not shape.ends_sentence(residual[heading]) \
+                and _trusted_as_body(heading, proba, residual, whole, settings):
+            return list(range(heading, e + 1))
     return []
 
 
@@ -304,7 +328,14 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     whole: list[Proposal | None] = [None] * n
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
     residual: list[str] = [ln.text for ln in doc.lines]
+    tables = table_blocks([ln.text for ln in doc.lines], [ln.number for ln in doc.lines])
+    in_table = [False] * n
+    for s, e in tables:
+        in_table[s:e + 1] = [True] * (e + 1 - s)
     for i, (line, props) in enumerate(zip(doc.lines, proposals)):
+        if in_table[i]:
+            whole[i] = TABLE
+            continue
         strong = [p for p in props if p.strong]
         full = next((p for p in strong if p.bounds(line.text) == (0, len(line.text))), None)
         if full is None and strong:
@@ -337,7 +368,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
     # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),
     # and the model weighs that shape with the line's place on the page.
-    title_ok = model_title is not None and not cuts[model_title] \
+    title_ok = model_title is not None and not cuts[model_title] and not in_table[model_title] \
         and (model_title < first or not any(p.strong or p.kind == "caption" for p in proposals[model_title]))
     # The model's headline below a few body-like lines: the article starts at its headline, and the
     # fewer "sentences" above it are page furniture the model missed (a cookie notice, a teaser).
@@ -374,11 +405,14 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         model_says_debris[first] = False
     end = appended if appended is not None else n  # a second article's header is never crossed
     while True:
-        below = _continues_body(last, debris_proba, residual, whole, settings, gap_before)
+        below = _table_below(last, tables, residual, whole, settings, debris_proba, gap_before) \
+            or _continues_body(last, debris_proba, residual, whole, settings, gap_before)
         if not below or below[-1] >= end:
             break
         for j in below:
             model_says_debris[j] = False
+            if in_table[j]:
+                whole[j] = None
         last = below[-1]
     below = min(_model_continues_body(last, debris_proba, residual, whole, settings, gap_before), end - 1)
     model_says_debris[last + 1:below + 1] = False
@@ -386,6 +420,13 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     while item := _list_continues(first, last, residual, whole, debris_proba, settings, gap_before, end):
         model_says_debris[item] = False
         last = item[-1]
+    # A table inside the body is part of it, every row. (A table overlaps the body's edge only on a
+    # page without prose, where the body is the lines the model keeps: then the body takes it all.)
+    for s, e in tables:
+        if s <= last and e >= first:
+            whole[s:e + 1] = [None] * (e + 1 - s)
+            model_says_debris[s:e + 1] = False
+            first, last = min(first, s), max(last, e)
     # A line between two body lines is a subheading unless the model is sure.
     for i in range(first + 1, last):
         if model_says_debris[i] and not model_says_debris[i - 1] and not model_says_debris[i + 1] \

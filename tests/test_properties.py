@@ -53,6 +53,22 @@ line = st.one_of(
     st.builds(lambda p, w: p + " " + w, st.sampled_from(PROSE), words),
     st.builds(lambda p: p.replace(" ", "\u00a0", 3), st.sampled_from(PROSE)),
 )
+
+
+@st.composite
+def pipe_table(draw) -> str:
+    """A table in pipe syntax (cleaners.tables): a header, a delimiter row, rows of cells, its lines
+    one or two line breaks apart (GFM, or the HTML path's output); one "line" of a document."""
+    width = draw(st.integers(1, 4))
+    cell = st.one_of(st.sampled_from(PROSE), st.sampled_from(DEBRIS), st.sampled_from(["1", "82.0", "North Dakota", ""]), words)
+    rows = [draw(st.lists(cell, min_size=width, max_size=width)) for _ in range(draw(st.integers(1, 5)))]
+    rows.insert(1, [draw(st.sampled_from(["---", ":---", "---:", ":-:"])) for _ in range(width)])
+    outer = draw(st.booleans())
+    return draw(st.sampled_from(["\n", "\n\n"])).join(
+        ("| " + " | ".join(row) + " |") if outer else " | ".join(row) for row in rows)
+
+
+line = st.one_of(line, pipe_table())
 ends = st.sampled_from(["\n", "\n\n", "\r\n", "\r", "\n \n", "\u2028"])
 
 
