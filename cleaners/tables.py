@@ -1,21 +1,27 @@
-"""Tables in pipe syntax (GitHub-flavoured Markdown): found by their structure, judged whole.
+"""Tables in pipe syntax: found by their structure, judged whole.
 
 Scrapers that write Markdown (Firecrawl, Jina Reader, crawl4ai) and the HTML path's own output
-show a table as a header row over a delimiter row, then its rows:
+(trafilatura's) show a table as a header row over a delimiter row, then its rows (GitHub-flavoured
+Markdown):
 
     | Rank | State        | Score |
     |------|:-------------|------:|
     | 1    | North Dakota | 82.0  |
 
-Read one line at a time, a row of short cells is shaped like a breadcrumb or a menu ("Home |
-News | Sport"), and the line model never saw a table in its training pages. The delimiter row
-is what tells a table apart: cells of dashes, as many as the header row's. The decision step
-(cleaners.decide) keeps or drops the block as one: kept where it lies inside the article body
-or right below it, dropped elsewhere.
+or, for a table without header cells (trafilatura), as rows framed by pipes alone:
 
-Rows may stand apart by blank lines (the HTML path writes one paragraph per row) when the header
-and the delimiter row do; a row has the header's number of cells (a delimiter row among the rows
-included).
+    | Memory:  | 16 GB      | Weight:              | 3.74 pounds |
+    | Storage: | 512 GB SSD | Tested battery life: | 9 hours     |
+
+Read one line at a time, a row of short cells is shaped like a breadcrumb or a menu ("Home |
+News | Sport"), and the line model never saw a table in its training pages. The structure is what
+tells a table apart: a delimiter row (cells of dashes, as many as the header row's), or at least
+MIN_FRAMED_ROWS different rows that each open and close with a pipe and have as many cells (a
+menu is one line, rarely framed, and the same line where a page repeats it). The decision step (cleaners.decide) keeps or drops the block as one:
+kept where it lies inside the article body or right below it, dropped elsewhere.
+
+Rows may stand apart by blank lines (the HTML path writes one paragraph per row) when the first two
+lines do; every row has the first row's number of cells.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ from typing import Sequence
 _DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 MIN_CELLS = 2  # a one-column "table" is a line between pipes, not evidence of one
+MIN_FRAMED_ROWS = 2  # rows framed by pipes, without a delimiter row, that make a table
+MAX_ROW_GAP = 2  # line numbers between two rows: adjacent, or one blank line apart
 
 
 def cell_count(line: str) -> int:
@@ -37,28 +45,42 @@ def cell_count(line: str) -> int:
     return pipes + 1 - text.startswith("|") - (text.endswith("|") and not text.endswith("\\|"))
 
 
+def _framed(text: str) -> bool:
+    text = text.strip()
+    return len(text) > 1 and text[0] == "|" and text[-1] == "|" and not text.endswith("\\|")
+
+
 def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None) -> list[tuple[int, int]]:
     """(first, last) indices of each pipe-syntax table among a document's non-empty lines `texts`
-    (`numbers`: their line numbers in the document, if it has blank lines): a header row, a
-    delimiter row with as many cells (at least MIN_CELLS), and the rows below written as the header
-    is: as many cells, an outer pipe where it has one, and as far apart as the header and the
-    delimiter row are (GFM ends a table at a blank line; the HTML path writes a blank line between
-    any two rows). So a menu under a table ("Share | Tweet | Email") is no row of it."""
+    (`numbers`: their line numbers in the document, if it has blank lines). A table starts with a
+    header row over a delimiter row with as many cells (at least MIN_CELLS), or with two rows framed
+    by pipes with as many cells; the rows below are written as its first row is: as many cells, an
+    outer pipe where it has one, and as far apart as its first two lines are (GFM ends a table at a
+    blank line; the HTML path writes a blank line between any two rows). So a menu under a table
+    ("Share | Tweet | Email") is no row of it."""
     numbers = numbers if numbers is not None else range(len(texts))
     blocks: list[tuple[int, int]] = []
-    i, n = 1, len(texts)
-    while i < n:
-        text = texts[i]
-        if "-" in text and "|" in text and _DELIMITER.match(text):
-            header, cells = texts[i - 1], cell_count(text)
-            if cells >= MIN_CELLS and cell_count(header) == cells:
-                outer, step = header.lstrip().startswith("|"), numbers[i] - numbers[i - 1]
-                j = i + 1
-                while j < n and numbers[j] - numbers[j - 1] == step and "|" in texts[j] \
-                        and texts[j].lstrip().startswith("|") == outer and cell_count(texts[j]) == cells:
-                    j += 1
-                blocks.append((i - 1, j - 1))
-                i = j
-                continue
-        i += 1
+    i, n = 0, len(texts)
+    while i + 1 < n:
+        head, second = texts[i], texts[i + 1]
+        step = numbers[i + 1] - numbers[i]
+        if "|" not in head or "|" not in second or step > MAX_ROW_GAP:
+            i += 1
+            continue
+        cells = cell_count(second)
+        delimited = "-" in second and _DELIMITER.match(second) is not None
+        framed = not delimited and _framed(head) and _framed(second)
+        if cells < MIN_CELLS or cell_count(head) != cells or not (delimited or framed):
+            i += 1
+            continue
+        outer = head.lstrip().startswith("|")
+        j = i + 2
+        while j < n and numbers[j] - numbers[j - 1] == step and "|" in texts[j] \
+                and texts[j].lstrip().startswith("|") == outer and cell_count(texts[j]) == cells \
+                and (delimited or _framed(texts[j])):
+            j += 1
+        # framed rows that repeat one text are a menu shown twice, not a table
+        if delimited or len({texts[k].strip() for k in range(i, j)}) >= MIN_FRAMED_ROWS:
+            blocks.append((i, j - 1))
+        i = j
     return blocks

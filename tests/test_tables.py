@@ -26,6 +26,10 @@ TABLE = ["| Rank | State | Score |", "|---|:---|---:|", "| 1 | North Dakota | 82
     (["| a | b |", "|---|---|", "| 1 | 2 |", "| 1 | 2 | 3 |"], [(0, 2)]),  # a row of another width ends it
     (["| a | b |", "|---|---|", "| 1 | 2 |", "1 | 2"], [(0, 2)]),  # so does a row without the outer pipe
     (["| Code | Meaning |", "|---|---|", r"| a \| b | either |"], [(0, 2)]),  # an escaped pipe is text
+    # no header cells (trafilatura's output): rows framed by pipes, as many cells each
+    (["| Memory: | 16 GB | Weight: | 3.74 pounds |", "| Storage: | 512 GB SSD | Battery: | 9 hours |"], [(0, 1)]),
+    (["intro", "| Carrots | 4 | 8 |", "| Garlic | 6 cloves | 12 cloves |", "| Onions | | 3 |", "Share | Tweet | Email"],
+     [(1, 3)]),
 ])
 def test_table_blocks(lines, blocks):
     assert table_blocks(lines) == blocks
@@ -37,6 +41,10 @@ def test_table_blocks(lines, blocks):
     ["| Home | News |", "|---|---|---|"],  # header and delimiter widths differ
     ["| note |", "|---|"],  # one column
     ["Scores were 1-2 | 3-4 in the final.", "Then --- | --- came next"],  # dashes with words
+    ["| Home | News | Sport |", "The council met on Tuesday."],  # one framed line is a menu
+    ["| Home | News | Sport |", "| Privacy | Terms |"],  # framed lines of different widths
+    ["| Home | News | Sport |", "Home | News | Sport"],  # the second one not framed
+    ["| Gas | Strom | DSL |", "| Gas | Strom | DSL |"],  # one framed menu, repeated
 ])
 def test_look_alikes_are_not_tables(lines):
     assert table_blocks(lines) == []
@@ -46,7 +54,7 @@ def test_rows_stand_as_far_apart_as_the_header_and_its_delimiter_row():
     spaced = ["| a | b |", "|---|---|", "| 1 | 2 |", "| 3 | 4 |"]
     assert table_blocks(spaced, [1, 3, 5, 7]) == [(0, 3)]  # the HTML path's output: a blank line between rows
     assert table_blocks(spaced, [1, 2, 3, 5]) == [(0, 2)]  # GFM: a blank line ends the table
-    assert table_blocks(spaced, [1, 3, 4, 5]) == [(0, 1)]
+    assert table_blocks(spaced, [1, 3, 4, 5]) == [(0, 1), (2, 3)]  # the rows closer together: framed rows of their own
 
 
 @pytest.mark.parametrize("line, cells", [("| a | b |", 2), ("a | b | c", 3), ("| a | b", 2), (r"| a \| b |", 1), ("text", 0)])
@@ -65,6 +73,13 @@ def test_a_table_inside_the_body_stays_whole_though_the_model_doubts_its_rows():
     decision = _decide(lines, [0.99, 0.9, 0.02, *[0.95] * len(TABLE), 0.02])
     assert decision.title is not None and decision.title.text == HEADLINE
     assert [text for _, text in decision.kept] == [PARA_1, *TABLE, PARA_2]
+
+
+def test_a_headerless_table_inside_the_body_stays_whole():
+    rows = ["| Memory: | 16 GB | Weight: | 3.74 pounds |", "| Storage: | 512 GB SSD | Battery life: | 9 hours |"]
+    lines = [HEADLINE, PARA_1, *rows, PARA_2]
+    decision = _decide(lines, [0.9, 0.02, 0.95, 0.95, 0.02])
+    assert [text for _, text in decision.kept] == [PARA_1, *rows, PARA_2]
 
 
 def test_a_table_closing_the_article_stays_with_its_heading():
