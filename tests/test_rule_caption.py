@@ -142,6 +142,21 @@ def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
     assert alone(alt_text, line) is None
 
 
+@pytest.mark.parametrize("line", ["- may be counterfeit", "* encryption", "• multi-factor authentication",
+                                  "– digital marketing for b2b services", "+ secure coding practices"])
+def test_a_lower_case_list_item_is_no_alt_text(line):
+    # an item of a list (Markdown's, the HTML path's output, a page's bullets), which the decision
+    # keeps inside the body; before, every short lower-case item went as alt text
+    from cleaners.rules.caption import alt_text
+    assert alone(alt_text, line) is None
+
+
+@pytest.mark.parametrize("line", ["aerial view of the flooded town", "acme movers logo", "screenshot of the app"])
+def test_a_lower_case_line_without_a_marker_is_still_alt_text(line):
+    from cleaners.rules.caption import alt_text
+    assert alone(alt_text, line) is not None
+
+
 @pytest.mark.parametrize("line", ["Acme Movers logo", "Product Logo for SimpliSafe", "Image 3: A simple AI agent"])
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_an_image_named_as_one_is_a_caption(line, where):

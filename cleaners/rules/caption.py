@@ -212,11 +212,16 @@ def image_label(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+_NOT_ALT_TEXT_START = "½¼¾⅓⅔⅛" + "-*+•–"  # a fraction; a list marker
+
+
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A short line with no capital letter and no punctuation: an image's alt text or file label.
-    Not one that starts with a number: a recipe's "1 tablespoon ground cinnamon", a spec's "200 lb"."""
+    Not one that starts with a number (a recipe's "1 tablespoon ground cinnamon", a spec's "200
+    lb"), or with a list marker: "- may be counterfeit" is an item of a list (Markdown's, or the
+    HTML path's output), which the decision keeps inside the body and drops outside it."""
     t = line.text
-    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in "½¼¾⅓⅔⅛" \
+    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in _NOT_ALT_TEXT_START \
             and any(c.isalpha() for c in t) \
             and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
