@@ -388,12 +388,31 @@ def _describe(devset: Path, snippets: bool) -> str:
     return f"{where} (pages.jsonl.gz{' + trafilatura-pages.jsonl.gz' if snippets else ''})"
 
 
+def differing_files(trained: Path, packaged: Path) -> list[str]:
+    """Names of the model files that differ between two model folders, or that only one holds."""
+    names = sorted({p.name for p in trained.iterdir()} | {p.name for p in packaged.iterdir()})
+    return [name for name in names
+            if not (trained / name).is_file() or not (packaged / name).is_file()
+            or (trained / name).read_bytes() != (packaged / name).read_bytes()]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="newsclean train", description=__doc__.split("\n")[0])
     ap.add_argument("--devset", type=Path, default=DEVSET, help="folder with pages.jsonl.gz and trafilatura-pages.jsonl.gz")
     ap.add_argument("--out", type=Path, default=MODEL_DIR / "files", help="where the model files go")
     ap.add_argument("--no-snippets", action="store_true", help="leave out the snippet-labelled pages")
+    ap.add_argument("--check", action="store_true",
+                    help="train into a temporary folder and compare it with --out byte for byte (exit 1 if any "
+                         "file differs): whether the code still reproduces the packaged model")
     a = ap.parse_args(argv)
+    if a.check:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="newsclean-train-") as tmp:
+            main(["--devset", str(a.devset), "--out", tmp, *(["--no-snippets"] if a.no_snippets else [])])
+            diff = differing_files(Path(tmp), a.out)
+        print(f"{a.out}: " + ("reproduced byte for byte" if not diff else f"{len(diff)} file(s) differ: {', '.join(diff)}"))
+        return 1 if diff else 0
     t0 = time.time()
     docs, _ = build_docs(a.devset, with_snippets=not a.no_snippets)
     print(f"training docs: {len(docs)} ({sum(d.kind == 'page' for d in docs)} pages)")
