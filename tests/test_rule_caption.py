@@ -151,6 +151,14 @@ def test_a_lower_case_list_item_is_no_alt_text(line):
     assert alone(alt_text, line) is None
 
 
+@pytest.mark.parametrize("line", ["content = read_document(document)", "int t(int *a) {", "all_findings = []",
+                                  "#[no_mangle]", "(depending on height of fixture)", "ω = 2 x π x rpm / 60"])
+def test_a_line_of_code_or_a_remark_in_parentheses_is_no_alt_text(line):
+    # alt text describes a picture in words; brackets and operators are code's, or a price list's remark
+    from cleaners.rules.caption import alt_text
+    assert alone(alt_text, line) is None
+
+
 @pytest.mark.parametrize("line", ["aerial view of the flooded town", "acme movers logo", "screenshot of the app"])
 def test_a_lower_case_line_without_a_marker_is_still_alt_text(line):
     from cleaners.rules.caption import alt_text

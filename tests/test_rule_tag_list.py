@@ -25,6 +25,14 @@ def test_title_case_and_place_lists_in_prose_survive(line):
     assert survives(line)
 
 
+@pytest.mark.parametrize("line", ["- Klein Tools RT210 GFCI Outlet Tester", "* Salisbury Honeywell E011B Insulated Electrical Gloves"])
+def test_a_list_item_naming_one_product_is_no_name_run(line):
+    # one product's name under its bullet (Markdown, the HTML path's output), not names listed
+    from cleaners.rules.tag_list import name_run
+    assert alone(name_run, line) is None
+    assert alone(name_run, line[2:]) is not None  # without its bullet, the same words read as a run of names
+
+
 @pytest.mark.parametrize("line", ["Tags", "Schlagwörter:", "Mots-clés", "Posted in News | Tagged economy, jobs"])
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_tag_box_headers_and_category_footers_are_tag_lists(line, where):

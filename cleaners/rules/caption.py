@@ -212,18 +212,22 @@ def image_label(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
-_NOT_ALT_TEXT_START = "½¼¾⅓⅔⅛" + "-*+•–"  # a fraction; a list marker
+# sentence punctuation; the brackets and operators of code ("content = read_document(doc)",
+# "int t(int *a) {") and of remarks in parentheses ("(depending on height of fixture)")
+_NOT_IN_ALT_TEXT = ".,;:!?\"'" + "=(){}[]<>#`"
 
 
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A short line with no capital letter and no punctuation: an image's alt text or file label.
     Not one that starts with a number (a recipe's "1 tablespoon ground cinnamon", a spec's "200
     lb"), or with a list marker: "- may be counterfeit" is an item of a list (Markdown's, or the
-    HTML path's output), which the decision keeps inside the body and drops outside it."""
+    HTML path's output), which the decision keeps inside the body and drops outside it. Not a line
+    of code or a remark in parentheses either (brackets, "=", "#"): alt text describes a picture
+    in words."""
     t = line.text
-    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in _NOT_ALT_TEXT_START \
-            and any(c.isalpha() for c in t) \
-            and not any(c in t for c in ".,;:!?\"'") and not t.startswith(("http", "www")):
+    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in "½¼¾⅓⅔⅛" \
+            and any(c.isalpha() for c in t) and not shape.LIST_BULLET.match(t) \
+            and not any(c in t for c in _NOT_IN_ALT_TEXT) and not t.startswith(("http", "www")):
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
         if any(c.isupper() != c.islower() for c in t if c.isalpha()):
             return whole_line("caption", "alt_text")

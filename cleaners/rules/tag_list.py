@@ -41,8 +41,9 @@ def _name_run(line: Line) -> bool:
 
 
 def name_run(line: Line, doc: Doc) -> Proposal | None:
-    """Six or more capitalised words and not one function word: names listed, not a sentence."""
-    if line.n_words >= 6 and not line.ends_sentence and _name_run(line):
+    """Six or more capitalised words and not one function word: names listed, not a sentence. Not
+    a list item ("- Klein Tools RT210 GFCI Outlet Tester": one product's name under its bullet)."""
+    if line.n_words >= 6 and not line.ends_sentence and not shape.LIST_BULLET.match(line.text) and _name_run(line):
         return whole_line("tag_list", "name_run")
     return None
 
