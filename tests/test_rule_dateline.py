@@ -4,7 +4,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import BODY, article, kind_of
+from tests.ruletools import BODY, alone, article, kind_of
 
 LEDE = "Coral Springs cops who responded to the school say several deputies waited outside, according to reports."
 
@@ -249,3 +249,16 @@ def test_september_dates_keep_their_day_and_month(stamp, date):
 
 def test_a_sentence_after_a_published_date_is_no_stamp():
     assert kind_of("Published Feb 24, 2018, the report found that buses ran late on most routes.", "middle") != "dateline"
+
+
+@pytest.mark.parametrize("line", ["2/1/2023 -1.0%", "11/1/2013 -3.8%", "March 2024 -0.8 %", "2024-05-01 -3,200"])
+def test_a_date_and_a_negative_number_is_a_row_of_data_not_a_stamp(line):
+    # a table of monthly changes as plain text: the dash before the number is its minus sign
+    from cleaners.rules.dateline import date_stamp
+    assert alone(date_stamp, line) is None
+
+
+@pytest.mark.parametrize("line", ["5 March 2024 -12:30", "Feb 24, 2018 - 2 min read", "Feb 24, 2018 -Jane Doe"])
+def test_a_date_and_a_dash_before_a_time_or_a_name_is_still_a_stamp(line):
+    from cleaners.rules.dateline import date_stamp
+    assert alone(date_stamp, line) is not None

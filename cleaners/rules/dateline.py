@@ -115,7 +115,9 @@ _STAMP = re.compile(
     r"|опубликовано|обновлено|опубліковано|оновлено|प्रकाशित|अपडेटेड|अपडेट|نشر\ في|تاريخ\ النشر|آخر\ تحديث|تحديث)"
     r"(?:\s+by\s+[^\W\d_][\w.'’ -]{1,40}?\s+(?=on\b))?)?\s*(?:on|at)?:?\s*"  # "Posted by Jane Doe on …"
     r"(?:" + TIME + r",?\s*)?(?:" + _WEEKDAY_ELSEWHERE + r",?\s+)?(?P<date>" + DATE + r")" + TIME + r"?"
-    r"(?:\s*(?:\||/|by\b|[-–—•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
+    # (a dash right before a number that ends the line is its minus sign: "2/1/2023 -1.0%" is a row of
+    # data, not a stamp)
+    r"(?:\s*(?:\||/|by\b|[-–—](?!\d+(?:[.,]\d+)*\s*%?\s*$)|[•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
     # and its update after a comma or in brackets: "…, modifié le 5 mars 2024", "… (modifica il 12 novembre 2024)"
     r"|\s*[,(]\s*(?:last\s+)?" + UPDATE_WORD + r"\b.{0,60})?$",
     re.I | re.X,
