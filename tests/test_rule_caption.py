@@ -159,6 +159,22 @@ def test_a_line_of_code_or_a_remark_in_parentheses_is_no_alt_text(line):
     assert alone(alt_text, line) is None
 
 
+def test_a_list_written_without_bullets_is_no_alt_text_but_a_lone_line_is():
+    # alt text stands alone by its picture; lower-case short lines in a run are a list's items
+    from cleaners.rules.base import Doc, Line
+    from cleaners.rules.caption import alt_text
+    items = ["slopes", "obstacles to be avoided", "variable mowing times", "lawn type"]
+    doc = Doc([Line(i, i + 1, text) for i, text in enumerate(["The mower adapts to:", *items, "It costs $900."])])
+    assert [alt_text(line, doc) for line in doc.lines[1:-1]] == [None] * len(items)
+    doc = Doc([Line(i, i + 1, text) for i, text in enumerate(["The mower adapts to slopes.", "aerial view of the lawn",
+                                                             "It costs $900."])])
+    assert alt_text(doc.lines[1], doc) is not None
+    # a gallery's labels run together too, but read as file names
+    gallery = ["big-cartel-profile", "ecwid orders", "comparison-5", "product overview squarespace 1"]
+    doc = Doc([Line(i, i + 1, text) for i, text in enumerate(gallery)])
+    assert all(alt_text(line, doc) is not None for line in doc.lines)
+
+
 @pytest.mark.parametrize("line", ["aerial view of the flooded town", "acme movers logo", "screenshot of the app"])
 def test_a_lower_case_line_without_a_marker_is_still_alt_text(line):
     from cleaners.rules.caption import alt_text

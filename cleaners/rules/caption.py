@@ -217,21 +217,43 @@ def image_label(line: Line, doc: Doc) -> Proposal | None:
 _NOT_IN_ALT_TEXT = ".,;:!?\"'" + "=(){}[]<>#`"
 
 
-def alt_text(line: Line, doc: Doc) -> Proposal | None:
-    """A short line with no capital letter and no punctuation: an image's alt text or file label.
-    Not one that starts with a number (a recipe's "1 tablespoon ground cinnamon", a spec's "200
-    lb"), or with a list marker: "- may be counterfeit" is an item of a list (Markdown's, or the
-    HTML path's output), which the decision keeps inside the body and drops outside it. Not a line
-    of code or a remark in parentheses either (brackets, "=", "#"): alt text describes a picture
-    in words."""
-    t = line.text
-    if len(t) <= 80 and t.lower() == t and 1 <= line.n_words <= 8 and not t[:1].isdigit() and t[:1] not in "½¼¾⅓⅔⅛" \
-            and any(c.isalpha() for c in t) and not shape.LIST_BULLET.match(t) \
-            and not any(c in t for c in _NOT_IN_ALT_TEXT) and not t.startswith(("http", "www")):
+def _alt_text_shaped(text: str) -> bool:
+    """A short line with no capital letter and no punctuation, in a cased script: how an image's
+    alt text or file label reads. Not one that starts with a number (a recipe's "1 tablespoon
+    ground cinnamon", a spec's "200 lb"), or with a list marker ("- may be counterfeit": an item of
+    a list, Markdown's or the HTML path's output). Not a line of code or a remark in parentheses
+    either (brackets, "=", "#"): alt text describes a picture in words."""
+    if len(text) <= 80 and text.lower() == text and not text[:1].isdigit() and text[:1] not in "½¼¾⅓⅔⅛" \
+            and any(c.isalpha() for c in text) and not shape.LIST_BULLET.match(text) \
+            and not any(c in text for c in _NOT_IN_ALT_TEXT) and not text.startswith(("http", "www")) \
+            and 1 <= len(shape.words(text)) <= 8:
         # Scripts without case (CJK, Arabic…) have no capitals at all: only judge cased text.
-        if any(c.isupper() != c.islower() for c in t if c.isalpha()):
-            return whole_line("caption", "alt_text")
-    return None
+        return any(c.isupper() != c.islower() for c in text if c.isalpha())
+    return False
+
+
+# an image's file name as its label: words joined by hyphens or underscores ("big-cartel-profile"),
+# or numbered ("product overview 1")
+_FILE_LABEL = re.compile(r"^[^\W_]+(?:[-_][^\W_]+)+$|\s\d+$")
+
+
+def _list_item_shaped(text: str) -> bool:
+    return _alt_text_shaped(text) and not _FILE_LABEL.search(text)
+
+
+@in_context(gate=lambda line: _alt_text_shaped(line.text))
+def alt_text(line: Line, doc: Doc) -> Proposal | None:
+    """A line shaped like alt text (_alt_text_shaped) that is a file label, or that stands alone as
+    alt text does by its picture: next to another such line that is no file label it is an item of
+    a list written without bullets ("slopes", "obstacles to be avoided", "lawn type"), which the
+    decision keeps inside the body. (A gallery's labels run together too, but read as file names:
+    "big-cartel-profile", "comparison-5".)"""
+    if not _alt_text_shaped(line.text):
+        return None
+    if not _FILE_LABEL.search(line.text) \
+            and any(nb is not None and _list_item_shaped(nb.text) for nb in (doc.prev(line), doc.next(line))):
+        return None
+    return whole_line("caption", "alt_text")
 
 
 def _after_image(line: Line, doc: Doc) -> bool:
