@@ -20,7 +20,8 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
 
 def test_differing_files_names_changed_missing_and_extra_files(tmp_path):
     a = _write(tmp_path / "a", {"model.json": "{}", "stage1.lgb.txt": "tree 1", "only_a.txt": "x"})
-    b = _write(tmp_path / "b", {"model.json": "{}", "stage1.lgb.txt": "tree 2", "only_b.txt": "y"})
+    b = _write(tmp_path / "b", {"model.json": "{}", "stage1.lgb.txt": "tree 2", "only_b.txt": "y",
+                                "__init__.py": ""})  # the package folder's own file is no model file
     assert train.differing_files(a, b) == ["only_a.txt", "only_b.txt", "stage1.lgb.txt"]
     assert train.differing_files(a, a) == []
 
@@ -28,7 +29,7 @@ def test_differing_files_names_changed_missing_and_extra_files(tmp_path):
 @pytest.mark.parametrize("trained, code", [("tree 1", 0), ("tree 2", 1)])
 def test_check_exits_non_zero_when_training_does_not_reproduce_the_packaged_files(tmp_path, monkeypatch, capsys,
                                                                                   trained, code):
-    packaged = _write(tmp_path / "packaged", {"model.json": "{}\n", "stage1.lgb.txt": "tree 1"})
+    packaged = _write(tmp_path / "packaged", {"model.json": "{}\n", "stage1.lgb.txt": "tree 1", "__init__.py": ""})
     monkeypatch.setattr(train, "build_docs", lambda devset, with_snippets: ([], None))
     monkeypatch.setattr(train, "train_models", lambda docs: {"stage1": trained, "lexicon": {}})
     monkeypatch.setattr(train, "save", lambda models, out, meta: _write(out, {"model.json": "{}\n",

@@ -388,9 +388,14 @@ def _describe(devset: Path, snippets: bool) -> str:
     return f"{where} (pages.jsonl.gz{' + trafilatura-pages.jsonl.gz' if snippets else ''})"
 
 
+MODEL_FILE_SUFFIXES = (".txt", ".json")  # boosters, the lexicon, model.json (the package folder holds an __init__.py too)
+
+
 def differing_files(trained: Path, packaged: Path) -> list[str]:
-    """Names of the model files that differ between two model folders, or that only one holds."""
-    names = sorted({p.name for p in trained.iterdir()} | {p.name for p in packaged.iterdir()})
+    """Names of the model files (MODEL_FILE_SUFFIXES) that differ between two model folders, or
+    that only one holds."""
+    names = sorted(p.name for folder in (trained, packaged) for p in folder.iterdir() if p.suffix in MODEL_FILE_SUFFIXES)
+    names = list(dict.fromkeys(names))
     return [name for name in names
             if not (trained / name).is_file() or not (packaged / name).is_file()
             or (trained / name).read_bytes() != (packaged / name).read_bytes()]
