@@ -189,19 +189,20 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
     return []
 
 
-def _table_below(last: int, tables: list[tuple[int, int]], residual: list[str], whole: list, settings: Settings,
+def _table_below(last: int, table_end: dict[int, int], residual: list[str], whole: list, settings: Settings,
                  proba: np.ndarray | None, gap_before: list[bool]) -> list[int]:
     """The rows of a table right below the body (a table closing the article, or a part of it the
     paragraphs below continue), with the short heading between them if there is one ("Rankings"),
-    or []. Never across a line an earlier pass removed."""
-    for s, e in tables:
-        if s == last + 1 and not gap_before[s]:
-            return list(range(s, e + 1))
-        heading = s - 1
-        if heading == last + 1 and not gap_before[s] and not gap_before[heading] \
-                and len(residual[heading].split()) <= TABLE_HEADING_MAX_WORDS and not shape.ends_sentence(residual[heading]) \
-                and _trusted_as_body(heading, proba, residual, whole, settings):
-            return list(range(heading, e + 1))
+    or []. `table_end` maps each table's first line to its last. Never across a line an earlier
+    pass removed."""
+    s = last + 1
+    if s in table_end and not gap_before[s]:
+        return list(range(s, table_end[s] + 1))
+    heading, s = last + 1, last + 2
+    if s in table_end and not gap_before[s] and not gap_before[heading] \
+            and len(residual[heading].split()) <= TABLE_HEADING_MAX_WORDS and not shape.ends_sentence(residual[heading]) \
+            and _trusted_as_body(heading, proba, residual, whole, settings):
+        return list(range(heading, table_end[s] + 1))
     return []
 
 
@@ -329,6 +330,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
     residual: list[str] = [ln.text for ln in doc.lines]
     tables = table_blocks([ln.text for ln in doc.lines], [ln.number for ln in doc.lines])
+    table_end = dict(tables)
     in_table = [False] * n
     for s, e in tables:
         in_table[s:e + 1] = [True] * (e + 1 - s)
@@ -405,7 +407,7 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
         model_says_debris[first] = False
     end = appended if appended is not None else n  # a second article's header is never crossed
     while True:
-        below = _table_below(last, tables, residual, whole, settings, debris_proba, gap_before) \
+        below = _table_below(last, table_end, residual, whole, settings, debris_proba, gap_before) \
             or _continues_body(last, debris_proba, residual, whole, settings, gap_before)
         if not below or below[-1] >= end:
             break
