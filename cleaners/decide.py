@@ -50,7 +50,7 @@ PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
 # every row of a table is proposed for removal as one block, until the body is known (step 6)
 TABLE = whole_line("boilerplate", "table")
-TABLE_HEADING_MAX_WORDS = 12  # a heading between the body and a table under it ("Rankings")
+HEADING_MAX_WORDS = 12  # a subheading right below the body, over a paragraph or a table ("Rankings")
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
 
 
@@ -163,6 +163,13 @@ def _heads_the_text(i: int, lines: Sequence[Line], whole: list, cuts: list) -> b
     return i == 0 and _shape_headline(0, lines, whole, cuts)
 
 
+def _heading_below(j: int, proba: np.ndarray | None, residual: list[str], whole: list, settings: Settings) -> bool:
+    """Line j reads as a subheading the body may continue over: short, no sentence end, trusted as
+    body (see _trusted_as_body)."""
+    return len(residual[j].split()) <= HEADING_MAX_WORDS and not shape.ends_sentence(residual[j]) \
+        and _trusted_as_body(j, proba, residual, whole, settings)
+
+
 def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
                     settings: Settings, gap_before: list[bool]) -> list[int]:
     """The lines right below the body that still belong to it: a sentence ("He did not respond."),
@@ -182,8 +189,7 @@ def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], wh
             and whole[j + 1] is None and shape.is_sentence_like(residual[j + 1], min_words=3) \
             and proba is not None and proba[j + 1] < settings.model_threshold_max:
         return [j + 1]
-    if j + 1 < n and not gap_before[j + 1] and len(residual[j].split()) <= 12 and not shape.ends_sentence(residual[j]) \
-            and _trusted_as_body(j, proba, residual, whole, settings) \
+    if j + 1 < n and not gap_before[j + 1] and _heading_below(j, proba, residual, whole, settings) \
             and shape.is_sentence_like(residual[j + 1]) and _trusted_as_body(j + 1, proba, residual, whole, settings):
         return [j, j + 1]
     return []
@@ -200,8 +206,7 @@ def _table_below(last: int, table_end: dict[int, int], residual: list[str], whol
         return list(range(s, table_end[s] + 1))
     heading, s = last + 1, last + 2
     if s in table_end and not gap_before[s] and not gap_before[heading] \
-            and len(residual[heading].split()) <= TABLE_HEADING_MAX_WORDS and not shape.ends_sentence(residual[heading]) \
-            and _trusted_as_body(heading, proba, residual, whole, settings):
+            and _heading_below(heading, proba, residual, whole, settings):
         return list(range(heading, table_end[s] + 1))
     return []
 

@@ -394,8 +394,7 @@ MODEL_FILE_SUFFIXES = (".txt", ".json")  # boosters, the lexicon, model.json (th
 def differing_files(trained: Path, packaged: Path) -> list[str]:
     """Names of the model files (MODEL_FILE_SUFFIXES) that differ between two model folders, or
     that only one holds."""
-    names = sorted(p.name for folder in (trained, packaged) for p in folder.iterdir() if p.suffix in MODEL_FILE_SUFFIXES)
-    names = list(dict.fromkeys(names))
+    names = sorted({p.name for folder in (trained, packaged) for p in folder.iterdir() if p.suffix in MODEL_FILE_SUFFIXES})
     return [name for name in names
             if not (trained / name).is_file() or not (packaged / name).is_file()
             or (trained / name).read_bytes() != (packaged / name).read_bytes()]
