@@ -64,7 +64,9 @@ def main() -> None:
     for r, v in res.items():
         print(f"{r}: CPU s {[round(x, 2) for x in v]}, median {med[r]:.2f} ({1000 * med[r] / a.pages:.1f} ms/doc, "
               f"{a.pages / med[r]:.1f} docs/CPU-s)")
-    print(f"speed-up {med[a.before] / med[a.after]:.2f}x")
+    pairs = sorted(b / n for b, n in zip(res[a.before], res[a.after]))
+    print(f"speed-up {med[a.before] / med[a.after]:.2f}x; paired ratios (before/after, run by run) "
+          f"{[round(r, 3) for r in pairs]}, median {statistics.median(pairs):.3f}")
 
 
 if __name__ == "__main__":
