@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cleaners import pipeline, rules
 from cleaners.lines import normalise_lines
-from cleaners.rules.prefilter import WIDE, StartPrefilter, one_byte_view, widened
+from cleaners.rules.prefilter import WIDE, Prefilter, one_byte_view, widened
 
 # Characters the translation must get right: case pairs outside ASCII and the Kelvin/long-s/Angstrom
 # signs re.I folds to ASCII letters, Unicode word characters and digits, white space other than " ",
@@ -27,7 +27,7 @@ def _rule_sets():
 
 @pytest.fixture(scope="module")
 def prefilter():
-    return StartPrefilter(rules._DEFAULT.start_patterns)
+    return Prefilter(rules._DEFAULT.start_patterns)
 
 
 def test_one_byte_view():
@@ -56,13 +56,13 @@ def test_one_byte_view():
 def test_widened_matches_where_python_matches(pattern, text):
     pat = re.compile(pattern)
     assert pat.search(text), "the case itself must match in Python"
-    assert StartPrefilter([pat]).may_match(text), widened(pat)
+    assert Prefilter([pat]).may_match(text), widened(pat)
 
 
 def test_widened_keeps_case_sensitive_literals_narrow():
     """A case-sensitive literal below U+00FF matches only itself (not the wide byte): the
     prefilter still rules lines out."""
-    pf = StartPrefilter([re.compile(r"^FILE PHOTO")])
+    pf = Prefilter([re.compile(r"^FILE PHOTO")])
     assert pf.may_match("FILE PHOTO: a man")
     assert not pf.may_match("file photo: a man")
     assert not pf.may_match("中ILE PHOTO")
@@ -76,7 +76,7 @@ def test_prefilter_rules_out_most_prose(prefilter):
 
 
 def test_no_patterns_match_nothing():
-    assert not StartPrefilter([]).may_match("anything")
+    assert not Prefilter([]).may_match("anything")
 
 
 @given(st.data())
@@ -97,19 +97,47 @@ def test_prefilter_accepts_every_string_a_start_pattern_matches(prefilter, data)
 def test_prefilter_is_necessary_on_generated_lines(text):
     for proposer in _rule_sets().values():
         if proposer.start_union.search(text):
-            assert proposer.started(text) and StartPrefilter(proposer.start_patterns).may_match(text), text
+            assert proposer.started(text) and Prefilter(proposer.start_patterns).may_match(text), text
 
 
 def test_prefilter_is_necessary_on_dev_lines():
     """Every line of the dev subset: where the alternation matches, the prefilter does, for the
     full rule set and the HTML path's; and it rules out most lines (what it is for)."""
-    subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
-    with gzip.open(subset, "rt", encoding="utf-8") as fh:
-        texts = {t for line in fh for t in normalise_lines(json.loads(line)["text"]) if t}
+    texts = _dev_texts()
     assert len(texts) > 1000
     for name, proposer in _rule_sets().items():
-        pf = StartPrefilter(proposer.start_patterns)
+        pf = Prefilter(proposer.start_patterns)
         passed = [t for t in texts if pf.may_match(t)]
         missed = [t for t in texts if proposer.start_union.search(t) and not pf.may_match(t)]
         assert not missed, (name, missed[:5])
         assert len(passed) < 0.2 * len(texts), name
+
+
+@pytest.mark.parametrize("pattern, text", [
+    (r"(?<=\w{3})[.!?](?:\s|$)", "Smith. Then"),  # a lookbehind, anywhere in the line
+    (r"\bnews tip\b", "got a news tip?"),
+    (r"^x", "x at the start"),                     # "^" kept or not, a superset either way
+])
+def test_search_anywhere(pattern, text):
+    pat = re.compile(pattern)
+    assert pat.search(text)
+    assert Prefilter([pat], at_start=False).may_match(text)
+    assert not Prefilter([re.compile(r"\bnews tip\b")], at_start=False).may_match("the news is tipped")
+
+
+def _dev_texts() -> set[str]:
+    subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
+    with gzip.open(subset, "rt", encoding="utf-8") as fh:
+        return {t for line in fh for t in normalise_lines(json.loads(line)["text"]) if t}
+
+
+def test_site_notice_key_scan_is_exact():
+    """site_notice's key scan in RE2 says exactly what the Python alternation says (its keys are
+    ASCII, so the one-byte view loses nothing): on the dev subset's lines and on wide text."""
+    from cleaners.rules import site_notice
+    from cleaners.rules.base import Line
+
+    texts = [Line(0, 1, t).lower for t in _dev_texts()]
+    texts += [k for k in site_notice._KEYS] + ["中" + k + "ÿ" for k in site_notice._KEYS] + ["affıliate", "ſend us"]
+    for low in texts:
+        assert site_notice._may_be_notice(low) == (site_notice._ANY_KEY.search(low) is not None), low

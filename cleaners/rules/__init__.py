@@ -3,7 +3,7 @@ the first strong whole-line proposal names the kind."""
 from cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
                             signature, site_notice, tag_list)
 from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
-from cleaners.rules.prefilter import StartPrefilter
+from cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
     encoded_data.encoded_data,  # first: a blob's other proposals would be chance matches
@@ -77,7 +77,7 @@ class _Proposer:
         self.text_only = tuple((i, r) for i, r in enumerate(rules) if not getattr(r, "needs_context", False))
         self.start_patterns = [pat for _, r in self.text_only for pat in getattr(r, "start_patterns", ())]
         self.start_union = start_union(self.start_patterns)
-        self._prefilter: StartPrefilter | None = None
+        self._prefilter: Prefilter | None = None
         self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
         self.by_text: dict[str, _Entry] = {}
@@ -85,7 +85,7 @@ class _Proposer:
     def started(self, text: str) -> bool:
         """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
         if self._prefilter is None:
-            self._prefilter = StartPrefilter(self.start_patterns)
+            self._prefilter = Prefilter(self.start_patterns)
         return self._prefilter.may_match(text) and self.start_union.search(text) is not None
 
     def _entry(self, line: Line, doc: Doc) -> _Entry:

@@ -1,4 +1,5 @@
-"""A fast necessary test for the rules' start patterns: RE2's DFA over a one-byte view of the line.
+"""A fast necessary test for regular expressions the rules run on every new line (their start
+patterns above all): RE2's DFA over a one-byte view of the line.
 
 The start-pattern rules (cleaners.rules.base.starts_with) are tried where one anchored
 alternation of all their patterns matches (start_union). Python's backtracking engine walks that
@@ -140,27 +141,28 @@ def widened(pattern: re.Pattern) -> str:
 DFA_MEMORY = 64 << 20
 
 
-class StartPrefilter:
-    """`may_match(text)` is False only where no pattern of `patterns` (each anchored with "^")
-    matches `text` from its start."""
+class Prefilter:
+    """`may_match(text)` is False only where no pattern of `patterns` matches `text`: from its
+    start (`at_start`, as re.match; the rules' start patterns, each anchored with "^"), or
+    anywhere (as re.search)."""
 
-    def __init__(self, patterns: Sequence[re.Pattern]):
+    def __init__(self, patterns: Sequence[re.Pattern], *, at_start: bool = True):
         options = re2.Options()
         options.encoding = re2.Options.Encoding.LATIN1
         options.never_capture = True
         options.max_mem = DFA_MEMORY
         source = "|".join("(?:" + widened(p) + ")" for p in patterns) or r"[^\x00-\xff]"
         self.regexp = re2.compile(source.encode("latin-1"), options=options)
-        # google-re2's own match() wraps each call in a generator and a match object (~1 µs): the
-        # compiled RE2 object is called directly where this version has it
+        # google-re2's own match() and search() wrap each call in a generator and a match object
+        # (~1 µs): the compiled RE2 object is called directly where this version has it
         native = getattr(self.regexp, "_regexp", None)
-        anchor = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
-        if native is not None and anchor is not None and hasattr(native, "Match"):
-            match, start = native.Match, anchor.ANCHOR_START
-            self._matches = lambda data: match(start, data, 0, len(data))[0][0] >= 0
+        anchors = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
+        if native is not None and anchors is not None and hasattr(native, "Match"):
+            match, anchor = native.Match, anchors.ANCHOR_START if at_start else anchors.UNANCHORED
+            self._matches = lambda data: match(anchor, data, 0, len(data))[0][0] >= 0
         else:
-            match_public = self.regexp.match
-            self._matches = lambda data: match_public(data) is not None
+            public = self.regexp.match if at_start else self.regexp.search
+            self._matches = lambda data: public(data) is not None
 
     def may_match(self, text: str) -> bool:
         return self._matches(one_byte_view(text))

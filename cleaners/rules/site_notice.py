@@ -23,6 +23,7 @@ import re
 
 from cleaners.rules.base import Doc, Line, Proposal, whole_line
 from cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
+from cleaners.rules.prefilter import Prefilter
 
 MAX_WORDS = 90  # a notice is one paragraph, not an article about the topic
 # the site naming itself in the third person ("this article", "this website")
@@ -78,12 +79,15 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee",
          "please share", "tell us", "not responsible")
 
 
-_ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))  # one C-level scan instead of a substring test per key
+_ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))
+# the same scan in RE2's DFA (cleaners.rules.prefilter; exact here: the keys are ASCII): Python's
+# engine tries each key at each position, 10.6 against 2.7 µs a dev line
+_ANY_KEY_SCAN = Prefilter([_ANY_KEY], at_start=False)
 
 
 def _may_be_notice(low: str) -> bool:
     """False only where none of the notice patterns can match the text `low` is the lower case of."""
-    return _ANY_KEY.search(low) is not None
+    return _ANY_KEY_SCAN.may_match(low)
 
 
 def site_notice(line: Line, doc: Doc) -> Proposal | None:
