@@ -72,7 +72,7 @@ def _one_char(op, av, flags: int) -> str:
     sub.state.flags = flags
     one = _sre_fullmatch(sub, flags)
     members = [b for b in range(WIDE) if one(chr(b))]
-    if not (op is C.LITERAL and av < WIDE and not flags & re.I):
+    if not (op is C.LITERAL and av < WIDE and not flags & _IGNORECASE):
         members.append(WIDE)
     return _byte_class(members)
 
@@ -89,6 +89,9 @@ def _unfreeze(av):
     return [tuple(x) if isinstance(x, tuple) else x for x in av] if isinstance(av, tuple) else av
 
 
+# flags as plain ints: RegexFlag's enum operators cost more than the rest of the translation
+_IGNORECASE = int(re.I)
+_ONE_CHAR_FLAGS = int(re.I | re.S | re.A | re.U)  # the flags a one-character node's match depends on
 _ONE_CHAR = (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN)
 _EMPTY = (C.AT, C.ASSERT, C.ASSERT_NOT)
 _REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
@@ -101,14 +104,14 @@ def _sequence(nodes, flags: int) -> str:
 
 def _node(op, av, flags: int) -> str:
     if op in _ONE_CHAR:
-        return _one_char(op, _freeze(av), flags & (re.I | re.S | re.A | re.U))
+        return _one_char(op, _freeze(av), flags & _ONE_CHAR_FLAGS)
     if op in _EMPTY:
         return ""
     if op is C.BRANCH:
         return "(?:" + "|".join(_sequence(b, flags) for b in av[1]) + ")"
     if op is C.SUBPATTERN:
         _group, add, remove, nodes = av
-        return "(?:" + _sequence(nodes, (flags | add) & ~remove) + ")"
+        return "(?:" + _sequence(nodes, (flags | int(add)) & ~int(remove)) + ")"
     if op is C.ATOMIC_GROUP:
         return "(?:" + _sequence(av, flags) + ")"
     if op in _REPEATS:
@@ -132,7 +135,7 @@ def widened(pattern: re.Pattern) -> str:
     and possibly elsewhere."""
     if isinstance(pattern.pattern, bytes):
         raise ValueError("text patterns only")
-    return _sequence(_parser.parse(pattern.pattern, pattern.flags), pattern.flags)
+    return _sequence(_parser.parse(pattern.pattern, pattern.flags), int(pattern.flags))
 
 
 # RE2 builds its DFA lazily within this budget (default 8 MB): with the default, the rules' union
