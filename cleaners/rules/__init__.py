@@ -82,11 +82,16 @@ class _Proposer:
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
         self.by_text: dict[str, _Entry] = {}
 
-    def started(self, text: str) -> bool:
-        """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
+    @property
+    def prefilter(self) -> Prefilter:
+        """The RE2 prefilter of the start patterns, built on first use (~0.1 CPU-s)."""
         if self._prefilter is None:
             self._prefilter = Prefilter(self.start_patterns)
-        return self._prefilter.may_match(text) and self.start_union.search(text) is not None
+        return self._prefilter
+
+    def started(self, text: str) -> bool:
+        """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
+        return self.prefilter.may_match(text) and self.start_union.search(text) is not None
 
     def _entry(self, line: Line, doc: Doc) -> _Entry:
         rules = self.text_only if self.started(line.text) else self.text_only_unstarted

@@ -4,7 +4,7 @@ patterns above all): RE2's DFA over a one-byte view of the line.
 The start-pattern rules (cleaners.rules.base.starts_with) are tried where one anchored
 alternation of all their patterns matches (start_union). Python's backtracking engine walks that
 alternation branch by branch under IGNORECASE: ~20 µs on every new line, of which fewer than 3 in
-100 match. RE2 runs the same alternation as a DFA in well under a microsecond, but it cannot run
+100 match. RE2 runs the same alternation as a DFA in about a microsecond, but it cannot run
 the patterns themselves (lookarounds, backreferences, Unicode \\b and \\w), so this module
 translates each pattern into an RE2 pattern whose language is a SUPERSET of the original's, over a
 one-byte view of the text:
@@ -30,7 +30,7 @@ import re
 from functools import lru_cache
 from re import _constants as C  # the parsed form of a pattern: the node kinds
 from re import _compiler, _parser
-from typing import Callable, Sequence
+from typing import Sequence
 
 import re2
 
@@ -70,15 +70,11 @@ def _one_char(op, av, flags: int) -> str:
     gives them, made hashable), decided by Python's engine on each character below U+00FF."""
     sub = _parser.SubPattern(_parser.State(), [(op, _unfreeze(av))])
     sub.state.flags = flags
-    one = _sre_fullmatch(sub, flags)
+    one = _compiler.compile(sub, flags).fullmatch
     members = [b for b in range(WIDE) if one(chr(b))]
     if not (op is C.LITERAL and av < WIDE and not flags & _IGNORECASE):
         members.append(WIDE)
     return _byte_class(members)
-
-
-def _sre_fullmatch(sub, flags: int) -> Callable[[str], object]:
-    return _compiler.compile(sub, flags).fullmatch
 
 
 def _freeze(av):
