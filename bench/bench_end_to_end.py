@@ -58,8 +58,24 @@ def bench_env() -> dict:
     return env
 
 
+def pss_kb(pid: int) -> int | None:
+    """The process's proportional set size (its private pages plus its share of the pages it shares
+    with other processes, such as the shared libraries every worker maps) from Linux's
+    /proc/PID/smaps_rollup; None where that is not available. Summed over a process tree it counts
+    each page once, where summed RSS counts a shared page in every process that maps it."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log: Path | None = None) -> dict:
-    """Run cmd; wall time, CPU seconds and peak RSS of its process tree (psutil polling)."""
+    """Run cmd; wall time, CPU seconds and peak RSS of its process tree (psutil polling), and, once
+    a second, the tree's summed PSS (see pss_kb)."""
     started = time.perf_counter()
     out = open(log, "wb") if log else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=str(ROOT))
@@ -69,6 +85,7 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
     workers: set[int] = set()
     reports: set[int] = set()  # the short-lived child that builds report.html
     peak_one = peak_tree = 0
+    peak_tree_pss: int | None = None
     role_peaks = {"root": 0, "worker": 0, "server": 0, "report": 0}
     # every ~1 s: [t, flow process, largest worker, API server, tree, report child] MB
     timeline: list[list[float]] = []
@@ -108,6 +125,9 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
         now = time.perf_counter() - started
         if now - last_sample >= 1.0:
             last_sample = now
+            pss = [pss_kb(p.pid) for p in procs]
+            if all(v is not None for v in pss):
+                peak_tree_pss = max(peak_tree_pss or 0, sum(pss) * 1024)
             timeline.append([round(now, 1), *(round(roles[k] / 2**20) for k in ("root", "worker", "server")), round(total / 2**20),
                              round(roles["report"] / 2**20)])
         time.sleep(interval)
@@ -116,6 +136,7 @@ def measure(cmd: list[str], env: dict | None = None, interval: float = 0.1, log:
         out.close()
     return {"returncode": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(sum(cpu.values()), 2),
             "peak_rss_mb": round(peak_one / 2**20, 1), "peak_tree_rss_mb": round(peak_tree / 2**20, 1),
+            "peak_tree_pss_mb": round(peak_tree_pss / 2**20, 1) if peak_tree_pss is not None else None,
             "peak_rss_by_role_mb": {k: round(v / 2**20, 1) for k, v in role_peaks.items()},
             "api_servers_started": len(servers), "worker_processes": len(workers), "timeline": timeline}
 
@@ -195,10 +216,10 @@ def main(argv: list[str] | None = None) -> dict:
         for r in range(reps[n]):
             m = newsclean_run(corpus, a.work / f"out-{n}", env, extra, launcher=a.launcher)
             print(f"  N={n:,} run {r + 1}: wall {m['wall_s']:.1f} s, flow {m['flow_s']:.1f} s, cpu {m['cpu_s']:.0f} s, "
-                  f"peak rss {m['peak_rss_mb']:.0f} MB (tree {m['peak_tree_rss_mb']:.0f} MB)", file=sys.stderr)
+                  f"peak rss {m['peak_rss_mb']:.0f} MB (tree {m['peak_tree_rss_mb']:.0f} MB, tree pss {m['peak_tree_pss_mb']} MB)", file=sys.stderr)
             runs.append(m)
         results["sizes"][n] = {"manifest": manifest, "runs": runs,
-                               **{f"median_{k}": med(runs, k) for k in ("wall_s", "flow_s", "clean_s", "startup_s", "cpu_s", "peak_rss_mb", "peak_tree_rss_mb")}}
+                               **{f"median_{k}": med(runs, k) for k in ("wall_s", "flow_s", "clean_s", "startup_s", "cpu_s", "peak_rss_mb", "peak_tree_rss_mb", "peak_tree_pss_mb")}}
         s = results["sizes"][n]
         s["docs_per_s_wall"] = round(n / s["median_wall_s"], 1)
         s["docs_per_s_flow"] = round(n / s["median_flow_s"], 1)

@@ -92,11 +92,11 @@ def markdown(res: dict) -> str:
     e = res.get("end_to_end", {})
     if e.get("sizes"):
         lines += ["## End to end (`newsclean run`, medians)", "",
-                  "| docs | MB | wall s | flow s | clean s | start-up s | CPU s | docs/s wall | peak RSS MB (largest process) | peak RSS MB (tree) |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]
+                  "| docs | MB | wall s | flow s | clean s | start-up s | CPU s | docs/s wall | peak RSS MB (largest process) | peak RSS MB (tree) | peak PSS MB (tree) |",
+                  "|---|---|---|---|---|---|---|---|---|---|---|"]
         for n, s in e["sizes"].items():
             lines.append(f"| {n} | {s['manifest']['bytes'] / 1e6:.1f} | {s['median_wall_s']} | {s['median_flow_s']} | {s['median_clean_s']} | "
-                         f"{s['median_startup_s']} | {s['median_cpu_s']} | {s['docs_per_s_wall']} | {s['median_peak_rss_mb']} | {s['median_peak_tree_rss_mb']} |")
+                         f"{s['median_startup_s']} | {s['median_cpu_s']} | {s['docs_per_s_wall']} | {s['median_peak_rss_mb']} | {s['median_peak_tree_rss_mb']} | {s.get('median_peak_tree_pss_mb')} |")
         if e.get("marginal"):
             mg = e["marginal"]
             lines += ["", f"Marginal rate {mg['n']} -> {mg['N']}: {mg['docs_per_s']} docs/s, {mg['mb_per_s']} MB/s; "

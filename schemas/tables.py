@@ -51,6 +51,23 @@ def text_problem(t) -> str | None:
     return None
 
 
+def text_problem_where(t, context: int = 30) -> str | None:
+    """text_problem, and where: the paragraph and the words around the first offending character,
+    so that a person can find it in the source."""
+    problem = text_problem(t)
+    if problem is None or not isinstance(t, str):
+        return problem
+    if "\u00a0" in t:
+        at = t.index("\u00a0")
+    else:
+        from ftfy.badness import BADNESS_RE
+
+        found = BADNESS_RE.search(t)
+        at = found.start() if found else 0
+    around = t[max(0, at - context): at + context].replace("\n\n", " ")  # repr shows the character itself
+    return f"{problem} in paragraph {t.count(chr(10) + chr(10), 0, at) + 1}: {around!r}"
+
+
 class Articles(pa.DataFrameModel):
     """One row per cleaned article."""
 

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cleaners.batch import BatchResult, duplicate_reason
-from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, STAGES
+from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, STAGES, text_problem_where
 
 _HEX16 = re.compile(HEX16)
 
@@ -115,12 +115,29 @@ def removed_lines_left(articles: list[dict], removed: list[dict],
     return left
 
 
+# Mojibake left in a cleaned text is mojibake ftfy could not undo: bytes of a character were lost
+# or changed before the file reached newsclean (a UTF-8 check mark cut to its first two bytes reads
+# "âœ"). The person can act on the source; anything else failing a check is a bug to report.
+MOJIBAKE_ADVICE = ("ftfy could not repair it: bytes of a character were lost or changed before the file was saved; "
+                   "check how the source was fetched, decoded and saved")
+
+
+def article_failure(row: dict, checks: list[str]) -> str:
+    """The quarantine reason for an article row that failed `checks`: what failed, where in the
+    text when the text is not clean, and what a person can do about it."""
+    reason = "output failed schema checks: " + ", ".join(checks)
+    where = text_problem_where(row.get("text")) if "text:text_is_clean" in checks else None
+    if where:
+        reason += f" ({where})"
+    advice = MOJIBAKE_ADVICE if where and "mojibake" in where else "please report it with this file"
+    return reason + "; the document was not written, " + advice
+
+
 def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> None:
     for row in result.articles:
         if row["doc_id"] in doc_ids:
             result.quarantine.append({"source": row["source"], "doc_id": row["doc_id"], "stage": "validate",
-                                      "error": "output failed schema checks: " + ", ".join(doc_ids[row["doc_id"]])
-                                      + "; the document was not written, please report it with this file"})
+                                      "error": article_failure(row, doc_ids[row["doc_id"]])})
     result.articles = [r for r in result.articles if r["doc_id"] not in doc_ids]
     result.removed = [r for r in result.removed if r["doc_id"] not in doc_ids]
 

@@ -129,6 +129,21 @@ def test_failing_article_moves_to_quarantine_with_its_removed_rows():
     assert failing_rows("articles", out.articles) == failing_rows("quarantine", out.quarantine) == {}
 
 
+def test_unrepairable_mojibake_is_quarantined_with_where_and_what_to_do():
+    """A check mark whose UTF-8 bytes were cut upstream ("\u00e2\u009c", shown "âœ" once ftfy has read
+    it) cannot be repaired: the reason says where it is and that the source is to blame, not newsclean."""
+    text = "The table compares the tools.\n\nPricing \u00e2\u0153\n\nIt takes effect in May."
+    out = validate_batch(BatchResult(articles=[article(0), article(1, text=text)]))
+    assert [a["doc_id"] for a in out.articles] == [f"{0:016x}"]
+    error = out.quarantine[0]["error"]
+    assert error.startswith("output failed schema checks: text:text_is_clean (contains mojibake")
+    assert "paragraph 2" in error and "Pricing \u00e2\u0153" in error
+    assert "check how the source was fetched, decoded and saved" in error and "please report" not in error
+    # a failure the input cannot explain still asks for a report
+    nbsp = validate_batch(BatchResult(articles=[article(2, text="A\u00a0line here.")])).quarantine[0]["error"]
+    assert "no-break space in paragraph 1: 'A\\xa0line here.'" in nbsp and nbsp.endswith("please report it with this file")
+
+
 def test_bad_removed_row_quarantines_its_article():
     out = validate_batch(BatchResult(articles=[article(0), article(1)],
                                      removed=[removed(0), removed(1, start=5, end=5, text="", whole_line=False)]))
