@@ -40,32 +40,38 @@ def _missing(v) -> bool:
     return v is None or (not isinstance(v, str) and pd.isna(v))
 
 
+NO_BREAK_SPACE = "contains a no-break space"
+MOJIBAKE = "contains mojibake (ftfy badness)"
+
+
 def text_problem(t) -> str | None:
     """Why a text value is not clean output, or None."""
     if not isinstance(t, str):
         return "not a string"
     if "\u00a0" in t:
-        return "contains a no-break space"
+        return NO_BREAK_SPACE
     if not t.isascii() and has_mojibake(t):  # mojibake needs non-ASCII characters
-        return "contains mojibake (ftfy badness)"
+        return MOJIBAKE
     return None
 
 
-def text_problem_where(t, context: int = 30) -> str | None:
-    """text_problem, and where: the paragraph and the words around the first offending character,
-    so that a person can find it in the source."""
+def text_problem_where(t, context: int = 30) -> tuple[str, str] | None:
+    """text_problem and where it is: the paragraph and the words around the first offending
+    character, so that a person can find it in the source. Only for a text that failed the check."""
     problem = text_problem(t)
-    if problem is None or not isinstance(t, str):
-        return problem
-    if "\u00a0" in t:
+    if problem is None:
+        return None
+    if problem == NO_BREAK_SPACE:
         at = t.index("\u00a0")
-    else:
-        from ftfy.badness import BADNESS_RE
+    elif problem == MOJIBAKE:
+        from ftfy.badness import BADNESS_RE  # what ftfy.badness.is_bad searches for
 
-        found = BADNESS_RE.search(t)
-        at = found.start() if found else 0
+        at = BADNESS_RE.search(t).start()
+    else:
+        return problem, problem
     around = t[max(0, at - context): at + context].replace("\n\n", " ")  # repr shows the character itself
-    return f"{problem} in paragraph {t.count(chr(10) + chr(10), 0, at) + 1}: {around!r}"
+    paragraph = t.count("\n\n", 0, at) + 1
+    return problem, f"{problem} in paragraph {paragraph}: {around!r}"
 
 
 class Articles(pa.DataFrameModel):

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cleaners.batch import BatchResult, duplicate_reason
-from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, STAGES, text_problem_where
+from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, MOJIBAKE, STAGES, text_problem_where
 
 _HEX16 = re.compile(HEX16)
 
@@ -126,10 +126,10 @@ def article_failure(row: dict, checks: list[str]) -> str:
     """The quarantine reason for an article row that failed `checks`: what failed, where in the
     text when the text is not clean, and what a person can do about it."""
     reason = "output failed schema checks: " + ", ".join(checks)
-    where = text_problem_where(row.get("text")) if "text:text_is_clean" in checks else None
+    problem, where = (text_problem_where(row.get("text")) if "text:text_is_clean" in checks else None) or (None, "")
     if where:
         reason += f" ({where})"
-    advice = MOJIBAKE_ADVICE if where and "mojibake" in where else "please report it with this file"
+    advice = MOJIBAKE_ADVICE if problem == MOJIBAKE else "please report it with this file"
     return reason + "; the document was not written, " + advice
 
 
