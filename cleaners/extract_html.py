@@ -26,7 +26,7 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from cleaners import readability_gate
+from cleaners import readability_gate, xpath_gate
 from cleaners.encoding import decode
 from cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from cleaners.shape import fold
@@ -618,8 +618,9 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
 
     One parse: the same lxml tree feeds the metadata (page_metadata), trafilatura's body
     extraction (which works on its own copy) and our page measures. The cyclic garbage collector
-    pauses during the page (_gc_paused)."""
-    with _gc_paused(), readability_gate.gated():
+    pauses during the page (_gc_paused); trafilatura skips readability where it cannot be chosen
+    (readability_gate) and its regular-expression XPaths run as Python loops (xpath_gate)."""
+    with _gc_paused(), readability_gate.gated(), xpath_gate.gated():
         return _extract_html(data, url=url, header=header)
 
 
