@@ -334,7 +334,9 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     whole: list[Proposal | None] = [None] * n
     cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
     residual: list[str] = [ln.text for ln in doc.lines]
-    tables = table_blocks([ln.text for ln in doc.lines], [ln.number for ln in doc.lines])
+    # The output closes the gap a line removed by an earlier pass leaves: a row across such a gap
+    # continues its table, as it will when the output is cleaned (idempotence)
+    tables = table_blocks([ln.text for ln in doc.lines], [ln.number for ln in doc.lines], bridged=gap_before)
     table_end = dict(tables)
     in_table = [False] * n
     for s, e in tables:
@@ -482,7 +484,8 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
                 rule = next((p.rule for p in props if p.kind == kind), "position")
             if kind is None and model_says_debris[i]:
                 kind, rule = "boilerplate", "model"
-            key = None if kind is not None or cuts[i] else shape.repeat_key(line.text)
+            # a table's rows are kept or dropped as one block, never one row as a repeat
+            key = None if kind is not None or cuts[i] or in_table[i] else shape.repeat_key(line.text)
             if key is not None and key in seen:
                 # the same long paragraph again: a template's second copy (the first one stays)
                 kind, rule = "boilerplate", "repeated_paragraph"

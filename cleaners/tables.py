@@ -50,15 +50,18 @@ def _framed(text: str) -> bool:
     return len(text) > 1 and text[0] == "|" and text[-1] == "|" and not text.endswith("\\|")
 
 
-def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None,
+                 bridged: Sequence[bool] | None = None) -> list[tuple[int, int]]:
     """(first, last) indices of each pipe-syntax table among a document's non-empty lines `texts`
     (`numbers`: their line numbers in the document, if it has blank lines). A table starts with a
     header row over a delimiter row with as many cells (at least MIN_CELLS), or with two rows framed
     by pipes with as many cells; the rows below are written as its first row is: as many cells, an
     outer pipe where it has one, and as far apart as its first two lines are (GFM ends a table at a
     blank line; the HTML path writes a blank line between any two rows). So a menu under a table
-    ("Share | Tweet | Email") is no row of it."""
+    ("Share | Tweet | Email") is no row of it. `bridged[j]`: the gap above line j is one that lines
+    removed by an earlier decision pass left, which the output closes; a row there continues its table."""
     numbers = numbers if numbers is not None else range(len(texts))
+    bridged = bridged if bridged is not None else [False] * len(texts)
     blocks: list[tuple[int, int]] = []
     i, n = 0, len(texts)
     while i + 1 < n:
@@ -75,7 +78,7 @@ def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None) -> 
             continue
         outer = head.lstrip().startswith("|")
         j = i + 2
-        while j < n and numbers[j] - numbers[j - 1] == step and "|" in texts[j] \
+        while j < n and (numbers[j] - numbers[j - 1] == step or bridged[j]) and "|" in texts[j] \
                 and texts[j].lstrip().startswith("|") == outer and cell_count(texts[j]) == cells \
                 and (delimited or _framed(texts[j])):
             j += 1

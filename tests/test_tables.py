@@ -57,6 +57,13 @@ def test_rows_stand_as_far_apart_as_the_header_and_its_delimiter_row():
     assert table_blocks(spaced, [1, 3, 4, 5]) == [(0, 1), (2, 3)]  # the rows closer together: framed rows of their own
 
 
+def test_a_row_across_a_gap_an_earlier_pass_left_continues_the_table():
+    rows = ["| Rank | State |", "|---|---|", "| 1 | North Dakota |"]
+    assert table_blocks(rows, [1, 2, 4]) == [(0, 1)]  # a blank line ends a table written without
+    # the line between was removed by an earlier pass: the output will show the rows together
+    assert table_blocks(rows, [1, 2, 4], bridged=[False, False, True]) == [(0, 2)]
+
+
 @pytest.mark.parametrize("line, cells", [("| a | b |", 2), ("a | b | c", 3), ("| a | b", 2), (r"| a \| b |", 1), ("text", 0)])
 def test_cell_count(line, cells):
     assert cell_count(line) == cells
