@@ -145,6 +145,19 @@ def test_never_raises(text_or_bytes):
 # ("… in March. Share this article") once made a headline, and a title picked below a kept line
 # was not found again when the output was cleaned.
 GLUED = "He added that the plan was not final and could change before the vote in March."
+HEADLINE = f"# {HEADLINES[0]}"
+DELIMITER = "--- | --- | --- | ---"
+
+
+def _row(cells: int) -> str:
+    """A pipe-syntax row of `cells` cells, each the first prose sentence."""
+    return " | ".join([PROSE[0]] * cells)
+
+
+def _image(alt: str) -> str:
+    return f"![{alt}](https://example.com/i.jpg)"
+
+
 FOUND = [
     f"{GLUED} Photo: Getty Images\n{GLUED} Share this article\n{GLUED} Share this article\n{PROSE[5]}\n"
     f"{PROSE[5].replace(' ', chr(160), 3)}\n{PROSE[0]}\n \n",
@@ -160,16 +173,16 @@ FOUND = [
     '* [Videos by Rare](https://example.com/0)\u2028* [Advertisement](https://example.com/1)\n# Breaking News\u2028**What do you think?**\r![What do you think?](https://example.com/i.jpg)\n\n![Police\xa0said\xa0the\xa0man, 34, was arrested at the scene and charged with assault.](https://example.com/i.jpg)\r',
     # Table rows that repeat an earlier paragraph were removed one by one as repeats: the rows
     # left (and the gap closed in the output) made another table when the output was cleaned
-    '* [Watch LIVE](https://example.com/0)\n# Mayor Resigns After Budget Scandal\n' + PROSE[0] + '\n' + ' | '.join([PROSE[0]] * 4)
-    + '\n--- | --- | --- | ---\n' + ' | '.join([PROSE[0]] * 3) + ' | \n' + PROSE[0] + '\u2028' + ' | '.join([PROSE[0]] * 4)
-    + '\n--- | --- | --- | ---\n' + ' | '.join([PROSE[0]] * 4) + '\n' + ' | '.join([PROSE[0]] * 4) + '\u2028' + PROSE[1] + '\n'
-    + PROSE[0] + '\n',
-    '* [Watch LIVE](https://example.com/0)\n# Mayor Resigns After Budget Scandal\nThe council voted on Tuesday to approve the new budget for the coming year.\n![The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n--- | --- | --- | ---\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | Topics: Weather | Storms | Florida\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.](https://example.com/i.jpg)\nThe council voted on Tuesday to approve the new budget for the coming year.\u2028The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n\n--- | --- | --- | ---\n\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | Officials said the decision would affect thousands of residents in the area.\nThe council voted on Tuesday to approve the new budget for the coming year.\nThe council voted on Tuesday to approve the new budget for the coming year.\nThe council voted on Tuesday to approve the new budget for the coming year.\nThe council voted on Tuesday to approve the new budget for the coming year.\n',
+    f"* [Watch LIVE](https://example.com/0)\n{HEADLINE}\n{PROSE[0]}\n{_row(4)}\n{DELIMITER}\n{_row(3)} | \n{PROSE[0]}\u2028"
+    f"{_row(4)}\n{DELIMITER}\n{_row(4)}\n{_row(4)}\u2028{PROSE[1]}\n{PROSE[0]}\n",
+    f"* [Watch LIVE](https://example.com/0)\n{HEADLINE}\n{PROSE[0]}\n"
+    + _image(f"{_row(4)}\n{DELIMITER}\n{_row(3)} | Topics: Weather | Storms | Florida\n{_row(4)}")
+    + f"\n{PROSE[0]}\u2028{_row(4)}\n\n{DELIMITER}\n\n{_row(4)}\n\n{_row(3)} | {PROSE[1]}\n" + f"{PROSE[0]}\n" * 4,
     # A row a rule removed ("Watch LIVE | …") stood between a table and a row like its rows: the
     # output closed the gap and cleaning it found the table one row longer
-    '# Mayor Resigns After Budget Scandal\nThe council voted on Tuesday to approve the new budget for the coming year.\n![The council voted on Tuesday to approve the new budget for the coming year.](https://example.com/i.jpg)\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n--- | --- | --- | ---\nWatch LIVE | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | \nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n',
+    f"{HEADLINE}\n{PROSE[0]}\n{_image(PROSE[0])}\n{_row(4)}\n{DELIMITER}\nWatch LIVE | {_row(2)} | \n{_row(4)}\n",
     # the same with the table's rows a blank line apart
-    '# Mayor Resigns After Budget Scandal\nThe council voted on Tuesday to approve the new budget for the coming year.\n![The council voted on Tuesday to approve the new budget for the coming year.](https://example.com/i.jpg)\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n\n--- | --- | --- | ---\n\nWatch LIVE | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | \n\nThe council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year. | The council voted on Tuesday to approve the new budget for the coming year.\n',
+    f"{HEADLINE}\n{PROSE[0]}\n{_image(PROSE[0])}\n{_row(4)}\n\n{DELIMITER}\n\nWatch LIVE | {_row(2)} | \n\n{_row(4)}\n",
 ]
 
 
