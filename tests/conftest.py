@@ -2,6 +2,7 @@
 tests that start many `newsclean` processes share one real Prefect server (`prefect_server`)."""
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -45,45 +46,99 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def prefect_server(tmp_path_factory):
-    """A real `prefect server start` on 127.0.0.1 at a free port, with its own database, started
-    once for the whole session. Yields (api_url, env): `env` makes a `newsclean` or `prefect`
-    subprocess a client of this server. Each process then skips the ephemeral server's start-up
-    (~8-10 s of CPU per process here), which is what the tests running many CLI processes need."""
-    home = tmp_path_factory.mktemp("prefect-server-home")
+def _start_prefect_server(home: Path) -> tuple[subprocess.Popen, str]:
+    """`prefect server start` on 127.0.0.1 at a free port with its own database under `home`, in a
+    session of its own; returns once /health answers."""
+    home.mkdir(parents=True, exist_ok=True)
     port = free_port()
     server_env = os.environ.copy()
     server_env.pop("PREFECT_API_URL", None)
     server_env.update(PREFECT_HOME=str(home), PREFECT_SERVER_ANALYTICS_ENABLED="false",
                       PREFECT_SERVER_LOGGING_LEVEL="WARNING")
-    log = open(home / "server.log", "wb")
-    server = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1",
-                               "--port", str(port), "--analytics-off"], env=server_env, stdout=log,
-                              stderr=subprocess.STDOUT, cwd=home, start_new_session=True)
+    with open(home / "server.log", "wb") as log:
+        server = subprocess.Popen([str(Path(sys.executable).with_name("prefect")), "server", "start", "--host", "127.0.0.1",
+                                   "--port", str(port), "--analytics-off"], env=server_env, stdout=log,
+                                  stderr=subprocess.STDOUT, cwd=home, start_new_session=True)
     api = f"http://127.0.0.1:{port}/api"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                with urllib.request.urlopen(api + "/health", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
-                time.sleep(0.5)
-        env = os.environ.copy()
-        env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
-        yield api, env
-    finally:
+    deadline = time.monotonic() + 180
+    while True:
         try:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        log.close()
+            with urllib.request.urlopen(api + "/health", timeout=2):
+                return server, api
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                _stop_prefect_server(server.pid)
+                pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
+            time.sleep(0.5)
+
+
+def _stop_prefect_server(pid: int) -> None:
+    """SIGTERM to the server's process group, SIGKILL after 20 s. The process that started it
+    reaps it; another (the xdist controller) waits for the group to be gone."""
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except ChildProcessError:  # not this process's child
+            try:
+                os.killpg(pid, 0)
+            except ProcessLookupError:
+                return
+        time.sleep(0.2)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+# Under pytest-xdist the workers share one server: the first worker that needs it starts it and
+# records it here, in the controller's base temporary folder (one per session), and the controller
+# stops it when the session ends (pytest_sessionfinish). Each server costs ~15 s of CPU to start and
+# a few percent of a core while idle.
+SHARED_SERVER = "prefect-server.json"
+
+
+@pytest.fixture(scope="session")
+def prefect_server(tmp_path_factory):
+    """A real `prefect server start` on 127.0.0.1 at a free port, with its own database, started
+    once for the whole session (once for all pytest-xdist workers). Yields (api_url, env): `env`
+    makes a `newsclean` or `prefect` subprocess a client of this server. Each process then skips
+    the ephemeral server's start-up (~8-10 s of CPU per process here), which is what the tests
+    running many CLI processes need."""
+    env = os.environ.copy()
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        server, api = _start_prefect_server(tmp_path_factory.mktemp("prefect-server-home"))
+        env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
+        try:
+            yield api, env
+        finally:
+            _stop_prefect_server(server.pid)
+        return
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / (SHARED_SERVER + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        record = shared / SHARED_SERVER
+        if record.exists():
+            api = json.loads(record.read_text(encoding="utf-8"))["api"]
+        else:
+            server, api = _start_prefect_server(shared / "prefect-server-home")
+            record.write_text(json.dumps({"api": api, "pid": server.pid}), encoding="utf-8")
+    env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
+    yield api, env
+
+
+def pytest_sessionfinish(session):
+    """The controller of an xdist run stops the workers' shared server."""
+    if hasattr(session.config, "workerinput") or not hasattr(session.config, "_tmp_path_factory"):
+        return
+    record = session.config._tmp_path_factory.getbasetemp() / SHARED_SERVER
+    if record.exists():
+        _stop_prefect_server(json.loads(record.read_text(encoding="utf-8"))["pid"])
 
 
 # `make test` runs the suite on every core (pytest-xdist, `--dist loadgroup`). A module's tests

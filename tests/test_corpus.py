@@ -1,4 +1,7 @@
 """Corpus-level line repetition (cleaners.corpus)."""
+import sys
+import unicodedata
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,6 +69,27 @@ def test_empty_context():
        | st.lists(st.sampled_from(["a", "B", " ", "\n", ".", "“", "”", "é", "—", "€", "©", "Ω", "😀", "\ud83d", "&", "9"]),
                   max_size=40).map("".join))
 def test_drop_punctuation_is_translate_of_the_drop_table(text):
-    # the byte-and-line split form deletes exactly what str.translate(_DROP) deletes
-    from cleaners.corpus import _DROP, drop_punctuation
-    assert drop_punctuation(text) == text.translate(_DROP)
+    # the byte-and-line split form, with its table filled as characters are met, deletes exactly
+    # what str.translate deletes with the whole table built up front
+    from cleaners.corpus import drop_punctuation
+    assert drop_punctuation(text) == text.translate(FULL_DROP_TABLE)
+
+
+# every punctuation mark and symbol of Unicode, built the slow way as the reference
+FULL_DROP_TABLE = {cp: None for cp in range(sys.maxunicode + 1) if unicodedata.category(chr(cp))[0] in "PS"}
+
+
+def test_drop_table_beyond_its_cache_of_kept_characters(monkeypatch):
+    """Past its cap the table stops caching kept characters (arbitrary code points cannot grow it
+    without bound) and still answers every character as the full table does."""
+    from cleaners import corpus
+
+    table = corpus._DropTable()
+    monkeypatch.setattr(corpus, "_DROP_OTHER", table)
+    monkeypatch.setattr(corpus._DropTable, "_KEPT_MAX", 50)
+    text = "".join(chr(cp) for cp in range(0x100, 0x100 + 3000)) + "\n" + "".join(chr(cp) for cp in range(0x2000, 0x2100))
+    assert corpus.drop_punctuation(text) == text.translate(FULL_DROP_TABLE)
+    kept = sum(1 for v in table.values() if v is not None)
+    dropped = sum(1 for v in table.values() if v is None)
+    assert kept <= 50 and dropped == sum(1 for c in text if ord(c) in FULL_DROP_TABLE and ord(c) >= 0x80)
+    assert corpus.drop_punctuation(text) == text.translate(FULL_DROP_TABLE)  # the second time from the cache

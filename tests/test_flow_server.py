@@ -74,6 +74,8 @@ def test_serve_trigger_run_through_api(prefect_server, tmp_path):
     raw, out = tmp_path / "raw", tmp_path / "out"
     shutil.copytree(SEEDS_RAW, raw)
     (raw / "empty.txt").write_bytes(b"")
+    # the runner polls for triggered runs every second here instead of every 10 s (Prefect's default)
+    env = env | {"PREFECT_RUNNER_POLL_FREQUENCY": "1"}
     serve = subprocess.Popen([str(BIN / "newsclean"), "serve", str(raw), str(out), "--interval", "3600", "--name", "test-serve"],
                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

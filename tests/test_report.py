@@ -465,3 +465,40 @@ def test_removed_table_is_streamed_in_batches_with_the_same_counts(tmp_path, mon
     some = {f"{3:016x}", f"{5:016x}"}
     assert sorted((r["doc_id"], r["line"]) for r in report_build._removed_rows_of(tmp_path / "removed.parquet", some)) == \
         sorted((r["doc_id"], r["line"]) for r in rows if r["doc_id"] in some)
+
+
+def test_small_tables_report_in_the_flow_process_and_large_ones_in_a_child(tmp_path, monkeypatch):
+    """write_report builds report.html in its own process up to REPORT_IN_PROCESS_MAX_DOCS documents
+    (no child process starts) and in a child above it; both give the same page (bar the two
+    per-build values: the generation time and the CSP nonce)."""
+    import subprocess
+
+    from flows import clean_corpus
+
+    out, raw = write_small_run(tmp_path)
+    real_run, children = subprocess.run, []
+
+    def recording_run(*args, **kwargs):
+        if "build_report" in " ".join(map(str, args[0])):  # only report builders (others ask `file`)
+            children.append(args[0])
+        return real_run(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", recording_run)
+    # outside a flow run, publishing the link artifact would start an ephemeral Prefect server
+    monkeypatch.setattr("flows.report.publish_report", lambda path: [])
+    n_docs = 4  # the fixture's three articles and one quarantined file
+    assert n_docs <= clean_corpus.REPORT_IN_PROCESS_MAX_DOCS
+    assert clean_corpus.write_report.fn(str(out), str(raw), n_docs)[0] == str(out / "report.html")
+    assert children == []
+    in_process = (out / "report.html").read_text(encoding="utf-8")
+
+    monkeypatch.setattr(clean_corpus, "REPORT_IN_PROCESS_MAX_DOCS", n_docs - 1)
+    assert clean_corpus.write_report.fn(str(out), str(raw), n_docs)[0] == str(out / "report.html")
+    assert len(children) == 1
+    apart = (out / "report.html").read_text(encoding="utf-8")
+
+    def blank(html: str) -> str:
+        html = re.sub(r"generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", "generated <time>", html)
+        return re.sub(r"nonce(=\"|-)[A-Za-z0-9_-]+", r"nonce\1<nonce>", html)
+
+    assert blank(in_process) == blank(apart) and "Council approves the new bridge" in in_process

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 import unicodedata
 
 import numpy as np
 
-_DROP = {cp: None for cp in range(sys.maxunicode + 1) if unicodedata.category(chr(cp))[0] in "PS"}
+from cleaners.corpus import drop_punctuation
 
 
 def tokens(text: str) -> list[str]:
     """The scorer's tokens of a text."""
-    return unicodedata.normalize("NFKC", text or "").lower().translate(_DROP).split()
+    return drop_punctuation(unicodedata.normalize("NFKC", text or "").lower()).split()
 
 
 def fold_title(text: str | None) -> str:
