@@ -148,6 +148,10 @@ def pytest_sessionfinish(session):
 SPREAD_MODULES = frozenset({"test_properties.py"})
 
 
+# tryfirst: pytest-xdist's own hook turns the xdist_group marks into the node ids' "@group"
+# suffixes it schedules by, so the marks must be on the items before it runs. (With pytest 9.2 the
+# suffix is ignored altogether: pyproject pins pytest below it; tests/test_suite_grouping.py.)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.path.name not in SPREAD_MODULES:
