@@ -40,9 +40,11 @@ def ensure_chromium() -> Path:
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """One headless chromium for the whole session."""
+    """One headless chromium per test module. Not per session: while sync_playwright() is open, the
+    main thread holds a running asyncio event loop, and Prefect's dual sync/async calls in later tests
+    of the same process (`State.result()`) then return coroutines instead of results."""
     from playwright.sync_api import sync_playwright
 
     path = ensure_chromium()

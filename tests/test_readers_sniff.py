@@ -62,7 +62,8 @@ def _warc_bytes() -> bytes:
     (_warc_bytes(), "html"),
     (gzip.compress(_warc_bytes()), "html"),
     (b"{curly} is how the column opens, and the rest is plain text.\n\n" + BODY.encode(), "text"),
-])
+], ids=["html", "text", "utf-16 text", "gzip text", "gzip html", "jsonl record", "json array of html", "warc",
+        "gzip warc", "text opening with a brace"])  # a WARC record's id is random: ids keep xdist's workers in step
 def test_content_decides_the_reader(tmp_path, content, fmt):
     (tmp_path / "story").write_bytes(content)
     (item,) = list(read_source(tmp_path, "story", Settings()))
@@ -79,7 +80,8 @@ def test_records_found_by_content_keep_their_fields(tmp_path):
 
 @pytest.mark.parametrize("content,says", [(b"%PDF-1.4\n\x00\x01", "a PDF document"), (b"PK\x03\x04\x00\x00", "ZIP"),
                                           (b"\x00\x01\x02binary", "binary data"),
-                                          (gzip.compress(gzip.compress(BODY.encode())), "gzip inside gzip")])
+                                          (gzip.compress(gzip.compress(BODY.encode())), "gzip inside gzip")],
+                         ids=["pdf", "zip", "binary", "gzip inside gzip"])
 def test_unreadable_content_is_a_reason_not_a_crash(tmp_path, content, says):
     (tmp_path / "blob").write_bytes(content)
     with pytest.raises(DocumentError, match=says):
