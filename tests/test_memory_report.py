@@ -3,7 +3,6 @@ key columns are read one at a time and compared with arrow set look-ups. Results
 the pandas / Python-set code they replaced, which is kept below as the reference."""
 from __future__ import annotations
 
-import re
 import shutil
 import tracemalloc
 from collections import Counter
@@ -21,7 +20,7 @@ from flows.report import build as report_build
 from flows.report import build_report
 from schemas.tables import ARROW_SCHEMAS
 from schemas.validate import check_tables, resolve_duplicates
-from tests.test_report import write_big_run, write_small_run
+from tests.test_report import without_build_values, write_big_run, write_small_run
 
 # --------------------------------------------------------------------------------------------------
 # The replaced code (before session 5), as references
@@ -242,7 +241,7 @@ def test_report_does_not_depend_on_batch_sizes(tmp_path, monkeypatch):
     """Every table read in pieces of a few rows gives the same page as whole reads: sample,
     outliers, per-document numbers and kinds, coverage, quarantine."""
     out, raw = write_big_run(tmp_path, n_docs=600, n_raw=40)
-    normalise = lambda p: re.sub(r"nonce(=\"|-)[\w-]+", "nonce", re.sub(r"generated [\d: -]+UTC", "", p.read_text()))  # noqa: E731
+    normalise = lambda p: without_build_values(p.read_text())  # noqa: E731
     whole = normalise(build_report(out, raw, max_docs=50, seed=2))
     real = store.iter_batches
     monkeypatch.setattr(store, "iter_batches", lambda path, columns=None, rows=200_000: real(path, columns, 7))
