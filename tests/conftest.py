@@ -110,26 +110,27 @@ def prefect_server(tmp_path_factory):
     makes a `newsclean` or `prefect` subprocess a client of this server. Each process then skips
     the ephemeral server's start-up (~8-10 s of CPU per process here), which is what the tests
     running many CLI processes need."""
-    env = os.environ.copy()
+    own_pid = None  # the server this process stops (a plain run); xdist's controller stops a shared one
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         server, api = _start_prefect_server(tmp_path_factory.mktemp("prefect-server-home"))
-        env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
-        try:
-            yield api, env
-        finally:
-            _stop_prefect_server(server.pid)
-        return
-    shared = tmp_path_factory.getbasetemp().parent
-    with open(shared / (SHARED_SERVER + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        record = shared / SHARED_SERVER
-        if record.exists():
-            api = json.loads(record.read_text(encoding="utf-8"))["api"]
-        else:
-            server, api = _start_prefect_server(shared / "prefect-server-home")
-            record.write_text(json.dumps({"api": api, "pid": server.pid}), encoding="utf-8")
+        own_pid = server.pid
+    else:
+        shared = tmp_path_factory.getbasetemp().parent
+        with open(shared / (SHARED_SERVER + ".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            record = shared / SHARED_SERVER
+            if record.exists():
+                api = json.loads(record.read_text(encoding="utf-8"))["api"]
+            else:
+                server, api = _start_prefect_server(shared / "prefect-server-home")
+                record.write_text(json.dumps({"api": api, "pid": server.pid}), encoding="utf-8")
+    env = os.environ.copy()
     env.update(PREFECT_API_URL=api, PREFECT_HOME=str(tmp_path_factory.mktemp("prefect-client-home")))
-    yield api, env
+    try:
+        yield api, env
+    finally:
+        if own_pid is not None:
+            _stop_prefect_server(own_pid)
 
 
 def pytest_sessionfinish(session):
