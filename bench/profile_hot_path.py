@@ -11,6 +11,10 @@
   text caches emptied ("shares_cold": new pages, as a corpus brings them; the profile too) and on a
   warm round ("shares": every line's text-only rules cached, as a corpus's repeated templates). A
   sampling profile on a loaded machine counts wall time; these do not.
+
+With --budget, trafilatura.extract is timed on the same pages' HTML in the same process (median of
+3 rounds), and each component of the cold round is set against what the text-mode target (a rate
+10x trafilatura's) leaves a document: "budget" in profile-stages.json, and the table it prints.
 """
 from __future__ import annotations
 
@@ -167,6 +171,42 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     return out
 
 
+TARGET_MULTIPLE = 10  # the text-mode target: 10x trafilatura's rate on the same pages as HTML
+
+
+def trafilatura_ms_per_doc(pages: list[dict], rounds: int = 3) -> float:
+    """trafilatura.extract's CPU milliseconds per page on the pages' HTML, the median of `rounds`
+    rounds (as bench_baselines.py calls it: the page's bytes decoded as UTF-8)."""
+    import statistics
+
+    import trafilatura
+
+    htmls = []
+    for p in pages:
+        with gzip.open(DEVSET / p["html"], "rb") as fh:
+            htmls.append(fh.read().decode("utf-8", errors="replace"))
+    per_round = []
+    for _ in range(rounds):
+        t = time.process_time()
+        for h in htmls:
+            trafilatura.extract(h)
+        per_round.append(1000 * (time.process_time() - t) / len(htmls))
+    return statistics.median(per_round)
+
+
+def budget(cold_shares: dict, trafilatura_ms: float) -> dict:
+    """Each component's CPU milliseconds per document on new pages, and how many times the whole
+    per-document budget of the text-mode target it takes by itself."""
+    per_doc_ms = 1000 * cold_shares["clean_text_cpu_s"] / cold_shares["docs"]
+    allowed_ms = trafilatura_ms / TARGET_MULTIPLE
+    parts = {name: {"ms_per_doc": round(1000 * v["cpu_s"] / cold_shares["docs"], 2),
+                    "times_budget": round(1000 * v["cpu_s"] / cold_shares["docs"] / allowed_ms, 2)}
+             for name, v in cold_shares["components"].items()}
+    return {"trafilatura_ms_per_doc": round(trafilatura_ms, 2), "target_multiple": TARGET_MULTIPLE,
+            "budget_ms_per_doc": round(allowed_ms, 2), "clean_text_ms_per_doc": round(per_doc_ms, 2),
+            "clean_text_times_budget": round(per_doc_ms / allowed_ms, 2), "components": parts}
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=None)
@@ -174,6 +214,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--interval", type=float, default=0.001)
     ap.add_argument("--warm-up", action="store_true",
                     help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
+    ap.add_argument("--budget", action="store_true",
+                    help="time trafilatura on the same pages' HTML and set each component against the "
+                         "text-mode target's budget per document (10x trafilatura's rate)")
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     settings = Settings()
@@ -186,6 +229,8 @@ def main(argv: list[str] | None = None) -> dict:
     st["warm_up"] = a.warm_up
     st["shares_cold"] = cpu_shares(pages, settings, cold=True)
     st["shares"] = cpu_shares(pages, settings)
+    if a.budget:
+        st["budget"] = budget(st["shares_cold"], trafilatura_ms_per_doc(pages))
     (OUT / "profile-stages.json").write_text(json.dumps(st, indent=2) + "\n")
     clear_library_caches()  # profile new pages, as a corpus brings them
     report = _profile(lambda p: clean_text(p["text"], settings), pages, a.interval)
@@ -197,6 +242,13 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"{label}: {sh['docs_per_cpu_s']} docs/CPU-s; CPU shares of clean_text:")
         for name, v in sh["components"].items():
             print(f"  {name:42s} {v['cpu_s']:7.3f} s  {100 * v['share']:5.1f}%")
+    if a.budget:
+        b = st["budget"]
+        print(f"budget: trafilatura {b['trafilatura_ms_per_doc']} CPU-ms per page, so {TARGET_MULTIPLE}x its rate "
+              f"leaves {b['budget_ms_per_doc']} ms a document; clean_text on new pages takes "
+              f"{b['clean_text_ms_per_doc']} ms ({b['clean_text_times_budget']}x the budget); by itself:")
+        for name, v in b["components"].items():
+            print(f"  {name:42s} {v['ms_per_doc']:7.2f} ms  {v['times_budget']:5.2f}x the budget")
     if a.html:
         def html(p):
             with gzip.open(DEVSET / p["html"], "rb") as fh:
