@@ -87,8 +87,11 @@ def run(
         settings = Settings.load(settings_file, keep_curly_quotes=keep_curly_quotes, batch_size=batch_size)
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
+    from flows import prefect_api
+
+    api = prefect_api.start_temporary_api()  # comes up while the flow's modules import
     from flows import progress
-    from flows.clean_corpus import clean_corpus, runner_for, share_api_with_workers
+    from flows.clean_corpus import clean_corpus, runner_for
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as bar:
@@ -101,10 +104,10 @@ def run(
                 bar.update(job, description=stage, completed=0, total=None)
 
         progress.listen(on_progress)
-        share_api_with_workers()  # before a Dask LocalCluster or worker processes start
-        flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
         try:
-            summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
+            with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
+                flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
+                summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
         finally:
             progress.listen(None)
             lock.release()

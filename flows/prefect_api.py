@@ -1,0 +1,144 @@
+"""One Prefect API for a run of the CLI: the flow's process and every worker it spawns report to it.
+
+With no API configured (no PREFECT_API_URL in the environment or the active Prefect profile),
+Prefect runs a temporary ("ephemeral") API server in a subprocess. newsclean starts that same
+server itself, the way Prefect does (uvicorn on `prefect.server.api.server:create_app` with
+Prefect's ephemeral flags and this process's settings), for two reasons:
+- spawned workers inherit only the environment, so the server's address is exported before any
+  worker starts (otherwise each worker process starts a server of its own: ~15 s and ~300 MB each);
+- Prefect's own starter lives in the server's module, whose import costs the CLI ~3 s before the
+  server even begins its own ~7.5 s start. Started first, the server comes up while the CLI imports
+  the flow's modules on the other core.
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import Iterator
+
+# What Prefect's SubprocessASGIServer sets for the server it starts: no UI, the ephemeral profile.
+_SERVER_FLAGS = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+_PORT_IN_USE = 3  # uvicorn's exit code when it cannot bind its port
+
+
+def configured_url() -> str | None:
+    """The API URL the environment or the active Prefect profile sets, if any."""
+    if os.environ.get("PREFECT_API_URL"):
+        return os.environ["PREFECT_API_URL"]
+    from prefect.settings import get_current_settings
+
+    return get_current_settings().api.url or None
+
+
+def _free_port() -> int:
+    with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class TemporaryAPI:
+    """Prefect's temporary API server in a subprocess on 127.0.0.1, started at construction and
+    stopped at exit (after Prefect's own exit handlers have sent their last logs and events)."""
+
+    def __init__(self) -> None:
+        from prefect.settings import get_current_settings
+
+        settings = get_current_settings()
+        self.timeout_s = float(settings.server.ephemeral.startup_timeout_seconds)
+        self._env = {**os.environ, **_SERVER_FLAGS, **settings.to_environment_variables(exclude_unset=True)}
+        self.process: subprocess.Popen | None = None
+        self._launch()
+        atexit.register(self.stop)  # registered before Prefect's handlers, so it runs after them
+
+    def _launch(self) -> None:
+        import prefect
+
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(prefect.__file__).parent.parent),
+             "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "error", "--lifespan", "on"],
+            env=self._env)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def wait(self) -> str:
+        """Block until the server answers its health check; returns its URL."""
+        deadline = time.monotonic() + self.timeout_s
+        while time.monotonic() < deadline:
+            code = self.process.poll()
+            if code == _PORT_IN_USE:  # another process took the port between our check and its bind
+                self._launch()
+                continue
+            if code is not None:
+                raise RuntimeError(f"the temporary Prefect API server exited with code {code} before it was ready")
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=2) as response:
+                    if response.status == 200:
+                        return self.url
+            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the temporary Prefect API server did not answer within {self.timeout_s:.0f} s "
+                           "(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS)")
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def start_temporary_api() -> TemporaryAPI | None:
+    """Start the temporary server when the run will need one (no API configured, Prefect's
+    ephemeral mode on); None otherwise. Returns at once: `use_api` waits for it."""
+    if configured_url():
+        return None
+    from prefect.settings import get_current_settings
+
+    if not get_current_settings().server.ephemeral.enabled:
+        return None
+    return TemporaryAPI()
+
+
+@contextmanager
+def use_api(api: TemporaryAPI | None) -> Iterator[str | None]:
+    """Within the block, this process (every thread of it) and the workers it spawns use `api`
+    (once it answers), or the configured API when `api` is None. Yields the URL (None: nothing
+    configured and no temporary server)."""
+    url = api.wait() if api is not None else configured_url()
+    if url is None:
+        yield None
+        return
+    from prefect.context import refresh_global_settings_context
+
+    had = os.environ.get("PREFECT_API_URL")
+    os.environ["PREFECT_API_URL"] = url  # what spawned workers read
+    # Prefect's process-wide settings, read from the environment again: what every thread reads
+    # (a thread-local override would miss the threads Prefect starts, such as the process pool's
+    # event forwarder, which would then start a server of their own)
+    refresh_global_settings_context()
+    try:
+        yield url
+    finally:
+        if had is None:
+            os.environ.pop("PREFECT_API_URL", None)
+        else:
+            os.environ["PREFECT_API_URL"] = had
+        refresh_global_settings_context()

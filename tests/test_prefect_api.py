@@ -1,0 +1,89 @@
+"""flows.prefect_api: the CLI's temporary Prefect API server, started before the flow's modules are
+imported, without importing Prefect's server module, and seen by every thread of the process.
+
+Each case runs in a fresh interpreter: Prefect's process-wide settings are read at its import."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+PROBE = r'''
+import json, os, sys, threading, urllib.request
+from flows.env import configure
+configure()
+from flows import prefect_api
+from prefect.settings import PREFECT_API_URL
+
+def in_a_new_thread():
+    # a thread started without a copy of the caller's context, as Prefect's process pool starts
+    # its event forwarder: it reads the process-wide settings
+    seen = {}
+    t = threading.Thread(target=lambda: seen.update(url=PREFECT_API_URL.value()))
+    t.start()
+    t.join()
+    return seen["url"]
+
+api = prefect_api.start_temporary_api()
+report = {"started": api is not None, "env_before": os.environ.get("PREFECT_API_URL")}
+with prefect_api.use_api(api) as url:
+    report["url"] = url
+    report["server_module_imported"] = "prefect.server.api.server" in sys.modules
+    if api is not None:
+        with urllib.request.urlopen(url + "/health", timeout=10) as response:
+            report["health"] = response.status
+    report["env"] = os.environ.get("PREFECT_API_URL")
+    report["thread"] = in_a_new_thread()
+report["env_after"] = os.environ.get("PREFECT_API_URL")
+report["thread_after"] = in_a_new_thread()
+if api is not None:
+    process = api.process
+    api.stop()
+    report["server_exit_code"] = process.poll()
+print(json.dumps(report))
+'''
+
+
+def _probe(tmp_path, **env_updates: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect-home"), **env_updates)
+    proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=240,
+                          env=env, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.prefect
+def test_no_api_configured_starts_one_server_that_every_thread_uses(tmp_path):
+    report = _probe(tmp_path)
+    assert report["started"]
+    assert report["url"].startswith("http://127.0.0.1:") and report["url"].endswith("/api")
+    assert report["health"] == 200
+    # Prefect's own starter is in the server's module (~3 s of imports): not needed to start it
+    assert report["server_module_imported"] is False
+    # the workers (environment) and every thread of this process (process-wide settings) use it
+    assert report["env"] == report["url"]
+    assert report["thread"] == report["url"]
+    # afterwards nothing points at the stopped server
+    assert report["env_after"] is None and report["thread_after"] is None
+    assert report["server_exit_code"] is not None
+
+
+def test_a_configured_api_is_used_and_no_server_starts(tmp_path):
+    url = "http://127.0.0.1:9/api"  # nothing listens there: nothing may wait for it either
+    report = _probe(tmp_path, PREFECT_API_URL=url)
+    assert report["started"] is False
+    assert report["url"] == report["env"] == report["thread"] == url
+    assert report["env_after"] == report["thread_after"] == url
+    assert report["server_module_imported"] is False
+
+
+def test_ephemeral_mode_off_and_no_api_starts_nothing(tmp_path):
+    report = _probe(tmp_path, PREFECT_SERVER_EPHEMERAL_ENABLED="false")
+    assert report["started"] is False
+    assert report["url"] is None and report["env"] is None and report["thread"] is None
