@@ -7,12 +7,15 @@ Prefect's ephemeral flags and this process's settings), for two reasons:
 - spawned workers inherit only the environment, so the server's address is exported before any
   worker starts (otherwise each worker process starts a server of its own: ~15 s and ~300 MB each);
 - Prefect's own starter lives in the server's module, whose import costs the CLI ~3 s before the
-  server even begins its own ~7.5 s start. Started first, the server comes up while the CLI imports
-  the flow's modules on the other core.
+  server even begins its own ~7.5 s start. Started first, even before Prefect's settings are read
+  (~1.7 s of imports), the server comes up while the CLI imports the flow's modules on the other
+  core; it is stopped again at once if the settings name an API or turn the ephemeral mode off.
+  The server reads the same environment, profile and settings files as the CLI.
 """
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import os
 import socket
 import subprocess
@@ -49,21 +52,16 @@ class TemporaryAPI:
     stopped at exit (after Prefect's own exit handlers have sent their last logs and events)."""
 
     def __init__(self) -> None:
-        from prefect.settings import get_current_settings
-
-        settings = get_current_settings()
-        self.timeout_s = float(settings.server.ephemeral.startup_timeout_seconds)
-        self._env = {**os.environ, **_SERVER_FLAGS, **settings.to_environment_variables(exclude_unset=True)}
+        self._env = {**os.environ, **_SERVER_FLAGS}
         self.process: subprocess.Popen | None = None
         self._launch()
         atexit.register(self.stop)  # registered before Prefect's handlers, so it runs after them
 
     def _launch(self) -> None:
-        import prefect
-
+        prefect_dir = Path(importlib.util.find_spec("prefect").origin).parent  # found, not imported
         self.port = _free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--app-dir", str(Path(prefect.__file__).parent.parent),
+            [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect_dir.parent),
              "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "error", "--lifespan", "on"],
             env=self._env)
@@ -74,7 +72,10 @@ class TemporaryAPI:
 
     def wait(self) -> str:
         """Block until the server answers its health check; returns its URL."""
-        deadline = time.monotonic() + self.timeout_s
+        from prefect.settings import get_current_settings
+
+        timeout_s = float(get_current_settings().server.ephemeral.startup_timeout_seconds)
+        deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             code = self.process.poll()
             if code == _PORT_IN_USE:  # another process took the port between our check and its bind
@@ -90,7 +91,7 @@ class TemporaryAPI:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the temporary Prefect API server did not answer within {self.timeout_s:.0f} s "
+        raise RuntimeError(f"the temporary Prefect API server did not answer within {timeout_s:.0f} s "
                            "(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS)")
 
     def stop(self) -> None:
@@ -107,14 +108,17 @@ class TemporaryAPI:
 
 def start_temporary_api() -> TemporaryAPI | None:
     """Start the temporary server when the run will need one (no API configured, Prefect's
-    ephemeral mode on); None otherwise. Returns at once: `use_api` waits for it."""
-    if configured_url():
+    ephemeral mode on); None otherwise. Returns without waiting for it: `use_api` waits."""
+    if os.environ.get("PREFECT_API_URL"):
         return None
+    api = TemporaryAPI()  # before Prefect's settings are imported: see the module's docstring
     from prefect.settings import get_current_settings
 
-    if not get_current_settings().server.ephemeral.enabled:
+    settings = get_current_settings()
+    if settings.api.url or not settings.server.ephemeral.enabled:
+        api.stop()
         return None
-    return TemporaryAPI()
+    return api
 
 
 @contextmanager

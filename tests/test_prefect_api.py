@@ -29,8 +29,24 @@ def in_a_new_thread():
     t.join()
     return seen["url"]
 
+def uvicorn_children():
+    # live child processes of this one running uvicorn (a stopped server has been waited for)
+    n = 0
+    for stat in os.listdir("/proc"):
+        if not stat.isdigit():
+            continue
+        try:
+            with open(f"/proc/{stat}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{stat}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+        except OSError:
+            continue
+        n += int(fields[1]) == os.getpid() and fields[0] != "Z" and b"uvicorn" in cmdline
+    return n
+
 api = prefect_api.start_temporary_api()
-report = {"started": api is not None, "env_before": os.environ.get("PREFECT_API_URL")}
+report = {"started": api is not None, "servers_running": uvicorn_children()}
 with prefect_api.use_api(api) as url:
     report["url"] = url
     report["server_module_imported"] = "prefect.server.api.server" in sys.modules
@@ -61,7 +77,7 @@ def _probe(tmp_path, **env_updates: str) -> dict:
 @pytest.mark.prefect
 def test_no_api_configured_starts_one_server_that_every_thread_uses(tmp_path):
     report = _probe(tmp_path)
-    assert report["started"]
+    assert report["started"] and report["servers_running"] == 1
     assert report["url"].startswith("http://127.0.0.1:") and report["url"].endswith("/api")
     assert report["health"] == 200
     # Prefect's own starter is in the server's module (~3 s of imports): not needed to start it
@@ -77,7 +93,7 @@ def test_no_api_configured_starts_one_server_that_every_thread_uses(tmp_path):
 def test_a_configured_api_is_used_and_no_server_starts(tmp_path):
     url = "http://127.0.0.1:9/api"  # nothing listens there: nothing may wait for it either
     report = _probe(tmp_path, PREFECT_API_URL=url)
-    assert report["started"] is False
+    assert report["started"] is False and report["servers_running"] == 0
     assert report["url"] == report["env"] == report["thread"] == url
     assert report["env_after"] == report["thread_after"] == url
     assert report["server_module_imported"] is False
@@ -85,5 +101,18 @@ def test_a_configured_api_is_used_and_no_server_starts(tmp_path):
 
 def test_ephemeral_mode_off_and_no_api_starts_nothing(tmp_path):
     report = _probe(tmp_path, PREFECT_SERVER_EPHEMERAL_ENABLED="false")
-    assert report["started"] is False
+    # the server started before the settings were read is stopped again
+    assert report["started"] is False and report["servers_running"] == 0
     assert report["url"] is None and report["env"] is None and report["thread"] is None
+
+
+def test_an_api_named_by_the_prefect_profile_is_used_and_the_early_server_stopped(tmp_path):
+    url = "http://127.0.0.1:9/api"
+    home = tmp_path / "prefect-home"
+    home.mkdir()
+    (home / "profiles.toml").write_text(f'active = "remote"\n\n[profiles.remote]\nPREFECT_API_URL = "{url}"\n')
+    report = _probe(tmp_path)
+    assert report["started"] is False and report["servers_running"] == 0
+    assert report["url"] == report["env"] == report["thread"] == url
+    assert report["env_after"] is None  # the environment as it was; the profile still names the API
+    assert report["thread_after"] == url
