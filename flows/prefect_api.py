@@ -3,7 +3,7 @@
 With no API configured (no PREFECT_API_URL in the environment or the active Prefect profile),
 Prefect runs a temporary ("ephemeral") API server in a subprocess. newsclean starts that same
 server itself, the way Prefect does (uvicorn on `prefect.server.api.server:create_app` with
-Prefect's ephemeral flags and this process's settings), for two reasons:
+Prefect's ephemeral flags), for two reasons:
 - spawned workers inherit only the environment, so the server's address is exported before any
   worker starts (otherwise each worker process starts a server of its own: ~15 s and ~300 MB each);
 - Prefect's own starter lives in the server's module, whose import costs the CLI ~3 s before the
