@@ -40,6 +40,29 @@ def settings():
     return Settings()
 
 
+def stop_prefect_services() -> None:
+    """Stop the event and log workers Prefect starts in this process when a flow runs in it. The
+    events worker's websocket sends a keep-alive ping every ~20 s from Prefect's loop thread, and
+    each ping draws from the global `random` module (websockets), so Hypothesis warned ("Do not use
+    the `random` module inside strategies") when one fell while it generated a later test's data.
+    A later flow starts the workers again."""
+    if "prefect.events.worker" not in sys.modules:
+        return  # Prefect was never imported here: no flow ran
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    # (Prefect 3.8 keeps one registry for all its queue services, so either call drains both;
+    # both are called in case a later release separates them)
+    EventsWorker.drain_all(timeout=10, at_exit=False)
+    APILogWorker.drain_all(timeout=10, at_exit=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _prefect_services_stopped_after_each_module():
+    yield
+    stop_prefect_services()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -116,3 +116,32 @@ def test_an_api_named_by_the_prefect_profile_is_used_and_the_early_server_stoppe
     assert report["url"] == report["env"] == report["thread"] == url
     assert report["env_after"] is None  # the environment as it was; the profile still names the API
     assert report["thread_after"] == url
+
+
+@pytest.mark.prefect
+def test_stopping_prefect_services_closes_the_event_websocket(prefect_server, monkeypatch):
+    """tests/conftest.py stops Prefect's event and log workers after each module: their websocket's
+    keep-alive pings move the global random state under Hypothesis (see stop_prefect_services)."""
+    from prefect import flow
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    from flows import prefect_api
+    from tests.conftest import stop_prefect_services
+
+    api, _ = prefect_server
+    monkeypatch.setenv("PREFECT_API_URL", api)
+
+    @flow
+    def one() -> int:
+        return 1
+
+    with prefect_api.use_api(None):
+        assert one() == 1
+        # (QueueService._instances: Prefect's registry of running workers)
+        assert EventsWorker._instances, "a flow run's events go through the events worker"
+        stop_prefect_services()
+        assert not EventsWorker._instances and not APILogWorker._instances
+        assert one() == 1  # a later flow starts them again
+        assert EventsWorker._instances
+    stop_prefect_services()
