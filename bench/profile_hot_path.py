@@ -197,10 +197,13 @@ def trafilatura_ms_per_doc(pages: list[dict], rounds: int = 3) -> float:
 def budget(cold_shares: dict, trafilatura_ms: float) -> dict:
     """Each component's CPU milliseconds per document on new pages, and how many times the whole
     per-document budget of the text-mode target it takes by itself."""
-    per_doc_ms = 1000 * cold_shares["clean_text_cpu_s"] / cold_shares["docs"]
+    def ms_per_doc(cpu_s: float) -> float:
+        return 1000 * cpu_s / cold_shares["docs"]
+
+    per_doc_ms = ms_per_doc(cold_shares["clean_text_cpu_s"])
     allowed_ms = trafilatura_ms / TARGET_MULTIPLE
-    parts = {name: {"ms_per_doc": round(1000 * v["cpu_s"] / cold_shares["docs"], 2),
-                    "times_budget": round(1000 * v["cpu_s"] / cold_shares["docs"] / allowed_ms, 2)}
+    parts = {name: {"ms_per_doc": round(ms_per_doc(v["cpu_s"]), 2),
+                    "times_budget": round(ms_per_doc(v["cpu_s"]) / allowed_ms, 2)}
              for name, v in cold_shares["components"].items()}
     return {"trafilatura_ms_per_doc": round(trafilatura_ms, 2), "target_multiple": TARGET_MULTIPLE,
             "budget_ms_per_doc": round(allowed_ms, 2), "clean_text_ms_per_doc": round(per_doc_ms, 2),

@@ -51,35 +51,12 @@ from cleaners.readers import discover
 from cleaners.runlock import RunLock
 from cleaners.settings import Settings
 from flows import progress
+from flows.prefect_api import share_api_with_workers
 
 # A batch smaller than this is not worth a task of its own, nor a worker process: spawning workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
 # cleaned in one batch in the flow's own process.
 MIN_BATCH = 500
-
-
-def share_api_with_workers() -> str | None:
-    """Make worker processes (process pool, Dask) report to this process's Prefect API.
-
-    With no PREFECT_API_URL, Prefect runs a temporary (ephemeral) server in a subprocess of the
-    process that runs the flow, and spawned workers do not inherit its address: each worker then
-    starts a server of its own (~15 s and ~300 MB each, measured). Exporting the address before
-    workers start avoids that. Returns the URL; does nothing when one is already configured."""
-    if os.environ.get("PREFECT_API_URL"):
-        return os.environ["PREFECT_API_URL"]
-    from prefect.settings import get_current_settings
-
-    url = get_current_settings().api.url
-    if not url:
-        if not get_current_settings().server.ephemeral.enabled:
-            return None
-        from prefect.server.api.server import SubprocessASGIServer
-
-        server = SubprocessASGIServer()  # the same instance Prefect's client uses in this process
-        server.start()
-        url = server.api_url
-    os.environ["PREFECT_API_URL"] = url
-    return url
 
 
 def _log():

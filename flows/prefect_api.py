@@ -1,4 +1,4 @@
-"""One Prefect API for a run of the CLI: the flow's process and every worker it spawns report to it.
+"""One Prefect API for a run: the flow's process and every worker it spawns report to it.
 
 With no API configured (no PREFECT_API_URL in the environment or the active Prefect profile),
 Prefect runs a temporary ("ephemeral") API server in a subprocess. newsclean starts that same
@@ -21,7 +21,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -41,10 +40,40 @@ def configured_url() -> str | None:
     return get_current_settings().api.url or None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (the OS's pick)."""
     with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def answers_health(api_url: str) -> bool:
+    """Whether a Prefect API at `api_url` answers its health check now."""
+    try:
+        with urllib.request.urlopen(f"{api_url}/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:  # refused, reset, timed out (URLError is an OSError)
+        return False
+
+
+def share_api_with_workers() -> str | None:
+    """Inside a flow run that Prefect started itself (a Python caller's `clean_corpus(...)`, not the
+    CLI), export the API this process uses, so that spawned workers (process pool, Dask) report to
+    it instead of each starting a temporary server of its own. With no URL configured, that is the
+    temporary server Prefect's client already started in this process. Returns the URL."""
+    url = configured_url()
+    if not url:
+        from prefect.settings import get_current_settings
+
+        if not get_current_settings().server.ephemeral.enabled:
+            return None
+        from prefect.server.api.server import SubprocessASGIServer
+
+        server = SubprocessASGIServer()  # the same instance Prefect's client uses in this process
+        server.start()
+        url = server.api_url
+    os.environ["PREFECT_API_URL"] = url
+    return url
 
 
 class TemporaryAPI:
@@ -59,7 +88,7 @@ class TemporaryAPI:
 
     def _launch(self) -> None:
         prefect_dir = Path(importlib.util.find_spec("prefect").origin).parent  # found, not imported
-        self.port = _free_port()
+        self.port = free_port()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect_dir.parent),
              "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
@@ -83,12 +112,8 @@ class TemporaryAPI:
                 continue
             if code is not None:
                 raise RuntimeError(f"the temporary Prefect API server exited with code {code} before it was ready")
-            try:
-                with urllib.request.urlopen(f"{self.url}/health", timeout=2) as response:
-                    if response.status == 200:
-                        return self.url
-            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-                pass
+            if answers_health(self.url):
+                return self.url
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the temporary Prefect API server did not answer within {timeout_s:.0f} s "

@@ -6,11 +6,9 @@ import fcntl
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,7 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     # SQLite database would wait on each other's locks
     os.environ["PREFECT_HOME"] = str(Path(os.environ["PREFECT_HOME"]) / "xdist" / os.environ["PYTEST_XDIST_WORKER"])
 from flows.env import configure  # noqa: E402
+from flows.prefect_api import answers_health, free_port  # noqa: E402
 
 configure()
 
@@ -63,12 +62,6 @@ def _prefect_services_stopped_after_each_module():
     stop_prefect_services()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _start_prefect_server(home: Path) -> tuple[subprocess.Popen, str]:
     """`prefect server start` on 127.0.0.1 at a free port with its own database under `home`, in a
     session of its own; returns once /health answers."""
@@ -84,15 +77,12 @@ def _start_prefect_server(home: Path) -> tuple[subprocess.Popen, str]:
                                   stderr=subprocess.STDOUT, cwd=home, start_new_session=True)
     api = f"http://127.0.0.1:{port}/api"
     deadline = time.monotonic() + 180
-    while True:
-        try:
-            with urllib.request.urlopen(api + "/health", timeout=2):
-                return server, api
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                _stop_prefect_server(server.pid)
-                pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
-            time.sleep(0.5)
+    while not answers_health(api):
+        if server.poll() is not None or time.monotonic() > deadline:
+            _stop_prefect_server(server.pid)
+            pytest.fail("prefect server did not start: " + (home / "server.log").read_text()[-2000:])
+        time.sleep(0.5)
+    return server, api
 
 
 def _stop_prefect_server(pid: int) -> None:
