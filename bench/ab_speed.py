@@ -1,6 +1,6 @@
 """A/B CPU time of cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
 
-    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--rounds 1] [--warm-up ROOTS]
+    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--rounds 1] [--warm-up ROOTS] [--devset PAGES]
 
 Each root is a folder holding a cleaners/ package (e.g. the two snapshots bench/snapshot_compare.sh
 makes). Each process cleans the first --pages dev pages after a 5-page warm-up and prints its CPU
@@ -13,6 +13,10 @@ import argparse
 import statistics
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from cleaners.shared_data import devset_dir  # noqa: E402
 
 CODE = r'''
 import sys, gzip, json, time
@@ -20,7 +24,7 @@ sys.path.insert(0, sys.argv[1])
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
 from cleaners.types import DocumentError
-pages = [json.loads(l) for l in gzip.open("/work/shared/devset/pages.jsonl.gz")][:int(sys.argv[2])]
+pages = [json.loads(l) for l in gzip.open(sys.argv[5])][:int(sys.argv[2])]
 s = Settings()
 if sys.argv[3] == "1":
     import cleaners.model
@@ -51,6 +55,8 @@ def main() -> None:
                     "timed (1: cold caches, as a new worker sees new pages; 2+: warm, as bench_baselines)")
     ap.add_argument("--warm-up", default="", help="roots (comma-separated; 'all') whose process calls "
                     "cleaners.model.warm_up() first, as a worker would (gc.freeze after model load)")
+    ap.add_argument("--devset", type=Path, default=devset_dir() / "pages.jsonl.gz",
+                    help="the dev pages (default: $NEWSCLEAN_SHARED/devset, else ../shared/devset)")
     a = ap.parse_args()
     if a.before == a.after:
         ap.error("BEFORE and AFTER must differ (copy the folder to compare a root with itself)")
@@ -58,7 +64,7 @@ def main() -> None:
     for _ in range(a.reps):
         for root in (a.before, a.after):
             warm = "1" if a.warm_up == "all" or root in a.warm_up.split(",") else "0"
-            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages), warm, str(a.rounds)], capture_output=True, text=True, check=True)
+            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages), warm, str(a.rounds), str(a.devset)], capture_output=True, text=True, check=True)
             res[root].append(float(out.stdout.strip().splitlines()[-1]))
     med = {r: statistics.median(v) for r, v in res.items()}
     for r, v in res.items():

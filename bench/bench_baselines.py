@@ -43,8 +43,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-DEVSET = Path("/work/shared/devset")
-SCORER = Path("/work/shared/tools/score-devset")
+from cleaners.shared_data import devset_dir, shared_dir  # noqa: E402
+
+DEVSET = devset_dir()
+SCORER = shared_dir() / "tools" / "score-devset"
 
 # ----------------------------------------------------------------------------- C4-style filter
 _C4_TERMINAL = ('.', '!', '?', '"', "'", '”', '’')

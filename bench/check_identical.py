@@ -27,15 +27,15 @@ CODE_ROOT = Path(sys.argv[sys.argv.index("--root") + 1]) if "--root" in sys.argv
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(CODE_ROOT))
 
-from generate_corpus import mojibake  # noqa: E402
+from generate_corpus import mojibake, shared_data  # noqa: E402  (shared_data: this checkout's, not --root's)
 
 from cleaners.pipeline import clean_document, clean_text  # noqa: E402
 from cleaners.readers import discover, read_source  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
 from cleaners.types import DocumentError  # noqa: E402
 
-DEVSET = Path("/work/shared/devset/pages.jsonl.gz")
-SEEDS = Path("/work/shared/seeds/raw")
+DEVSET = shared_data.devset_dir() / "pages.jsonl.gz"
+SEEDS = shared_data.shared_dir() / "seeds" / "raw"
 
 
 def _row(key: str, fn) -> dict:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import importlib.util
 import json
 import random
 import re
@@ -45,7 +46,19 @@ from urllib.parse import urlparse
 import xxhash
 
 ROOT = Path(__file__).resolve().parent.parent
-DEVSET = Path("/work/shared/devset")
+
+
+def _load_shared_data():
+    """This checkout's cleaners/shared_data.py, loaded by path (no `cleaners` import): check_identical.py
+    --root puts a snapshot's cleaners/ first on sys.path, and the shared folder is beside this checkout."""
+    spec = importlib.util.spec_from_file_location("newsclean_shared_data", ROOT / "cleaners" / "shared_data.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+shared_data = _load_shared_data()
+DEVSET = shared_data.devset_dir()
 FOLDER_SIZE = 1000
 RECORDS_PER_FILE = 100
 

@@ -19,7 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-DEVSET = Path("/work/shared/devset")
+
+from cleaners.shared_data import devset_dir  # noqa: E402
+
+DEVSET = devset_dir()
 OUT = ROOT / "tests" / "data" / "html_pages"
 FIELDS = ("text", "mode", "fallback", "encoding", "title", "published", "sitename", "url", "author", "headlines")
 

@@ -27,7 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-DEVSET = Path("/work/shared/devset")
+
+from cleaners.shared_data import devset_dir  # noqa: E402
+
+DEVSET = devset_dir()
 
 EXTRACTION_FIELDS = ("text", "mode", "fallback", "encoding", "title", "published", "sitename", "url", "author", "headlines")
 

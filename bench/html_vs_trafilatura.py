@@ -27,7 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SHARED = ROOT.parent / "shared" if (ROOT.parent / "shared").is_dir() else Path("/work/shared")
+
+from cleaners.shared_data import shared_dir  # noqa: E402
+
+SHARED = shared_dir()
 DEVSET = SHARED / "devset"
 SCORER = SHARED / "tools" / "score-devset"
 KEEP_MARK = "<!-- kept by html_vs_trafilatura.py: speed sections below -->"

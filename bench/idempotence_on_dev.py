@@ -24,9 +24,10 @@ sys.path.insert(0, str(ROOT))
 
 from cleaners.pipeline import clean_document, clean_text  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
+from cleaners.shared_data import devset_dir  # noqa: E402
 from cleaners.types import DocumentError, RawDocument  # noqa: E402
 
-DEVSET = Path("/work/shared/devset/pages.jsonl.gz")
+DEVSET = devset_dir() / "pages.jsonl.gz"
 
 
 def main() -> int:

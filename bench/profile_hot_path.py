@@ -36,9 +36,10 @@ from html_speed import clear_library_caches  # noqa: E402
 from cleaners.lines import normalise_lines  # noqa: E402
 from cleaners.pipeline import clean_document, clean_text  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
+from cleaners.shared_data import devset_dir  # noqa: E402
 from cleaners.types import DocumentError, RawDocument  # noqa: E402
 
-DEVSET = Path("/work/shared/devset")
+DEVSET = devset_dir()
 OUT = ROOT / "bench" / "out"
 
 

@@ -40,9 +40,10 @@ from cleaners.model import FILES, SUFFIX, LineModel, lexicon, using, warm_up  # 
 from cleaners.model.score import score  # noqa: E402
 from cleaners.pipeline import clean_text  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
+from cleaners.shared_data import devset_dir  # noqa: E402
 from cleaners.types import DocumentError  # noqa: E402
 
-DEVSET = Path("/work/shared/devset")
+DEVSET = devset_dir()
 
 
 def one_chain_model() -> LineModel:

@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cleaners import lines as L
+from cleaners.shared_data import devset_dir
 
-DEVSET = Path("/work/shared/devset/pages.jsonl.gz")
+DEVSET = devset_dir() / "pages.jsonl.gz"
 
 
 def mojibake(text: str) -> str:

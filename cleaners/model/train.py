@@ -45,8 +45,9 @@ from cleaners.corpus import CorpusStats, DocContext
 from cleaners.model import bagging, lexicon, member_name
 from cleaners.model import features as fx
 from cleaners.model import labels as lb
+from cleaners.shared_data import devset_dir
 
-DEVSET = Path("/work/shared/devset")
+DEVSET = devset_dir()  # $NEWSCLEAN_SHARED/devset, else ../shared/devset beside the checkout
 MODEL_DIR = Path(__file__).resolve().parent
 SEED = 20261121
 

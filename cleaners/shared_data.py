@@ -1,0 +1,25 @@
+"""Where the shared development data lives (devset/, seeds/raw, tools/score-devset, tools/check-seeds).
+
+For developers and CI the shared folder sits beside the checkout (`<repo>/../shared`); a user
+whose copy lives elsewhere points the environment variable NEWSCLEAN_SHARED at it. No absolute
+machine path is written anywhere else: `newsclean eval`/`train` and the benchmarks ask here.
+Standard library only, so a script can load this file by path without importing `cleaners`.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ENV_SHARED = "NEWSCLEAN_SHARED"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_dir() -> Path:
+    """$NEWSCLEAN_SHARED when set, else the folder `shared` beside the repository checkout."""
+    value = os.environ.get(ENV_SHARED)
+    return Path(value).expanduser() if value else REPO_ROOT.parent / "shared"
+
+
+def devset_dir() -> Path:
+    """The development pages: pages.jsonl.gz, trafilatura-pages.jsonl.gz, html/."""
+    return shared_dir() / "devset"
