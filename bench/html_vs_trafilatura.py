@@ -1,6 +1,6 @@
 """Our HTML path against trafilatura alone, side by side in one run, on the dev pages' HTML.
 
-usage: .venv/bin/python bench/html_vs_trafilatura.py [--limit N] [--out bench/RESULTS-html.md]
+usage: .venv/bin/python bench/html_vs_trafilatura.py [--limit N] [--out bench/out/html-vs-trafilatura.md]
 
 trafilatura alone: `extract(include_comments=False)` for the body, `extract_metadata` (htmldate's
 original date inside) for title and date. Ours: cleaners.pipeline.clean_document on a RawDocument
@@ -103,7 +103,7 @@ def second_source(sd, limit: int | None, settings) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--limit", type=int)
-    ap.add_argument("--out", default=str(ROOT / "bench" / "RESULTS-html.md"))
+    ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "html-vs-trafilatura.md"))
     ap.add_argument("--per-doc", help="write per-page rows (jsonl) here")
     ap.add_argument("--second", action="store_true", help="also check on trafilatura-pages.jsonl.gz (snippet labels)")
     ap.add_argument("--no-model", action="store_true", help="Settings(use_model=False): rules only in the text path")
@@ -222,6 +222,7 @@ def main() -> None:
     if out.exists() and KEEP_MARK in out.read_text(encoding="utf-8"):
         # the speed sections below the mark are bench/html_speed.py's and bench/profile_html.py's
         text += "\n" + KEEP_MARK + out.read_text(encoding="utf-8").split(KEEP_MARK, 1)[1]
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     print(text)
     if a.per_doc:

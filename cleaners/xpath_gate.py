@@ -4,7 +4,7 @@ elements in the same order, at a fraction of the cost.
 trafilatura finds the article and prunes around it with XPath expressions whose tests are EXSLT
 regular expressions (`re:test(@class, '…')`). lxml runs every re:test as a call back into Python, for
 each element the expression visits: on the dev pages the ten expressions transcribed here take
-~16 ms of the ~41 trafilatura's body extraction costs a page (bench/RESULTS.md, session 29). A loop
+~16 ms of the ~41 trafilatura's body extraction costs a page (bench/RESULTS.md, HTML path speed). A loop
 over the candidate elements (lxml's tag filter, in C) with the same regular expressions, compiled
 once, takes about a quarter of that.
 

@@ -20,7 +20,7 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   manifest's sha256: a re-run after a few edits re-reads those files, not the corpus.
 - Per-source state is columnar (manifest.Table, plan masks, fingerprint arrays); the process
   pool's workers are stopped once the cleaning is done, and report.html is built in a child
-  process, so the flow's own process does not grow with the corpus (bench/RESULTS-e2e-session4.md).
+  process, so the flow's own process does not grow with the corpus (bench/RESULTS.md, end to end and memory).
 - One writer per OUT_DIR (cleaners.runlock): a second run on the same OUT_DIR fails at once.
 """
 from __future__ import annotations

@@ -16,7 +16,7 @@ FULL = "Council Backs Bigger Bus Network For The North"
     # a breadcrumb's last item above the headline
     ["Home", "Transport", SHORT, FULL, "March 3, 2025", *BODY],
     # a heading that repeats the headline's first words right above the body (a share bar between:
-    # with the share bar below it, the ranker retrained in session 17 takes the full headline even
+    # with the share bar below it, the retrained ranker takes the full headline even
     # without the step, and the layout no longer tests it)
     ["Menu", FULL, "Share", SHORT, *BODY],
 ])

@@ -23,7 +23,7 @@ from schemas.validate import check_tables, resolve_duplicates
 from tests.test_report import without_build_values, write_big_run, write_small_run
 
 # --------------------------------------------------------------------------------------------------
-# The replaced code (before session 5), as references
+# The replaced code (the report's first implementation), as references
 
 
 def ref_check_tables(folder: Path) -> list[str]:
