@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/profile_hot_path.py [--pages 461] [--html 100] [--interval 0.001] [--warm-up]
 
-- bench/out/profile-text.txt: cleaners.pipeline.clean_text over the dev pages' full-page text;
+- bench/out/profile-text.txt: cleaners.pipeline.clean_texts over the dev pages' full-page text (--lockstep at a time);
 - bench/out/profile-html.txt: cleaners.pipeline.clean_document on the first --html pages' HTML;
 - bench/out/profile-stages.json: CPU seconds per stage of the text path, measured without a
   profiler (normalise_lines vs the decision passes vs the rest), so the profile's proportions can
@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from html_speed import clear_library_caches  # noqa: E402
 
 from cleaners.lines import normalise_lines  # noqa: E402
-from cleaners.pipeline import clean_document, clean_text  # noqa: E402
+from cleaners.pipeline import clean_document, clean_texts  # noqa: E402
 from cleaners.settings import Settings  # noqa: E402
 from cleaners.shared_data import devset_dir  # noqa: E402
 from cleaners.types import DocumentError, RawDocument  # noqa: E402
@@ -61,17 +61,21 @@ def _profile(fn, items, interval: float) -> str:
     return prof.output_text(unicode=True, color=False, show_all=False)
 
 
+def clean_all(texts: list[str], settings: Settings) -> None:
+    """The text path over `texts`, settings.lockstep_docs at a time (cleaners.pipeline.clean_texts:
+    each decision pass of a group scored in one call), as cleaners.batch cleans a batch."""
+    size = max(1, settings.lockstep_docs)
+    for i in range(0, len(texts), size):
+        clean_texts(texts[i:i + size], settings)
+
+
 def stages(pages: list[dict], settings: Settings) -> dict:
     texts = [p["text"] for p in pages]
     c0 = time.process_time()
     for t in texts:
         normalise_lines(t, settings.keep_curly_quotes)
     c1 = time.process_time()
-    for t in texts:
-        try:
-            clean_text(t, settings)
-        except DocumentError:
-            pass
+    clean_all(texts, settings)
     c2 = time.process_time()
     n = len(texts)
     return {"docs": n, "normalise_cpu_s": round(c1 - c0, 3), "clean_text_cpu_s": round(c2 - c1, 3),
@@ -89,6 +93,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     from collections import Counter
 
     import cleaners.decide as decide_mod
+    import cleaners.engine.features as engine_fx
     import cleaners.rules as rules_mod
     import cleaners.model as model_mod
     import cleaners.model.features as fx
@@ -111,7 +116,6 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
         patched.append((mod, name, orig))
 
     wrap(pipeline_mod, "normalise_lines", "normalise_lines")
-    wrap(pipeline_mod, "decide_stable", "decide_stable (decision passes)")
     wrap(decide_mod, "propose", "rules (propose)")
     proposer = rules_mod._DEFAULT
     entry_before = proposer._entry
@@ -123,9 +127,9 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
         finally:
             acc["  text-only rules, first sight of a text"] += clock() - t
     proposer._entry = timed_entry
-    wrap(decide_mod, "model_scores", "line model (model_scores)")
-    wrap(fx, "doc_features", "  doc_features")
-    wrap(fx, "stage2_features", "  stage2_features")
+    wrap(model_mod.LineModel, "analyse_many", "line model (analyse_many: a group's pass in one call)")
+    wrap(engine_fx, "batch_features", "  line features (batch_features)")
+    wrap(fx, "stage2_features_many", "  stage2_features_many")
     wrap(fx, "title_features", "  title_features")
     wrap(fx, "title_candidates", "  title_candidates")
     wrap(pipeline_mod, "read_text_metadata", "metadata (date, author, outlet from the text)")
@@ -153,11 +157,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
                 clear_library_caches()
             acc.clear()
             t = clock()
-            for p in pages:
-                try:
-                    clean_text(p["text"], settings)
-                except DocumentError:
-                    pass
+            clean_all([p["text"] for p in pages], settings)
             total = clock() - t
     finally:
         gc.callbacks.remove(on_gc)
@@ -165,8 +165,10 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
             setattr(mod, name, orig)
         model._predict.update(predict_before)
         del proposer._entry  # back to the class's method
+    # the decision passes: everything but normalisation and the metadata
+    acc["decision passes (rules, model, decide)"] = total - acc["normalise_lines"] - acc["metadata (date, author, outlet from the text)"]
     out = {"caches": "emptied before each round (new pages)" if cold else "warm (every text seen before)",
-           "docs": len(pages), "clean_text_cpu_s": round(total, 3), "docs_per_cpu_s": round(len(pages) / total, 1),
+           "docs": len(pages), "lockstep_docs": settings.lockstep_docs, "clean_text_cpu_s": round(total, 3), "docs_per_cpu_s": round(len(pages) / total, 1),
            "compiled_trees": all(getattr(f, "compiled", False) for f in predict_before.values())}
     out["components"] = {k: {"cpu_s": round(v, 3), "share": round(v / total, 3)} for k, v in acc.most_common()}
     return out
@@ -218,12 +220,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--interval", type=float, default=0.001)
     ap.add_argument("--warm-up", action="store_true",
                     help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
+    ap.add_argument("--lockstep", type=int, default=Settings().lockstep_docs,
+                    help="documents cleaned in lock step, their passes scored in one call (Settings.lockstep_docs; 1: one at a time)")
     ap.add_argument("--budget", action="store_true",
                     help="time trafilatura on the same pages' HTML and set each component against the "
                          "text-mode target's budget per document (10x trafilatura's rate)")
     a = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
-    settings = Settings()
+    settings = Settings(lockstep_docs=a.lockstep)
     pages = _pages(a.pages)
     if a.warm_up:
         import cleaners.model
@@ -237,7 +241,8 @@ def main(argv: list[str] | None = None) -> dict:
         st["budget"] = budget(st["shares_cold"], trafilatura_ms_per_doc(pages))
     (OUT / "profile-stages.json").write_text(json.dumps(st, indent=2) + "\n")
     clear_library_caches()  # profile new pages, as a corpus brings them
-    report = _profile(lambda p: clean_text(p["text"], settings), pages, a.interval)
+    report = _profile(lambda group: clean_all(group, settings),
+                      [[p["text"] for p in pages[i:i + a.lockstep]] for i in range(0, len(pages), a.lockstep)], a.interval)
     (OUT / "profile-text.txt").write_text(report)
     print(f"text path: {st['docs_per_cpu_s']} docs/CPU-s ({st['ms_per_doc']} ms/doc), normalise {st['normalise_cpu_s']} s "
           f"of {st['clean_text_cpu_s']} s; profile in {OUT / 'profile-text.txt'}")

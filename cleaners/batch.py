@@ -9,16 +9,18 @@ duplicate, so doc_id stays unique.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import Counter
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from cleaners.corpus import CorpusStats
 from cleaners.corpus_context import document_context
 from cleaners.model import using
-from cleaners.pipeline import clean_document
+from cleaners.engine.scoring import run_batch
+from cleaners.pipeline import clean_document_steps
 from cleaners.readers import read_source
 from cleaners.settings import Settings
 from cleaners.timelimit import DocumentTimeout, time_limit
@@ -90,35 +92,70 @@ def timeout_reason(settings: Settings, what: str = "cleaning") -> str:
             "(typically a pathological page: deeply nested or huge markup); check the file, or raise doc_timeout_s to retry it")
 
 
-def _clean_one(raw: RawDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
-               seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
-    doc_id = raw.doc_id
-    if doc_id in seen:
-        out.quarantine.append(quarantine_row(raw.source, DocumentError("validate", duplicate_reason(raw.source, seen[doc_id], doc_id)), doc_id))
-        return
-    seen[doc_id] = raw.source
-    try:
-        # The line model reads this document's corpus counts (overall and within its site).
-        model_context = using(context=document_context(corpus, raw)) if corpus is not None else nullcontext()
-        with time_limit(settings.doc_timeout_s) as limit, model_context:
-            doc = clean_document(raw, settings)
-        if limit.fired:  # something swallowed the timeout: the result cannot be trusted
-            raise DocumentTimeout()
-    except DocumentTimeout:
-        out.quarantine.append(quarantine_row(raw.source, DocumentError("timeout", timeout_reason(settings)), doc_id))
-        return
-    except DocumentError as err:
-        out.quarantine.append(quarantine_row(raw.source, err, doc_id))
-        return
-    except Exception as exc:  # a bug must not sink the run: quarantine the document and say so
-        err = DocumentError("clean", f"internal error {type(exc).__name__}: {exc}; please report it with this file")
-        out.quarantine.append(quarantine_row(raw.source, err, doc_id))
-        return
+def _record(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult) -> None:
     out.articles.append(article_row(doc, settings, cleaned_at))
     out.kept_lines[doc.doc_id] = doc.kept_lines
     out.removed.extend(removed_rows(doc))
     for s in doc.removed:
         (out.lines_removed if s.whole_line else out.spans_removed)[s.kind] += 1
+
+
+def _failure(raw: RawDocument, outcome: BaseException, settings: Settings) -> dict:
+    """The quarantine row of a document whose cleaning ended in `outcome`."""
+    if isinstance(outcome, DocumentTimeout):
+        return quarantine_row(raw.source, DocumentError("timeout", timeout_reason(settings)), raw.doc_id)
+    if isinstance(outcome, DocumentError):
+        return quarantine_row(raw.source, outcome, raw.doc_id)
+    # a bug must not sink the run: quarantine the document and say so
+    err = DocumentError("clean", f"internal error {type(outcome).__name__}: {outcome}; please report it with this file")
+    return quarantine_row(raw.source, err, raw.doc_id)
+
+
+def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
+                 seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
+    """Clean a group of read items in lock step (cleaners.engine.scoring.run_batch: every decision
+    pass of all of them meets the line model in one call) and record each in reading order. An
+    item is (source, RawDocument or DocumentError). Each document keeps its own time limit (its
+    steps' time added up) and its own corpus context."""
+    raws = [item for _, item in group if isinstance(item, RawDocument)]
+    fresh: list[RawDocument] = []
+    duplicates: dict[int, dict] = {}
+    for raw in raws:
+        if raw.doc_id in seen:
+            duplicates[id(raw)] = quarantine_row(raw.source, DocumentError(
+                "validate", duplicate_reason(raw.source, seen[raw.doc_id], raw.doc_id)), raw.doc_id)
+        else:
+            seen[raw.doc_id] = raw.source
+            fresh.append(raw)
+    # The line model reads each document's corpus counts (overall and within its site).
+    contexts = [document_context(corpus, raw) if corpus is not None else None for raw in fresh]
+    spent = [0.0] * len(fresh)
+
+    @contextmanager
+    def around(i: int) -> Iterator[None]:
+        budget = settings.doc_timeout_s
+        remaining = budget - spent[i] if budget and budget > 0 else None
+        if remaining is not None and remaining <= 0:
+            raise DocumentTimeout()
+        started = time.monotonic()
+        try:
+            with time_limit(remaining) as limit, (using(context=contexts[i]) if contexts[i] is not None else nullcontext()):
+                yield
+            if limit.fired:  # something swallowed the timeout: the result cannot be trusted
+                raise DocumentTimeout()
+        finally:
+            spent[i] += time.monotonic() - started
+
+    outcomes = dict(zip(map(id, fresh), run_batch([clean_document_steps(raw, settings) for raw in fresh], around)))
+    for source, item in group:
+        if isinstance(item, DocumentError):
+            out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item, getattr(item, "doc_id", None)))
+        elif id(item) in duplicates:
+            out.quarantine.append(duplicates[id(item)])
+        elif isinstance(outcome := outcomes[id(item)], CleanDocument):
+            _record(outcome, settings, cleaned_at, out)
+        else:
+            out.quarantine.append(_failure(item, outcome, settings))
 
 
 def _items(raw_dir: Path, source: str, settings: Settings):
@@ -148,25 +185,34 @@ def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
+    group: list = []  # read items waiting to be cleaned together
+    size = max(1, settings.lockstep_docs)
+
+    def flush() -> None:
+        _clean_group(group, settings, cleaned_at, out, seen, corpus)
+        group.clear()
+
     for source in sources:
         n_items = 0
         try:
             for item in _items(raw_dir, source, settings):
                 n_items += 1
                 out.docs_read += 1
-                if isinstance(item, DocumentError):
-                    out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item,
-                                                         getattr(item, "doc_id", None)))
-                else:
-                    _clean_one(item, settings, cleaned_at, out, seen, corpus)
+                group.append((source, item))
+                if len(group) >= size:
+                    flush()
         except DocumentTimeout:
             out.docs_read += 1
             what = "reading the file" if not n_items else f"reading the file after {n_items} records"
+            flush()
             out.quarantine.append(quarantine_row(source, DocumentError("timeout", timeout_reason(settings, what))))
         except DocumentError as err:
             out.docs_read += 1
+            flush()
             out.quarantine.append(quarantine_row(source, err))
         except Exception as exc:
             out.docs_read += 1
+            flush()
             out.quarantine.append(quarantine_row(source, DocumentError("read", f"internal error {type(exc).__name__}: {exc}; please report it with this file")))
+    flush()
     return out

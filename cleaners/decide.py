@@ -29,6 +29,7 @@ from cleaners.settings import Settings
 from cleaners.tables import table_blocks
 from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
+from cleaners.engine.scoring import Steps
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
@@ -88,15 +89,18 @@ def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | Non
     return None if leading else "boilerplate"
 
 
-def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
-    """The packaged line model on a document's non-empty lines: (P(debris) per line, index of the
-    headline line or None), or None when no model is packaged.
+def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
+    """What the packaged line model must score for a document's non-empty lines: a
+    cleaners.engine.scoring.ScoreRequest (the model, the lines, their DocContext), or None when no
+    model is packaged. The decision yields it (decide_steps); whoever drives the steps scores it,
+    one document at a time (run_steps) or a whole batch in one call (run_batch).
 
     `context` is a cleaners.corpus.DocContext for exactly these lines (corpus repetition, URL), or
     a callable texts -> DocContext (e.g. `lambda t: stats.doc_context(t, site_key, url)`, which
     stays right when decide_stable re-runs on fewer lines); without one, per-line corpus document
     frequencies (if any) are used, else the context made active with cleaners.model.using()."""
     from cleaners.corpus import DocContext
+    from cleaners.engine.scoring import ScoreRequest
     from cleaners.model import LineModel, active_context
 
     if callable(context):
@@ -113,7 +117,14 @@ def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | No
         model = LineModel.default()
     except FileNotFoundError:  # no packaged model (not trained yet): rules alone
         return None
-    return model.analyse(texts, context)
+    return ScoreRequest(model, texts, context)
+
+
+def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
+    """The packaged line model on a document's non-empty lines: (P(debris) per line, index of the
+    headline line or None), or None when no model is packaged (score_request, scored at once)."""
+    request = score_request(texts, context, corpus_doc_freq)
+    return None if request is None else request.score()
 
 
 def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | None, settings: Settings) -> np.ndarray:
@@ -308,10 +319,19 @@ def _is_standfirst(text: str) -> bool:
         and shape.is_prose_worded(text, min_words=STANDFIRST_MIN_WORDS)
 
 
-def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
-           corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
-           url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Decision:
-    """`lines` are all normalised lines (empty ones included, so numbers match the raw text).
+def decide(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
+    """decide_steps with the line model scored on the spot (see there)."""
+    from cleaners.engine.scoring import run_steps
+
+    return run_steps(decide_steps(lines, settings, **kwargs))
+
+
+def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
+                 corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
+                 url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Steps[Decision]:
+    """A generator: it yields one ScoreRequest when it needs the line model (score_request) and is
+    sent back (P(debris) per line, headline index or None); it returns the Decision.
+`lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
     corpus repetition of these non-empty lines, optional). `rules`: the rules that propose (all of
@@ -356,7 +376,8 @@ def decide(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | 
     # --- model hook: P(debris) per non-empty line from the learned line model (cleaners.model) ---
     model_title: int | None = None
     if debris_proba is None and settings.use_model and n:
-        scored = model_scores([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
+        request = score_request([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
+        scored = None if request is None else (yield request)
         if scored is not None:
             debris_proba, model_title = scored
     model_says_debris = _model_debris(debris_proba, doc.lines, model_title, settings)

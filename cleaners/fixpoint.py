@@ -18,7 +18,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from cleaners.decide import Decision, decide
+from cleaners.decide import Decision, decide_steps
+from cleaners.engine.scoring import Steps, run_steps
 from cleaners.settings import Settings
 from cleaners.types import Span
 
@@ -62,10 +63,17 @@ def _residual(text: str, offsets: list[int], cuts: list[tuple[int, int]]) -> tup
     return "".join(out_chars), out_offsets
 
 
-def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | None = None,
-                  decide_fn: Callable[..., Decision] = decide, **kwargs) -> Decision:
-    """`decide` repeated on its own output until a pass removes nothing (see the module docstring).
-    `scorer`, when given, recomputes the model's P(debris) for each pass's lines."""
+def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
+    """decide_stable_steps with the line model scored on the spot."""
+    return run_steps(decide_stable_steps(lines, settings, **kwargs))
+
+
+def decide_stable_steps(lines: Sequence[str], settings: Settings, *, scorer: Scorer | None = None,
+                        decide_fn: Callable[..., Decision] | None = None, **kwargs) -> Steps[Decision]:
+    """`decide` repeated on its own output until a pass removes nothing (see the module docstring),
+    as steps (cleaners.engine.scoring): each pass yields its request for the line model.
+    `scorer`, when given, recomputes the model's P(debris) for each pass's lines; `decide_fn`, when
+    given, is a plain function that decides a pass in place of decide_steps."""
     original = list(lines)
     current = list(lines)
     # current char -> original offset, per line; a line not cut yet maps to itself (range(len)),
@@ -80,7 +88,10 @@ def decide_stable(lines: Sequence[str], settings: Settings, *, scorer: Scorer | 
             extra["removed_before"] = removed
         if scorer is not None:
             extra["debris_proba"] = scorer(current)
-        decision = decide_fn(current, settings, **extra)
+        if decide_fn is not None:
+            decision = decide_fn(current, settings, **extra)
+        else:
+            decision = yield from decide_steps(current, settings, **extra)
         if not decision.spans:
             break
         cuts: dict[int, list[tuple[int, int]]] = {}

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Iterator
 
 from cleaners.decide import NO_BODY
-from cleaners.fixpoint import decide_stable
+from cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps
+from cleaners.fixpoint import decide_stable_steps
 from cleaners.encoding import decode
 from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
 from cleaners.lines import normalise_line, normalise_lines
@@ -31,15 +32,31 @@ def document_text(raw: RawDocument) -> str:
     return decode(raw.data)
 
 
-def clean_text(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
-               meta: dict | None = None, lines: list[str] | None = None, rules: tuple = RULES) -> CleanDocument:
-    """Clean already-decoded text. Raises DocumentError when no article body is left.
-    `lines`: normalise_lines(text) when the caller has them already; `rules`: a subset of
-    cleaners.rules.RULES."""
+def clean_text(text: str, settings: Settings, **kwargs) -> CleanDocument:
+    """Clean already-decoded text (clean_text_steps, the line model scored on the spot). Raises
+    DocumentError when no article body is left."""
+    return run_steps(clean_text_steps(text, settings, **kwargs))
+
+
+def clean_texts(texts: list[str], settings: Settings, metas: list[dict | None] | None = None) -> list[CleanDocument | BaseException]:
+    """clean_text for a batch of texts, the line model scoring each decision pass of all of them in
+    one call (cleaners.engine.scoring.run_batch): per text its CleanDocument or the exception
+    (a DocumentError) that stopped it. The same output as clean_text on each."""
+    metas = metas or [None] * len(texts)
+    return run_batch([clean_text_steps(t, settings, meta=m) for t, m in zip(texts, metas)])
+
+
+def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
+                     meta: dict | None = None, lines: list[str] | None = None, rules: tuple = RULES) -> Steps[CleanDocument]:
+    """Clean already-decoded text, as steps (cleaners.engine.scoring). Raises DocumentError when no
+    article body is left. `lines`: normalise_lines(text) when the caller has them already; `rules`:
+    a subset of cleaners.rules.RULES."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
+    # the rules' first look at the lines, taken for a whole batch at once when one is cleaned
+    yield RulesRequest(rules, [line for line in lines if line])
     # decide until nothing more goes: idempotent (cleaners.fixpoint)
-    decision = decide_stable(lines, settings, rules=rules, url=record_url(meta or {}))
+    decision = yield from decide_stable_steps(lines, settings, rules=rules, url=record_url(meta or {}))
     spans = decision.spans
     found = read_text_metadata(spans, [(ln.number, t) for ln, t in decision.kept],
                                decision.title.number if decision.title else None)
@@ -77,13 +94,13 @@ def _in_list(lines: list[str], number: int) -> bool:
 ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
 
 
-def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> tuple[CleanDocument, list[str]]:
+def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> Steps[tuple[CleanDocument, list[str]]]:
     """The line cleaner on trafilatura's body, keeping only the removals of cue rules (CUE_RULES).
 
     The headline trafilatura sometimes leaves as the body's first line is dropped (it is the title).
     A page that fell back to its visible text goes through the whole text path instead."""
     if ext.fallback:
-        return clean_text(ext.text, settings, source=source, doc_id=doc_id, meta=meta), []
+        return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta)), []
     notes = []
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     try:
@@ -140,7 +157,13 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
 
 
 def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
-    """Clean one RawDocument and resolve its metadata (record > html > url > text).
+    """Clean one RawDocument (clean_document_steps, the line model scored on the spot)."""
+    return run_steps(clean_document_steps(raw, settings))
+
+
+def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDocument]:
+    """Clean one RawDocument and resolve its metadata (record > html > url > text), as steps
+    (cleaners.engine.scoring: a batch's documents are scored together by run_batch).
 
     HTML: trafilatura extracts the body and metadata (cleaners.extract_html), then the same line
     cleaner removes the debris it leaves (captions, related links, calls to action, signatures).
@@ -160,12 +183,12 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
         elif ext.mode != "trafilatura":
             notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
         with _notice_page_said(ext.text, ext.title):
-            doc, more = _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
+            doc, more = yield from _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
         notes += more
     else:
         text = document_text(raw)
         with _notice_page_said(text):
-            doc = clean_text(text, settings, source=raw.source, doc_id=raw.doc_id, meta=meta)
+            doc = yield from clean_text_steps(text, settings, source=raw.source, doc_id=raw.doc_id, meta=meta)
 
     found = resolve(
         record, html,

@@ -526,10 +526,10 @@ def test_a_swallowed_timeout_still_quarantines(tmp_path, monkeypatch):
             _spin(2)
         except BaseException:  # noqa: BLE001 - what a careless library might do
             pass
-        return real(raw, settings)
+        return (yield from real(raw, settings))
 
-    real = batch.clean_document
-    monkeypatch.setattr(batch, "clean_document", greedy)
+    real = batch.clean_document_steps
+    monkeypatch.setattr(batch, "clean_document_steps", greedy)
     (tmp_path / "a.txt").write_text(ARTICLE)
     out = clean_sources(tmp_path, ["a.txt"], Settings(doc_timeout_s=0.1))
     assert not out.articles and out.quarantine[0]["stage"] == "timeout"

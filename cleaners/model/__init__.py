@@ -155,6 +155,45 @@ class LineModel:
             p2[t] = max(p2[t], self.debris_threshold)
         return p2, t
 
+    def analyse_many(self, docs: list[list[str]], contexts: list[DocContext | None] | None = None
+                     ) -> list[tuple[np.ndarray, int | None]]:
+        """analyse() for many documents at once: their lines are one table (cleaners.engine), so the
+        line features are computed in one batched pass and each booster scores every document's
+        rows in one call. The same values as analyse() on each document."""
+        from cleaners.engine.features import batch_features
+
+        contexts = list(contexts) if contexts is not None else [None] * len(docs)
+        if not any(docs):
+            return [(np.zeros(0), None) for _ in docs]
+        X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
+        spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
+        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
+        if len(self._chains) == 1:
+            p1 = p1s[0]
+            X2 = np.vstack([self._fx.stage2_features(X1[a:b], p1[a:b]) for a, b in spans]) if len(X1) else \
+                np.zeros((0, len(self._fx.STAGE2_NAMES)), np.float32)
+            p2 = self._predict[self._chains[0][1]](X2)
+        else:
+            p1 = np.mean(p1s, axis=0)
+            # each document's smoothing features read its own rows only (stage2_features_many per
+            # document), then every chain's stage 2 scores the batch's rows in one call
+            per_doc = [self._fx.stage2_features_many(X1[a:b], [*(p[a:b] for p in p1s), p1[a:b]]) for a, b in spans]
+            stacked = [np.vstack([d[k] for d in per_doc]) if per_doc and len(X1) else
+                       np.zeros((0, len(self._fx.STAGE2_NAMES)), np.float32) for k in range(len(self._chains) + 1)]
+            *X2s, X2 = stacked
+            p2 = np.mean([self._predict[stage2](X) for (_, stage2), X in zip(self._chains, X2s)], axis=0)
+        out = []
+        for k, ((a, b), lines) in enumerate(zip(spans, docs)):
+            if not lines:
+                out.append((np.zeros(0), None))
+                continue
+            p = p2[a:b].copy()
+            t = self._title_from(X2[a:b], p1[a:b], lines, contexts[k], tokens[k] if tokens else None)
+            if t is not None:
+                p[t] = max(p[t], self.debris_threshold)
+            out.append((p, t))
+        return out
+
     def title_index(self, lines: list[str], proba: np.ndarray | None = None,
                     context: DocContext | None = None) -> int | None:
         """Index of the headline line among `lines`, or None. (`proba` is accepted for symmetry

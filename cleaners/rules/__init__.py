@@ -2,7 +2,9 @@
 the first strong whole-line proposal names the kind."""
 from cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
                             signature, site_notice, tag_list)
-from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union
+from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
+from typing import Iterable
+
 from cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
@@ -80,6 +82,13 @@ class _Proposer:
         self._prefilter: Prefilter | None = None
         self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
+        # text-only rules with a declared condition (cleaners.rules.base.when), and by (started,
+        # bit mask of the conditions that hold) the text-only rules to call on a text
+        self.conditioned = tuple(r for r in rules if getattr(r, "condition", None) is not None)
+        if len(self.conditioned) > 62:
+            raise ValueError("at most 62 rules of a set may declare a condition (one bit each)")
+        self._to_call: dict[tuple[bool, int], tuple[tuple[int, Rule], ...]] = {}
+        self._to_gate: dict[int, tuple[tuple[int, Rule], ...]] = {}
         self.by_text: dict[str, _Entry] = {}
 
     @property
@@ -93,10 +102,59 @@ class _Proposer:
         """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
         return self.prefilter.may_match(text) and self.start_union.search(text) is not None
 
-    def _entry(self, line: Line, doc: Doc) -> _Entry:
-        rules = self.text_only if self.started(line.text) else self.text_only_unstarted
+    def _off(self, holds: int) -> set[int]:
+        """ids of the conditioned rules whose condition does not hold (a bit per self.conditioned)."""
+        return {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
+
+    def _rules_to_call(self, started: bool, holds: int | None) -> tuple[tuple[int, Rule], ...]:
+        """The text-only rules to call on a text: those its start patterns allow (`started`), less
+        the conditioned ones whose condition does not hold (`holds`: a bit per self.conditioned;
+        None: not evaluated, call them all)."""
+        rules = self.text_only if started else self.text_only_unstarted
+        if holds is None:
+            return rules
+        key = (started, holds)
+        found = self._to_call.get(key)
+        if found is None:
+            off = self._off(holds)
+            found = self._to_call[key] = tuple((i, r) for i, r in rules if id(r) not in off)
+        return found
+
+    def _in_context_to_gate(self, holds: int | None) -> tuple[tuple[int, Rule], ...]:
+        """The in-context rules whose text gate is worth asking: all, less the conditioned ones
+        whose condition does not hold."""
+        if holds is None:
+            return self.in_context
+        found = self._to_gate.get(holds)
+        if found is None:
+            off = self._off(holds)
+            found = self._to_gate[holds] = tuple((i, r) for i, r in self.in_context if id(r) not in off)
+        return found
+
+    def prime(self, texts: Iterable[str]) -> None:
+        """The first look at many new texts at once, as __call__ would take it one text at a time:
+        the rules' declared conditions are evaluated over all of them in one columnar pass
+        (cleaners.engine.rule_conditions), and each text-only rule is called only on the texts
+        where its condition holds. Text-only rules read nothing but the text, so each text is
+        looked at as a line of its own."""
+        new = [t for t in dict.fromkeys(texts) if t and t not in self.by_text]
+        if not new:
+            return
+        holds: list[int | None] = [None] * len(new)
+        if self.conditioned:
+            from cleaners.engine.rule_conditions import condition_bits
+
+            holds = condition_bits(new, [r.condition for r in self.conditioned])
+        if len(self.by_text) + len(new) > _BY_TEXT_MAX:
+            self.by_text.clear()
+        for text, bits in zip(new, holds):
+            line = Line(0, 0, text)
+            self.by_text[text] = self._entry(line, Doc([line]), bits)
+
+    def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
+        rules = self._rules_to_call(self.started(line.text), holds)
         found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
-        gated = tuple([(i, rule) for i, rule in self.in_context if rule.text_gate is None or rule.text_gate(line)])
+        gated = tuple([(i, rule) for i, rule in self._in_context_to_gate(holds) if rule.text_gate is None or rule.text_gate(line)])
         entry = (found, tuple([p for _, p in found]), gated)
         if len(_SHARED) >= _SHARED_MAX:
             _SHARED.clear()
@@ -125,14 +183,26 @@ _PROPOSERS: dict[int, _Proposer] = {}  # by id of a rule set other than RULES (t
 def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
     """Every rule's proposal for one line, in the order of `rules` (the first strong one names the
     kind). `rules`: RULES, or a subset in the same order (the HTML path's), each cached alike."""
+    return _proposer(rules)(line, doc)
+
+
+def _proposer(rules: tuple[Rule, ...]) -> _Proposer:
+    """The cached proposer of a rule set."""
     if rules is RULES:
-        return _DEFAULT(line, doc)
+        return _DEFAULT
     proposer = _PROPOSERS.get(id(rules))
     if proposer is None or proposer.rules is not rules:
         if len(_PROPOSERS) >= 16:  # rule sets made per call would pile up: start again
             _PROPOSERS.clear()
         proposer = _PROPOSERS[id(rules)] = _Proposer(rules)
-    return proposer(line, doc)
+    return proposer
+
+
+def prime(texts: Iterable[str], rules: tuple[Rule, ...] = RULES) -> None:
+    """Take the rules' first look at a batch's new texts at once (_Proposer.prime), so that propose
+    finds them cached: the same proposals, with each rule's declared condition evaluated over all
+    the texts in one pass instead of the rule being called on each."""
+    _proposer(rules).prime(texts)
 
 
 def clear_caches() -> None:
@@ -149,4 +219,4 @@ def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list
     return [p for rule in rules if (p := rule(line, doc)) is not None]
 
 
-__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "propose", "propose_plain"]
+__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "prime", "propose", "propose_plain", "when"]

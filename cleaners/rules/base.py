@@ -180,6 +180,21 @@ def start_union(patterns: Sequence[re.Pattern]) -> re.Pattern:
     return re.compile("^(?:" + "|".join(parts) + ")")
 
 
+def when(condition: Callable[[], Any]) -> Callable[[Rule], Rule]:
+    """Marks a rule with a necessary condition on its line's text: `condition()` builds a polars
+    expression over the lines frame (cleaners.engine.rule_conditions: the columns `text`, `lower`,
+    the text in lower case as Line.lower folds it, and `n_chars`) that is False only where the rule
+    proposes nothing, whatever the context. The rules' first look at a batch's new lines
+    (cleaners.rules.prime) evaluates every such condition over all of them in one columnar pass, and
+    calls a text-only rule, or asks an in-context rule's text gate, only where its condition holds.
+    Put it above @in_context. tests/test_rule_conditions.py checks each condition against its rule
+    on the dev lines."""
+    def mark(rule: Rule) -> Rule:
+        rule.condition = condition
+        return rule
+    return mark
+
+
 def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None):
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
     rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text.

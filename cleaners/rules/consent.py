@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
 _COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
 # The site speaking of itself (first person plural).
@@ -53,6 +53,14 @@ def _may_name_cookies(low: str) -> bool:
     return "cook" in low or "consent" in low or "gdpr" in low or "dsgvo" in low or "vacy " in low
 
 
+def _names_cookies():
+    """_may_name_cookies over the lines frame (cleaners.engine.rule_conditions)."""
+    import polars as pl
+
+    return pl.col("lower").str.contains_any(["cook", "consent", "gdpr", "dsgvo", "vacy "])
+
+
+@when(_names_cookies)
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
     if line.n_words > 60 or not _may_name_cookies(line.lower) or not _COOKIE.search(t):

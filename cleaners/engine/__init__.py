@@ -1,0 +1,1 @@
+"""The columnar engine: a batch of documents is one table of lines, scored and decided together."""

@@ -1,0 +1,42 @@
+"""The rules' declared conditions (cleaners.rules.base.when) over a batch's lines, in one pass.
+
+A text-only rule may declare a necessary condition on its line as a polars expression over the
+lines frame: `text`, `lower` (the text in lower case) and `n_chars` (its length in characters).
+All the conditions of a rule set are evaluated together over the batch's new lines (polars runs
+them in its own threads, in Rust), and the rules are called only on the lines where theirs holds
+(cleaners.rules._Proposer.prime).
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+import polars as pl
+
+
+# Line.lower's fold after lower(): the letters re.IGNORECASE equates with ASCII ones
+_FOLD_FROM, _FOLD_TO = ["ı", "ſ", "\u0307"], ["i", "s", ""]
+
+
+def lines_frame(texts: Sequence[str]) -> pl.DataFrame:
+    """The columns a condition may read, one row per text: `text`, `lower` (lower case, folded as
+    cleaners.rules.base.Line.lower folds it) and `n_chars`."""
+    text = pl.Series("text", texts, dtype=pl.String)
+    lower = text.str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO).alias("lower")
+    return pl.DataFrame([text, lower, text.str.len_chars().alias("n_chars")])
+
+
+def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
+    """bool (len(texts), len(conditions)): whether each condition holds on each text."""
+    if not texts or not conditions:
+        return np.ones((len(texts), len(conditions)), dtype=bool)
+    frame = lines_frame(texts)
+    held = frame.select([pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)])
+    return held.to_numpy().astype(bool, copy=False)
+
+
+def condition_bits(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> list[int]:
+    """Per text, the conditions that hold as the bits of an int (bit k: conditions[k])."""
+    matrix = condition_matrix(texts, conditions)
+    weights = np.left_shift(np.int64(1), np.arange(len(conditions), dtype=np.int64))
+    return (matrix.astype(np.int64) @ weights).tolist()

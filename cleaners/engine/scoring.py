@@ -1,0 +1,133 @@
+"""Cleaning as steps, so that a batch's documents meet the line model together.
+
+A document's cleaning (cleaners.pipeline.clean_document_steps, down to cleaners.decide.decide_steps)
+is a generator that yields a request where work is cheaper done for many documents at once, and is
+sent back the answer:
+
+- a RulesRequest (its normalised lines, before the first decision pass): the rules' first look at
+  new lines (cleaners.rules.prime), each rule's declared condition evaluated over the lines of the
+  whole batch in one columnar pass;
+- a ScoreRequest (the model, the document's non-empty lines, their corpus context), each time a
+  decision pass needs the line model: P(debris) per line and the headline.
+
+The cleaning logic is written once, and whoever drives it chooses how requests are answered:
+
+- run_steps drives one document and answers each request on the spot;
+- run_batch drives many documents in lock step: all the requests of one round (the first pass of
+  every document, then the second pass of those that removed something, ...) are answered
+  together, the model's in one LineModel.analyse_many call, so the features and the trees run over
+  one table of the batch's lines instead of once per document and pass.
+
+Both give each document the same answers, so the same output.
+"""
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, TypeVar
+
+from cleaners.timelimit import DocumentTimeout
+
+if TYPE_CHECKING:
+    from cleaners.corpus import DocContext
+    from cleaners.model import LineModel
+
+T = TypeVar("T")
+# a cleaning step generator: yields ScoreRequests, is sent (P(debris), headline index), returns T
+Steps = Generator["ScoreRequest", Any, T]
+
+
+@dataclass
+class ScoreRequest:
+    model: "LineModel"
+    texts: list[str]  # the document's non-empty lines in this pass
+    context: "DocContext | None"
+
+    def score(self):
+        """(P(debris) per line, headline index or None): this request scored alone."""
+        return self.model.analyse(self.texts, self.context)
+
+    answer_alone = score
+
+    def group_key(self):
+        return ScoreRequest, id(self.model)
+
+    @staticmethod
+    def answer_together(requests: "list[ScoreRequest]") -> list:
+        return requests[0].model.analyse_many([r.texts for r in requests], [r.context for r in requests])
+
+
+@dataclass
+class RulesRequest:
+    rules: tuple  # the rule set that will propose (cleaners.rules.RULES or a subset)
+    texts: list[str]  # the document's lines
+
+    def answer_alone(self) -> None:
+        from cleaners.rules import prime
+
+        prime(self.texts, self.rules)
+
+    def group_key(self):
+        return RulesRequest, id(self.rules)
+
+    @staticmethod
+    def answer_together(requests: "list[RulesRequest]") -> list:
+        from cleaners.rules import prime
+
+        prime([t for r in requests for t in r.texts], requests[0].rules)
+        return [None] * len(requests)
+
+
+def run_steps(steps: Steps[T]) -> T:
+    """Drive one document's steps, scoring each request at once; returns what the steps return."""
+    try:
+        request = next(steps)
+        while True:
+            request = steps.send(request.answer_alone())
+    except StopIteration as done:
+        return done.value
+
+
+def run_batch(all_steps: Sequence[Steps[T]],
+              around: Callable[[int], AbstractContextManager] | None = None) -> list[T | BaseException]:
+    """Drive every document's steps in lock step, answering each round's requests of one kind (and
+    one model, one rule set) together. `around(i)`, if given, is entered around each step of document i (its time limit, its
+    corpus context). Returns per document what its steps returned, or the exception (an Exception
+    or DocumentTimeout) that ended them: one document's failure never stops the others."""
+    results: list[Any] = [None] * len(all_steps)
+    waiting: dict[int, ScoreRequest | RulesRequest] = {}
+
+    def advance(i: int, scores) -> None:
+        try:
+            with around(i) if around is not None else nullcontext():
+                request = all_steps[i].send(scores)  # send(None) starts a generator
+        except StopIteration as done:
+            results[i] = done.value
+        except (Exception, DocumentTimeout) as exc:
+            results[i] = exc
+        else:
+            waiting[i] = request
+
+    for i in range(len(all_steps)):
+        advance(i, None)
+    while waiting:
+        round_, waiting = waiting, {}
+        groups: dict[tuple, list[int]] = {}
+        for i, request in round_.items():
+            groups.setdefault(request.group_key(), []).append(i)
+        for members in groups.values():
+            try:
+                answers = round_[members[0]].answer_together([round_[i] for i in members])
+            except Exception:  # one document's lines broke the batch call: answer each alone
+                answers = [None] * len(members)
+                for k, i in enumerate(members):
+                    try:
+                        answers[k] = round_[i].answer_alone()
+                    except Exception as exc:
+                        results[i] = exc
+                        all_steps[i].close()
+                        members[k] = -1
+            for i, answer in zip(members, answers):
+                if i >= 0:
+                    advance(i, answer)
+    return results
