@@ -61,12 +61,20 @@ def _profile(fn, items, interval: float) -> str:
     return prof.output_text(unicode=True, color=False, show_all=False)
 
 
-def clean_all(texts: list[str], settings: Settings) -> None:
+def clean_all(texts: list[str], settings: Settings) -> int:
     """The text path over `texts`, settings.lockstep_docs at a time (cleaners.pipeline.clean_texts:
-    each decision pass of a group scored in one call), as cleaners.batch cleans a batch."""
+    each decision pass of a group scored in one call), as cleaners.batch cleans a batch. Returns
+    how many texts ended in a DocumentError; any other error is raised (a broken cleaner must not
+    pass for a fast one)."""
     size = max(1, settings.lockstep_docs)
+    failed = 0
     for i in range(0, len(texts), size):
-        clean_texts(texts[i:i + size], settings)
+        for outcome in clean_texts(texts[i:i + size], settings):
+            if isinstance(outcome, DocumentError):
+                failed += 1
+            elif isinstance(outcome, BaseException):
+                raise outcome
+    return failed
 
 
 def stages(pages: list[dict], settings: Settings) -> dict:
@@ -75,10 +83,10 @@ def stages(pages: list[dict], settings: Settings) -> dict:
     for t in texts:
         normalise_lines(t, settings.keep_curly_quotes)
     c1 = time.process_time()
-    clean_all(texts, settings)
+    failed = clean_all(texts, settings)
     c2 = time.process_time()
     n = len(texts)
-    return {"docs": n, "normalise_cpu_s": round(c1 - c0, 3), "clean_text_cpu_s": round(c2 - c1, 3),
+    return {"docs": n, "no_body": failed, "normalise_cpu_s": round(c1 - c0, 3), "clean_text_cpu_s": round(c2 - c1, 3),
             "rest_cpu_s": round((c2 - c1) - (c1 - c0), 3), "docs_per_cpu_s": round(n / (c2 - c1), 1),
             "ms_per_doc": round(1000 * (c2 - c1) / n, 2)}
 
@@ -244,7 +252,7 @@ def main(argv: list[str] | None = None) -> dict:
     report = _profile(lambda group: clean_all(group, settings),
                       [[p["text"] for p in pages[i:i + a.lockstep]] for i in range(0, len(pages), a.lockstep)], a.interval)
     (OUT / "profile-text.txt").write_text(report)
-    print(f"text path: {st['docs_per_cpu_s']} docs/CPU-s ({st['ms_per_doc']} ms/doc), normalise {st['normalise_cpu_s']} s "
+    print(f"text path: {st['docs_per_cpu_s']} docs/CPU-s ({st['ms_per_doc']} ms/doc; {st['no_body']} with no body), normalise {st['normalise_cpu_s']} s "
           f"of {st['clean_text_cpu_s']} s; profile in {OUT / 'profile-text.txt'}")
     for key, label in (("shares_cold", "cold round (text caches emptied)"), ("shares", "warm round")):
         sh = st[key]

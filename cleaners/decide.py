@@ -120,13 +120,6 @@ def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | N
     return ScoreRequest(model, texts, context)
 
 
-def model_scores(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
-    """The packaged line model on a document's non-empty lines: (P(debris) per line, index of the
-    headline line or None), or None when no model is packaged (score_request, scored at once)."""
-    request = score_request(texts, context, corpus_doc_freq)
-    return None if request is None else request.score()
-
-
 def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | None, settings: Settings) -> np.ndarray:
     """Lines the model alone calls debris, at the page's threshold (cleaners.page_threshold). The
     model's headline is never body: it counts as debris here, as the model scores it."""

@@ -105,8 +105,8 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     try:
         # only the cue rules' removals are kept, so neither the line model nor the other rules need run here
-        doc = clean_text(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id, meta=meta,
-                         lines=lines, rules=HTML_RULES)
+        doc = yield from clean_text_steps(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id,
+                                          meta=meta, lines=lines, rules=HTML_RULES)
         english = stop_share(words(ext.text)) >= ENGLISH_STOP_SHARE
         spans = [s for s in doc.removed if s.by in CUE_RULES
                  or (s.by in EDGE_RULES and english and not _in_list(lines, s.line))]

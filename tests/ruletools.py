@@ -38,3 +38,30 @@ def alone(rule, text: str):
 
     line = Line(0, 1, text)
     return rule(line, Doc([line]))
+
+
+class FixedScores:
+    """A line-model request answered with given scores (cleaners.engine.scoring's request protocol):
+    what a test hands the decision in place of the model."""
+
+    def __init__(self, proba, title):
+        self.proba, self.title = proba, title
+
+    def answer_alone(self):
+        import numpy as np
+
+        return np.array(self.proba, dtype=np.float64), self.title
+
+    def group_key(self):
+        return FixedScores, id(self)
+
+    @staticmethod
+    def answer_together(requests):
+        return [r.answer_alone() for r in requests]
+
+
+def fixed_scores(monkeypatch, proba, title) -> None:
+    """Every decision pass gets P(debris) `proba` and headline index `title` instead of the model's."""
+    import cleaners.decide as decide_module
+
+    monkeypatch.setattr(decide_module, "score_request", lambda texts, *a, **k: FixedScores(proba, title))

@@ -3,7 +3,7 @@ import pytest
 
 from cleaners.pipeline import clean_text
 from cleaners.settings import Settings
-from tests.ruletools import BODY, article, survives
+from tests.ruletools import BODY, article, fixed_scores, survives
 
 
 @pytest.mark.parametrize("quote", ['"We will rebuild."', '"This is not over," she said.', "\u201cWe were stunned,\u201d he said."])
@@ -42,9 +42,6 @@ def test_subheading_survives_and_title_is_extracted():
 def test_model_headline_below_a_furniture_sentence_starts_the_article(monkeypatch):
     """The line model picks the headline; one 'sentence' above it (a cookie notice the model let
     through) is page furniture, not the start of the body: it goes, and the headline is the title."""
-    import numpy as np
-
-    import cleaners.decide as decide_module
     from cleaners.decide import decide
     from cleaners.settings import Settings
 
@@ -52,7 +49,7 @@ def test_model_headline_below_a_furniture_sentence_starts_the_article(monkeypatc
              "The city council voted on Tuesday to expand the downtown bus network after months of debate.",
              "Council members said the new routes would serve neighbourhoods without reliable service.",
              "The plan still needs approval from the regional transit authority next month."]
-    monkeypatch.setattr(decide_module, "model_scores", lambda texts, *a, **k: (np.array([0.3, 0.6, 0.1, 0.1, 0.1]), 1))
+    fixed_scores(monkeypatch, [0.3, 0.6, 0.1, 0.1, 0.1], 1)
     d = decide(lines, Settings())
     assert d.title is not None and d.title.text == lines[1]
     assert [ln.text for ln, _ in d.kept] == lines[2:]
@@ -70,13 +67,10 @@ _CLOSING_LIST = ["Council backs bigger bus network",
 
 
 def _decide_with(monkeypatch, proba):
-    import numpy as np
-
-    import cleaners.decide as decide_module
     from cleaners.decide import decide
     from cleaners.settings import Settings
 
-    monkeypatch.setattr(decide_module, "model_scores", lambda texts, *a, **k: (np.array(proba), 0))
+    fixed_scores(monkeypatch, proba, 0)
     return [ln.text for ln, _ in decide(_CLOSING_LIST, Settings()).kept]
 
 

@@ -217,3 +217,21 @@ def test_parts_round_trip_through_save(tmp_path):
     p1, t1 = model.analyse(lines)
     p2, t2 = again.analyse(lines)
     assert np.array_equal(p1, p2) and t1 == t2
+
+
+def test_prepared_rows_score_as_the_rows_themselves():
+    """A bag's stage 1 converts its rows once (compiled.prepare); each booster, compiled or
+    LightGBM's own, scores them as it scores the plain float32 rows (tiny values read as zero)."""
+    import numpy as np
+
+    from cleaners.model import LineModel
+    from cleaners.model import compiled
+
+    model = LineModel.default()
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(50, len(model._fx.FEATURE_NAMES))).astype(np.float32)
+    X[0, :5] = np.float32(1e-36)  # within LightGBM's zero threshold
+    prepared = compiled.prepare(X)
+    for name in ("stage1", "stage1.1"):
+        assert np.array_equal(model._predict[name](prepared), model._predict[name](X))
+        assert np.array_equal(model.booster(name).predict(prepared, num_threads=1), model._predict[name](X))

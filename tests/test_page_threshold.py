@@ -78,14 +78,14 @@ def test_doubtful_teasers_above_the_headline_do_not_pull_the_body_up(monkeypatch
     # Two teaser sentences in the menu above the headline that the model doubts (P 0.55): the page's
     # threshold keeps doubtful lines, but the article still starts at its headline, as the lines the
     # model keeps at its ordinary threshold all lie below it.
-    import cleaners.decide as decide_module
+    from tests.ruletools import fixed_scores
 
     teasers = ["Students from the coast spent the summer counting crabs along the tidal marshes nearby.",
                "A new survey of the bay maps where the sea grass has come back since the last big storm."]
     headline = "Library Keeps Its Sunday Hours"
     lines = ["Menu", *teasers, headline, *BODY[:2]]
     proba = np.array([0.99, 0.55, 0.55, 0.9, 0.05, 0.05])
-    monkeypatch.setattr(decide_module, "model_scores", lambda texts, *a, **k: (proba.copy(), 3))
+    fixed_scores(monkeypatch, proba.copy(), 3)
     for settings in (Settings(), Settings(model_threshold_max=0.5)):
         decision = decide(lines, settings)
         assert decision.title is not None and decision.title.text == headline

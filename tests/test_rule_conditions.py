@@ -13,7 +13,7 @@ import pytest
 
 from cleaners.engine.rule_conditions import condition_matrix, lines_frame
 from cleaners.lines import normalise_lines
-from cleaners.rules import RULES, Doc, Line, _Proposer, propose_plain
+from cleaners.rules import CONDITIONS_MIN_TEXTS, RULES, Doc, Line, _Proposer, propose_plain
 from cleaners.shared_data import devset_dir
 from tests.conftest import SEEDS_RAW
 
@@ -58,6 +58,8 @@ LOOKALIKES = [
     "Politics · Economy · Climate · Sport", "Tags: Election, Senate, Budget", "John Smith, Jane Doe, Bob Roe",
     "The city council voted on Tuesday to expand the downtown bus network after months of debate.",
     "COOKİES and CONſENT: we use them", "ﬁrst ﬂoor", "ΣΊΣΥΦΟΣ", "İstanbul'da bugün",
+    "Von Hans Müller", "Jane Roe | Feb 24, 2018", "Jane Roe, Staff Writer", "Иван Петров", "Madrid - 14 nov 2023 - 12:30 CET",
+    "МОСКВА, 12 марта 2025 — Президент заявил сегодня, что переговоры продолжатся на следующей неделе.",
 ]
 
 
@@ -93,7 +95,9 @@ def test_conditions_are_necessary_on_every_dev_page():
 def test_the_first_look_for_a_batch_gives_the_proposals_of_each_rule_called_alone():
     docs = _local_docs()[:40] + [LOOKALIKES]
     proposer = _Proposer(RULES)
-    proposer.prime([t for d in docs for t in d])
+    texts = [t for d in docs for t in d]
+    assert len(set(texts)) >= CONDITIONS_MIN_TEXTS  # the columnar pass really runs
+    proposer.prime(texts)
     for lines in docs:
         doc = Doc([Line(i, i + 1, t) for i, t in enumerate(lines)])
         for line in doc.lines:

@@ -1,8 +1,8 @@
 """The line model's features for a batch of documents at once, over one table of lines.
 
 cleaners.model.features.doc_features computes one document's feature matrix; a decision pass calls
-it once per document, and for a few hundred lines most of its cost is per call (some 200 numpy calls
-on short arrays) and per token (tokenising, a dictionary lookup per token). batch_features gives
+it once per document, and for a few hundred lines its cost is per call (some 200 numpy calls on
+short arrays) and per token (tokenising, a dictionary lookup per token). batch_features gives
 exactly the same rows (bit for bit) for many documents from one pass over their lines:
 
 - The lines table. The batch's lines are concatenated, document after document; each row knows its
@@ -16,8 +16,9 @@ exactly the same rows (bit for bit) for many documents from one pass over their 
 - Per-document work is segment operations on the table: sums, maxima and arg-maxima per document
   (np.*.reduceat over the document starts), running sums minus the document's start, the nearest
   textual line by running max/min checked against the document's bounds, neighbour shifts that
-  stop at the document's ends, and group counts over (doc, word), (row, word) and (doc, line) keys
-  for the topic fit, word frequency and duplicate lines.
+  stop at the document's ends, and group counts over (doc, word), (line, word) and (doc, line
+  text): one stable (radix) sort by word or line id puts each group's members next to each other
+  in table order, so the groups are runs (topic fit, word frequency, duplicate lines).
 
 Exactness. Every value is computed from the same float64 inputs with the same operation as in
 doc_features, then cast to float32 when written. Where doc_features sums within a document (text
@@ -26,7 +27,9 @@ sum over the batch minus the document's start gives the same float64. doc_featur
 reproduced, not fixed: a non-empty line followed only by empty lines in its document loses its last
 character from the class counts, an empty line reads its neighbours' first/last character class, and
 pattern matches in lower-cased text whose length changed ("İ" lower-cases to two code points) are
-placed by the document's unlowered line starts.
+placed by the document's unlowered line starts. Sums of values that are not whole numbers (lexicon
+log-odds, log counts) are np.bincount over the tokens in text order, as in doc_features. (A
+document whose every line is empty makes doc_features fail; here it simply gets rows.)
 
 Documents are separated in the searched text by a pseudo-line "q": one letter stops the only pattern
 that can run on over a line break (number_only's `[\\d\\W_]*$`) from running into the next document,
@@ -41,7 +44,6 @@ from functools import lru_cache
 from itertools import chain, repeat
 
 import numpy as np
-import polars as pl
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -287,7 +289,7 @@ def _packed_line_sums(packed: np.ndarray, at: np.ndarray, starts: np.ndarray, ze
     n, N = len(starts), len(at) - 1
     sums = np.empty((len(packed), n), dtype=np.uint64)
     first_rows = np.unique(np.searchsorted(starts, np.arange(0, max(N, 1), _BLOCK), side="left"))
-    bounds = np.append(first_rows, n).tolist()
+    bounds = np.append(first_rows[first_rows < n], n).tolist()
     ends = np.append(starts, N)
     buf = np.empty(_BLOCK + 1, dtype=np.uint8)
     vals = np.empty(_BLOCK + 1, dtype=np.uint64)
@@ -411,7 +413,8 @@ class SearchedText:
         local_start_nl = char_start - char_start[table.first_row] + table.local
         stride = len(lower) + 2
         cps = np.frombuffer(lower.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        return cls(lower, cps, piece_start, piece_len, piece_row, doc_start, table.doc * stride + local_start_nl, stride)
+        line_key = table.doc * stride + local_start_nl
+        return cls(lower, cps, piece_start, piece_len, piece_row, doc_start, line_key, stride)
 
     def rows_of(self, pos: np.ndarray) -> np.ndarray:
         """The row each match position (in `lower`) counts for."""
@@ -612,7 +615,8 @@ def _topic_fit(toks: TokenTable, textual: np.ndarray, n: int, put) -> None:
     n_content = np.bincount(toks.row, weights=cw, minlength=n)
     hit = np.bincount(toks.row, weights=cw * (elsewhere > 0), minlength=n)
     # log1p of the whole numbers 0..max, read per token: the same float64 as log1p per token
-    log_else = np.log1p(np.arange(int(elsewhere.max(initial=0)) + 1, dtype=np.float64))[np.maximum(elsewhere, 0).astype(np.intp)]
+    log_table = np.log1p(np.arange(int(elsewhere.max(initial=0)) + 1, dtype=np.float64))
+    log_else = log_table[np.maximum(elsewhere, 0).astype(np.intp)]
     logw = np.bincount(toks.row, weights=cw * log_else, minlength=n)
     has = n_content > 0
     put("fit_share", np.where(has, hit / np.maximum(n_content, 1), -1))
@@ -641,6 +645,10 @@ def _corpus_features(table: LinesTable, contexts: list[DocContext | None], put) 
     # one context object per document: reading its fields is per-document bookkeeping
     ctxs = [c if c is not None else DocContext.empty(int(n)) for c, n in zip(contexts, table.n_lines.tolist())]
     with_rows = [c for c, n in zip(ctxs, table.n_lines.tolist()) if n]
+    n_df = np.fromiter((len(c.df) for c in with_rows), dtype=np.int64, count=len(with_rows))
+    n_df_site = np.fromiter((len(c.df_site) for c in with_rows), dtype=np.int64, count=len(with_rows))
+    if not (np.array_equal(n_df, table.n_lines[table.n_lines > 0]) and np.array_equal(n_df_site, n_df)):
+        raise ValueError("a DocContext's df / df_site do not match its document's lines")
     df = np.concatenate([np.asarray(c.df).astype(np.float64) for c in with_rows])
     dfs = np.concatenate([np.asarray(c.df_site).astype(np.float64) for c in with_rows])
     n_docs = np.fromiter((c.n_docs for c in ctxs), dtype=np.float64, count=len(ctxs))
@@ -733,10 +741,10 @@ def _text_block_features(table: LinesTable, textual: np.ndarray, put) -> None:
     segs = TextSegments(table, is_t, prev_t, has_prev, tmass)
     cols.update(segs.features(3, tot, with_rank=True))
     cols.update(segs.features(6, tot, with_rank=False))
-    cols["dist_prev_text_log"] = np.where(in_text_doc, cols["dist_prev_text_log"], far)
-    cols["dist_next_text_log"] = np.where(in_text_doc, cols["dist_next_text_log"], far)
     for name, values in cols.items():
-        put(name, np.where(in_text_doc | name.startswith("dist_"), values, 0))
+        # a document without text: far from text (as doc_features' default), 0 elsewhere
+        default = far if name in ("dist_prev_text_log", "dist_next_text_log") else 0
+        put(name, np.where(in_text_doc, values, default))
 
 
 class TextSegments:
@@ -814,15 +822,21 @@ def _mass_larger_before(smass: np.ndarray, seg_doc: np.ndarray, seg_first: np.nd
 
 # ---------------------------------------------------------------- neighbours
 def _neighbour_features(table: LinesTable, F: np.ndarray) -> None:
-    """NEIGHBOUR_BASE columns of the line `s` rows away in the same document, -1 beyond it."""
+    """NEIGHBOUR_BASE columns of the line `s` rows away in the same document, -1 beyond it. The
+    shifts' blocks are built side by side and written into F at once (they are adjacent columns)."""
     base = F[:, _NB_SRC]
-    n = table.n
+    n, width = table.n, len(NEIGHBOUR_BASE)
+    blocks = np.full((n, len(NEIGHBOUR_SHIFTS), width), -1.0, dtype=np.float32)
+    doc_len = table.n_lines[table.doc]
     for k, s in enumerate(NEIGHBOUR_SHIFTS):
-        block = F[:, _NB_DST[k]:_NB_DST[k] + len(NEIGHBOUR_BASE)]
-        block[:] = -1.0
         if 0 < s < n:
-            block[:n - s] = base[s:]
+            blocks[:n - s, k] = base[s:]
         elif 0 < -s < n:
-            block[-s:] = base[:n + s]
+            blocks[-s:, k] = base[:n + s]
         src = table.local + s
-        block[(src < 0) | (src >= table.n_lines[table.doc])] = -1.0  # beyond the line's own document
+        blocks[(src < 0) | (src >= doc_len), k] = -1.0  # beyond the line's own document
+    if _NB_DST == [_NB_DST[0] + k * width for k in range(len(NEIGHBOUR_SHIFTS))]:
+        F[:, _NB_DST[0]:_NB_DST[0] + blocks.shape[1] * width] = blocks.reshape(n, -1)
+    else:  # (not adjacent: one block at a time)
+        for k, dst in enumerate(_NB_DST):
+            F[:, dst:dst + width] = blocks[:, k]

@@ -28,6 +28,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from cleaners.corpus import DocContext
+from cleaners.model.compiled import prepare
 from cleaners.model.headline import full_headline
 
 MODEL_VERSION = "line-model-6"
@@ -127,7 +128,8 @@ class LineModel:
     def _stages(self, lines: list[str], context: DocContext | None):
         keep: dict = {}
         X1 = self._fx.doc_features(lines, context, keep, self.lexicon)
-        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
+        X1in = prepare(X1) if len(self._chains) > 1 else X1  # every chain's stage 1 reads the same rows
+        p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
         if len(self._chains) == 1:
             X2 = self._fx.stage2_features(X1, p1s[0])
             return X2, p1s[0], self._predict[self._chains[0][1]](X2), keep.get("tokens")
@@ -161,26 +163,24 @@ class LineModel:
         line features are computed in one batched pass and each booster scores every document's
         rows in one call. The same values as analyse() on each document."""
         from cleaners.engine.features import batch_features
+        from cleaners.engine.smoothing import batch_stage2
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
             return [(np.zeros(0), None) for _ in docs]
         X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
-        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
+        X1in = prepare(X1) if len(self._chains) > 1 else X1  # every chain's stage 1 reads the same rows
+        p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
+        # each document's smoothing features read its own rows only (cleaners.engine.smoothing),
+        # then every chain's stage 2 scores the batch's rows in one call
         if len(self._chains) == 1:
             p1 = p1s[0]
-            X2 = np.vstack([self._fx.stage2_features(X1[a:b], p1[a:b]) for a, b in spans]) if len(X1) else \
-                np.zeros((0, len(self._fx.STAGE2_NAMES)), np.float32)
+            (X2,) = batch_stage2(X1, [p1], offsets)
             p2 = self._predict[self._chains[0][1]](X2)
         else:
             p1 = np.mean(p1s, axis=0)
-            # each document's smoothing features read its own rows only (stage2_features_many per
-            # document), then every chain's stage 2 scores the batch's rows in one call
-            per_doc = [self._fx.stage2_features_many(X1[a:b], [*(p[a:b] for p in p1s), p1[a:b]]) for a, b in spans]
-            stacked = [np.vstack([d[k] for d in per_doc]) if per_doc and len(X1) else
-                       np.zeros((0, len(self._fx.STAGE2_NAMES)), np.float32) for k in range(len(self._chains) + 1)]
-            *X2s, X2 = stacked
+            *X2s, X2 = batch_stage2(X1, [*p1s, p1], offsets)
             p2 = np.mean([self._predict[stage2](X) for (_, stage2), X in zip(self._chains, X2s)], axis=0)
         out = []
         for k, ((a, b), lines) in enumerate(zip(spans, docs)):

@@ -140,10 +140,22 @@ def probe_rows(model_text: str, n_features: int, rows: int = _PROBE_ROWS, seed: 
     return X
 
 
+class Prepared(np.ndarray):
+    """Rows already in lightgbm_input's form: several boosters that score the same rows (a bag's
+    stage 1) convert them once (prepare)."""
+
+
+def prepare(X: np.ndarray) -> Prepared:
+    """lightgbm_input(X), marked so that every predictor takes it as it is."""
+    return lightgbm_input(X).view(Prepared)
+
+
 def lightgbm_input(X: np.ndarray) -> np.ndarray:
     """X as the float64 rows LightGBM's predictor sees: a value within kZeroThreshold (1e-35f) of
     zero reads as zero there (lleaves compares the value itself). For float32 X (the line features)
     the tiny values are found on the bits: 0 < |x| <= 1e-35f, i.e. 0 < bits(|x|) <= bits(1e-35f)."""
+    if isinstance(X, Prepared):
+        return X.view(np.ndarray)
     X = np.asarray(X)
     if X.dtype == np.float32 and X.ndim == 2:
         bits = X.view(np.uint32) & np.uint32(0x7FFFFFFF)

@@ -71,6 +71,9 @@ _BY_TEXT_MAX = 200_000
 # fewer objects for the garbage collector to walk. Bounded; cleared when full.
 _SHARED: dict[_Entry, _Entry] = {}
 _SHARED_MAX = 20_000
+# A columnar pass over the rules' conditions costs a few milliseconds however few the texts: fewer
+# new texts than this (one document's) are looked at one by one instead.
+CONDITIONS_MIN_TEXTS = 512
 
 
 class _Proposer:
@@ -141,7 +144,7 @@ class _Proposer:
         if not new:
             return
         holds: list[int | None] = [None] * len(new)
-        if self.conditioned:
+        if self.conditioned and len(new) >= CONDITIONS_MIN_TEXTS:
             from cleaners.engine.rule_conditions import condition_bits
 
             holds = condition_bits(new, [r.condition for r in self.conditioned])

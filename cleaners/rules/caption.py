@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, whole_line, starts_with
+from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, when, whole_line
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa)"
 # The picture agencies and stock libraries a credit names after a photographer's name ("Jane Doe/AFP").
@@ -47,14 +47,95 @@ _CAPTION_SUBJECT_VERB = re.compile(r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:" + _CAPTIO
 # The same verbs as an alt text writes them, with no finite verb ("Homeowners shaking hands with an
 # agent"). Only for the weak, unpunctuated form: in a sentence they open a clause ("Protesters
 # holding signs gathered outside the court on March 3.").
-_CAPTION_SUBJECT_PARTICIPLE = re.compile(
-    r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:appearing|arriving|attending|speaking|talking|looking|posing|waving|gesturing"
-    r"|listening|walking|standing|sitting|holding|smiling|testifying|addressing|greeting|shaking|reacting|celebrating"
-    r"|watching|praying|hugging|displaying|pointing|riding|wearing|kneeling|mourning|crying|embracing|signing|pausing)\b")
+_CAPTION_PARTICIPLES = (
+    "appearing|arriving|attending|speaking|talking|looking|posing|waving|gesturing"
+    "|listening|walking|standing|sitting|holding|smiling|testifying|addressing|greeting|shaking|reacting|celebrating"
+    "|watching|praying|hugging|displaying|pointing|riding|wearing|kneeling|mourning|crying|embracing|signing|pausing"
+)
+_CAPTION_SUBJECT_PARTICIPLE = re.compile(r"^(?:[A-Z][\w.'’-]*\s+){1,7}(?:" + _CAPTION_PARTICIPLES + r")\b")
 _DATE_OR_PLACE = re.compile(
     r"\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\bin\s+[A-Z][\w.]*(?:\s+[A-Z][\w.]*)*,\s*[A-Z]"
     r"|\b\d{4}\b",
 )
+
+
+# The rules' necessary conditions over the lines frame (cleaners.rules.base.when,
+# cleaners.engine.rule_conditions). Each is wider than the test it mirrors: literal tests on the
+# folded lower case (`lower`) where the pattern is re.I, and Python's white space (\s, str.split,
+# str.rstrip) as Rust's \s plus the separators \x1c-\x1f that only Python counts.
+_WS = r"[\s\x1c-\x1f]"
+# every word of _CREDIT_WORDS holds one of these (lower case)
+_CREDIT_STEMS = ["photo", "imag", "pic", "video", "credit", "courtesy", "screen", "illustration", "graphic", "file",
+                 "getty", "stock", "reuters", "afp", "ap", "epa", "alamy", "pool", "handout", "unsplash", "pixabay",
+                 "pexels", "dpa"]
+# every label of _LABELLED_CREDIT's first two forms holds one of these (lower case; _PHOTO_ELSEWHERE's
+# "imagen", "imagem", "crédit photo" hold "image" or "photo")
+_LABEL_STEMS = ["photo", "image", "picture", "video", "foto", "bild", "kuva", "immagine", "zdjęcie", "afbeelding",
+                "quelle", "fuente", "fonte", "źródło", "bron"]
+# _AGENCY_TAIL's two forms: an agency after "/" or "via" (over the lower case), or an agency's
+# capitals before "/" (over the text; two patterns: a lower-case "ap" would slow the scan)
+_AGENCY_AFTER = rf"(?:/|via){_WS}*(?:getty|afp|reuters|ap|dpa|epa|imago|picture alliance|shutterstock|istock|alamy)"
+_AGENCY_CAPITALS = r"(?:REUTERS|AFP|AP|EPA|ANP|DPA)/"
+
+
+def _ends_in_bracket():
+    """end_credit's shortcut: the line ends in ")" but for white space."""
+    import polars as pl
+
+    return pl.col("text").str.contains(rf"\){_WS}*$")
+
+
+def _ends_in_credit_bracket():
+    """end_credit's tests: the line ends in ")" and names a credit word (_END_CREDIT's lookahead)."""
+    import polars as pl
+
+    return _ends_in_bracket() & pl.col("lower").str.contains_any(_CREDIT_STEMS)
+
+
+def _has_glued_tail():
+    """glued_tail's need: a sentence end followed by white space (_SENTENCE_END_THEN_MORE)."""
+    import polars as pl
+
+    return pl.col("text").str.contains(rf"[.!?…][\"'’”)\]]*{_WS}")
+
+
+def _names_agency_tail():
+    """_AGENCY_TAIL's need: an agency after "/" or "via", or in capitals before "/"."""
+    import polars as pl
+
+    return pl.col("lower").str.contains(_AGENCY_AFTER) | pl.col("text").str.contains(_AGENCY_CAPITALS)
+
+
+def _may_end_in_credit():
+    """credited_caption's _before_credit: a credit bracket that ends the line, or a glued tail that
+    names an agency (_AGENCY_TAIL)."""
+    import polars as pl
+
+    return _ends_in_credit_bracket() | (_has_glued_tail() & _names_agency_tail())
+
+
+def _may_have_glued_credit():
+    """glued_credit's tests: a glued tail, and in it a label (_LABELLED_CREDIT), "©" or an agency
+    (_AGENCY_TAIL)."""
+    import polars as pl
+
+    return _has_glued_tail() & (pl.col("lower").str.contains_any(_LABEL_STEMS)
+                                | pl.col("text").str.contains("©", literal=True)
+                                | _names_agency_tail())
+
+
+def _may_mark_ellipsis_credit():
+    """ellipsis_credit's "Credit..." marker (_ELLIPSIS_CREDIT, case-sensitive)."""
+    import polars as pl
+
+    return pl.col("text").str.contains(rf"Credits?{_WS}*(?:\.\.|…)")
+
+
+def _opens_with_credit_bracket():
+    """lead_credit's shortcut and _LEAD_CREDIT: the line starts with "(" and names a credit word."""
+    import polars as pl
+
+    return pl.col("text").str.starts_with("(") & pl.col("lower").str.contains_any(_CREDIT_STEMS)
 
 
 # A caption's credit as the New York Times' text renders it, glued to the caption: "… last
@@ -62,6 +143,7 @@ _DATE_OR_PLACE = re.compile(
 _ELLIPSIS_CREDIT = re.compile(r"(?:^|(?<=[\w.!?)\"'’”]))\s*Credits?\s*(?:\.{2,3}|…)\s*[A-Z][^.!?]{1,80}$")
 
 
+@when(_may_mark_ellipsis_credit)
 def ellipsis_credit(line: Line, doc: Doc) -> Proposal | None:
     """A line that ends in a "Credit..." marker and its credit: the whole line is a caption."""
     if "redit" not in line.text or _ELLIPSIS_CREDIT.search(line.text) is None:
@@ -69,6 +151,7 @@ def ellipsis_credit(line: Line, doc: Doc) -> Proposal | None:
     return whole_line("caption", "ellipsis_credit")
 
 
+@when(_ends_in_credit_bracket)
 def end_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets at the end of a line: remove just the bracket."""
     if not line.text.rstrip().endswith(")"):
@@ -100,6 +183,7 @@ _AGENCY_TAIL = re.compile(rf"^[^.!?]{{2,60}}(?:/\s*(?:{_AGENCIES})|\bvia\s+(?:{_
 CREDITED_CAPTION_MAX_WORDS = 35  # a caption is a sentence or two; a lede can carry a credit too
 
 
+@when(_may_end_in_credit)
 def credited_caption(line: Line, doc: Doc) -> Proposal | None:
     """A line that ends in a photo credit and before it describes the picture in the present tense
     ("A man walks through a flooded street on Monday. (Photo by Jane Roe/AP)"): the whole line is
@@ -131,6 +215,7 @@ def _before_credit(line: Line) -> str | None:
     return None
 
 
+@when(_opens_with_credit_bracket)
 def lead_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit in brackets glued before a paragraph: remove just the bracket, or the whole
     line when what follows describes the picture in the present tense (as credited_caption)."""
@@ -145,6 +230,7 @@ def lead_credit(line: Line, doc: Doc) -> Proposal | None:
     return Proposal("caption", "lead_credit", end=len(m.group(0).rstrip()))
 
 
+@when(_may_have_glued_credit)
 def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit glued after a paragraph's last sentence ("… in March. Photo: Getty Images")."""
     at = glued_tail(line)
@@ -200,6 +286,16 @@ _IMAGE_LABEL = re.compile(
 _IMAGE_LABEL_STARTS = ("image", "photo", "picture", "img", "logo", "product", "company")
 
 
+def _may_name_image():
+    """image_label's shortcut: the lower case ends in "logo" or starts with one of _IMAGE_LABEL_STARTS."""
+    import polars as pl
+
+    low = pl.col("lower").str
+    return low.ends_with("logo") | low.contains("^(?:" + "|".join(_IMAGE_LABEL_STARTS) + ")")
+
+
+@when(_may_name_image)
+
 def image_label(line: Line, doc: Doc) -> Proposal | None:
     """A short line that names the image it stands for (_IMAGE_LABEL)."""
     # the pattern's "… logo" form ends the line, its other forms start it (a shortcut: the regex
@@ -241,6 +337,17 @@ def _list_item_shaped(text: str) -> bool:
     return _alt_text_shaped(text) and not _FILE_LABEL.search(text)
 
 
+def _may_be_alt_text():
+    """_alt_text_shaped's tests, widened: at most 80 characters, no capital A-Z (text.lower() ==
+    text), none of _NOT_IN_ALT_TEXT, not opening with a digit 0-9 or a fraction, "http" or "www"."""
+    import polars as pl
+
+    text = pl.col("text").str
+    return (pl.col("n_chars") <= 80) & ~text.contains("[A-Z]") & ~text.contains_any(list(_NOT_IN_ALT_TEXT)) \
+        & ~text.contains("^(?:[0-9½¼¾⅓⅔⅛]|http|www)")
+
+
+@when(_may_be_alt_text)
 @in_context(gate=lambda line: _alt_text_shaped(line.text))
 def alt_text(line: Line, doc: Doc) -> Proposal | None:
     """A line shaped like alt text (_alt_text_shaped) that is a file label, or that stands alone as
@@ -256,6 +363,36 @@ def alt_text(line: Line, doc: Doc) -> Proposal | None:
     return whole_line("caption", "alt_text")
 
 
+# _CAPTION_SUBJECT_VERB and _CAPTION_SUBJECT_PARTICIPLE, widened ([A-Z][\w.'’-]* as [A-Z]\S*)
+_SUBJECT_THEN = rf"^(?:[A-Z]\S*{_WS}+){{1,7}}"
+
+
+def _may_be_caption_sentence_text():
+    """caption_sentence's gate: _CAPTION_SUBJECT_VERB (capitalised words, then a caption verb)."""
+    import polars as pl
+
+    return pl.col("text").str.contains(_SUBJECT_THEN + "(?:" + _CAPTION_VERBS + ")")
+
+
+def _may_be_present_tense_caption():
+    """present_tense_caption's tests: no full stop at the end, and _CAPTION_SUBJECT_VERB or
+    _CAPTION_SUBJECT_PARTICIPLE."""
+    import polars as pl
+
+    return ~pl.col("text").str.ends_with(".") \
+        & pl.col("text").str.contains(_SUBJECT_THEN + "(?:" + _CAPTION_VERBS + "|" + _CAPTION_PARTICIPLES + ")")
+
+
+def _may_be_caption_above_credit_text():
+    """caption_above_credit's gate: a full stop at the end, and _ANY_SUBJECT_CAPTION (over the lower
+    case, its words as any non-space runs)."""
+    import polars as pl
+
+    any_subject = (rf"^(?:\S+{_WS}+){{1,6}}(?:{_CAPTION_VERBS}|{_CAPTION_VERBS_PLURAL})"
+                   rf"|^(?:\S+{_WS}+){{0,3}}(?:video|footage|image|photo|picture|screenshot|still|map|graphic|chart)s?{_WS}+show")
+    return pl.col("text").str.ends_with(".") & pl.col("lower").str.contains(any_subject)
+
+
 def _after_image(line: Line, doc: Doc) -> bool:
     prev = doc.prev(line)
     return prev is not None and (alt_text(prev, doc) is not None or credit_line(prev, doc) is not None)
@@ -266,6 +403,7 @@ def _may_be_caption_sentence(line: Line) -> bool:
     return line.n_words <= 35 and _CAPTION_SUBJECT_VERB.search(line.text) is not None
 
 
+@when(_may_be_caption_sentence_text)
 @in_context(gate=_may_be_caption_sentence)
 def caption_sentence(line: Line, doc: Doc) -> Proposal | None:
     """A present-tense caption with a date or place ("X appears in court on Feb. 19, 2018, in …"),
@@ -285,6 +423,7 @@ def _may_be_caption_above_credit(line: Line) -> bool:
         and _ANY_SUBJECT_CAPTION.search(line.text) is not None
 
 
+@when(_may_be_caption_above_credit_text)
 @in_context(gate=_may_be_caption_above_credit)
 def caption_above_credit(line: Line, doc: Doc) -> Proposal | None:
     """A present-tense description right above a photo credit on its own line ("Travelers wait in
@@ -296,6 +435,7 @@ def caption_above_credit(line: Line, doc: Doc) -> Proposal | None:
     return whole_line("caption", "caption_above_credit")
 
 
+@when(_may_be_present_tense_caption)
 def present_tense_caption(line: Line, doc: Doc) -> Proposal | None:
     """Weak: "<Name> speaks to media", "Person holding a phone", with no full stop: a caption when it
     sits outside the body."""

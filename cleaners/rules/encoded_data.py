@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
 DATA_RUN_MIN_CHARS = 48  # under base64's wrapped lines (64, 76), over a word's length
 _OUTSIDE_ALPHABET_MAX = 0.05  # "data:image/png;base64," has two such characters in thousands
@@ -47,5 +47,18 @@ def is_encoded_data(text: str) -> bool:
     return data > other and not (other_words >= SENTENCE_MIN_WORDS and shape.ends_sentence(text))
 
 
+def _may_hold_data_run():
+    """is_encoded_data's tests, widened: a run of DATA_RUN_MIN_CHARS characters without white space
+    (Python's: Rust's plus \\x1c-\\x1f), and in some run at least 15 characters of the alphabet in a
+    row (a run of n >= 48 with at most 5% outside it holds floor(0.05 n) + 1 stretches of it, one of
+    them at least ceil((n - floor(0.05 n)) / (floor(0.05 n) + 1)) >= 15 long, the least at n = 60)."""
+    import polars as pl
+
+    text = pl.col("text").str
+    return (pl.col("n_chars") >= DATA_RUN_MIN_CHARS) & text.contains("[A-Za-z0-9+/=_.%-]{15}") \
+        & text.contains(rf"[^\s\x1c-\x1f]{{{DATA_RUN_MIN_CHARS}}}")
+
+
+@when(_may_hold_data_run)
 def encoded_data(line: Line, doc: Doc) -> Proposal | None:
     return whole_line("boilerplate", "encoded_data") if is_encoded_data(line.text) else None

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
+from cleaners.rules.base import Doc, Line, Proposal, starts_with, when, whole_line
 
-DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za)\b"
+_TLDS = "com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za"
+DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:" + _TLDS + r")\b"
 _NAME = r"(?:[A-Z][\w&'’.-]*|" + DOMAIN + r")"
 _SIGNED = re.compile(
     r"^(?:more|videos?|stories|content|powered|produced|presented|brought\ to\ you|distributed|syndicated"
@@ -40,6 +41,17 @@ def copyright_line(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+def _may_be_bare_domain():
+    """bare_domain's tests: no space, and _BARE_DOMAIN over the lower case (re.I's [A-Za-z] matches
+    what the lower case folds to a-z: "K" (Kelvin), "ı", "ſ", "İ"; its "\\b" dropped, a "$" that
+    Python also finds before a final newline)."""
+    import polars as pl
+
+    return ~pl.col("text").str.contains(" ", literal=True) \
+        & pl.col("lower").str.contains(rf"^(?:[a-z0-9-]+\.)+(?:{_TLDS})\.?\n?$")
+
+
+@when(_may_be_bare_domain)
 def bare_domain(line: Line, doc: Doc) -> Proposal | None:
     if " " not in line.text and _BARE_DOMAIN.search(line.text):  # a domain holds no space (a shortcut)
         return whole_line("outlet_signature", "bare_domain")

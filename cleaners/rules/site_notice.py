@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 from cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
 from cleaners.rules.prefilter import Prefilter
 
@@ -90,6 +90,15 @@ def _may_be_notice(low: str) -> bool:
     return _ANY_KEY_SCAN.may_match(low)
 
 
+def _names_a_notice_key():
+    """site_notice's shortcuts: one of _KEYS in the lower case (_may_be_notice), and at least 15
+    characters (8 words, each a run of word characters apart from the next)."""
+    import polars as pl
+
+    return (pl.col("n_chars") >= 15) & pl.col("lower").str.contains_any(list(_KEYS))
+
+
+@when(_names_a_notice_key)
 def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
     if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower):

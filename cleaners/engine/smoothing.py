@@ -1,0 +1,157 @@
+"""The line model's stage-2 smoothing features for a batch of documents at once.
+
+cleaners.model.features.stage2_features_many computes, for one document, each line's stage-1
+P(debris) with its neighbours', window means, the body mass before and after it, the distance to
+the nearest confident body line and to the document's main block. batch_stage2 gives exactly the
+same rows (bit for bit) for every document of a batch from one set of numpy calls over the lines
+table (rows of document 0, then document 1, ...; `offsets` as cleaners.engine.features returns
+them).
+
+Exactness. Running sums and running maxima restart at each document: the batch's values are laid
+out one document per row of a padded (documents x longest document) array, so numpy's sequential
+cumsum and accumulate add the same terms in the same order as on the document alone (the padding
+comes after the document's last line). Whole-document reductions (the body mass total, the
+median, the main block's argmax) are the same numpy call on each document's slice: a loop over
+documents, a few calls each, not over lines.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cleaners.model.features import _IDX, _KEEP2, SMOOTH
+
+
+class _Padded:
+    """Where each row of the batch sits in a (documents x longest document) layout."""
+
+    def __init__(self, offsets: np.ndarray):
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.lengths = np.diff(self.offsets)
+        self.n = int(self.offsets[-1])
+        self.doc = np.repeat(np.arange(len(self.lengths)), self.lengths)
+        self.local = np.arange(self.n) - self.offsets[:-1][self.doc]
+        self.n_of = self.lengths[self.doc]
+        self.width = int(self.lengths.max()) if len(self.lengths) else 0
+
+    def lay_out(self, values: np.ndarray, pad: float) -> np.ndarray:
+        """(k, n) rows of the batch -> (k, documents, width), `pad` after each document's end."""
+        out = np.full(values.shape[:-1] + (len(self.lengths), self.width), pad, dtype=values.dtype)
+        out[..., self.doc, self.local] = values
+        return out
+
+    def back(self, laid: np.ndarray) -> np.ndarray:
+        return laid[..., self.doc, self.local]
+
+    def running_sum(self, values: np.ndarray) -> np.ndarray:
+        """Per document, the cumulative sum of `values` (k, n) with a 0 before its first line:
+        (k, documents, width + 1), entry j the sum of the document's first j values."""
+        laid = self.lay_out(values, 0)
+        out = np.zeros(laid.shape[:-1] + (self.width + 1,), dtype=np.result_type(laid.dtype, np.float64)
+                       if laid.dtype.kind == "f" else laid.dtype)
+        np.cumsum(laid, axis=-1, out=out[..., 1:])
+        return out
+
+    def window_sums(self, values: np.ndarray, ws: tuple[int, ...]) -> list[np.ndarray]:
+        """features._window_sums of each document's values, for the whole batch: (k, n) each."""
+        c = self.running_sum(values)
+        out = []
+        for w in ws:
+            hi = np.minimum(self.local + w + 1, self.n_of)
+            lo = np.maximum(self.local - w, 0)
+            out.append(c[..., self.doc, hi] - c[..., self.doc, lo])
+        return out
+
+    def slices(self):
+        return zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())
+
+
+def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> list[np.ndarray]:
+    """[concatenation over documents of stage2_features_many(X1[a:b], [p[a:b] for p in ps])[j]
+    for j in range(len(ps))]: the smoothing columns of every p, for every document, in one pass."""
+    n = X1.shape[0]
+    k = len(ps)
+    P = np.stack(ps)  # (k, n)
+    keep = X1[:, _KEEP2]
+    k0 = keep.shape[1]
+    out = np.empty((k, n, k0 + len(SMOOTH)), dtype=np.float32)
+    if n == 0:
+        return list(out)
+    out[:, :, :k0] = keep
+    col = np.moveaxis(out[:, :, k0:], 2, 0)  # col[j]: a (k, n) view of smoothing column j
+    lay = _Padded(offsets)
+    local, n_of = lay.local, lay.n_of
+    B = 1.0 - P  # body probability
+    col[0] = P
+    for j, s in enumerate((-1, 1, -2, 2, -3, 3), 1):  # p@s: the neighbour's p, 1 beyond the document
+        inside = (local + s >= 0) & (local + s < n_of)
+        dst = col[j]
+        dst[:] = 1.0
+        dst[:, inside] = P[:, np.flatnonzero(inside) + s]
+    for j, (w, p_sum) in enumerate(zip((2, 5, 10), lay.window_sums(P, (2, 5, 10))), 7):
+        n_sum = (np.minimum(local + w + 1, n_of) - np.maximum(local - w, 0)).astype(np.float64)
+        col[j] = p_sum / n_sum
+    # the largest body probability of the 3 lines before / after (0 beyond the document)
+    bprev = np.zeros((k, n))
+    bnext = np.zeros((k, n))
+    rows = np.arange(n)
+    for s in (1, 2, 3):
+        before = local >= s
+        after = local + s < n_of
+        bprev[:, before] = np.maximum(bprev[:, before], B[:, rows[before] - s])
+        bnext[:, after] = np.maximum(bnext[:, after], B[:, rows[after] + s])
+    col[10] = bprev
+    col[11] = bnext
+    col[12] = np.minimum(bprev, bnext)
+    lens = np.expm1(X1[:, _IDX["n_chars"]].astype(np.float64))
+    BM = B * lens
+    tot = np.empty((k, n))
+    median = np.empty((k, n))
+    body_share = np.empty((k, n))
+    for a, b in lay.slices():  # whole-document reductions, each the call stage2_features_many makes
+        tot[:, a:b] = np.maximum(BM[:, a:b].sum(axis=1), 1.0)[:, None]
+        median[:, a:b] = np.median(P[:, a:b], axis=1)[:, None]
+        body_share[:, a:b] = (P[:, a:b] < 0.5).mean(axis=1)[:, None]
+    c = lay.back(lay.running_sum(BM)[..., 1:])
+    col[13] = (c - BM) / tot
+    col[14] = (tot - c) / tot
+    col[15], col[16] = _confident_gaps(P, lay)
+    col[17] = P - median
+    col[18] = body_share
+    # how much debris lies between the line and the article's main block (the heaviest window of
+    # body mass): once past a share bar or a comment header, the rest is rarely the article
+    heavy = lay.lay_out(lay.window_sums(BM, (5,))[0], -np.inf)
+    main_local = np.argmax(heavy, axis=-1)  # (k, documents): the first maximum, as np.argmax
+    main = main_local[:, lay.doc]  # (k, n)
+    row_k = np.arange(k)[:, None]
+
+    def from_main(values: np.ndarray) -> np.ndarray:
+        run = lay.running_sum(values)  # entry j + 1: the sum up to and including line j
+        here = run[..., lay.doc, local + 1]
+        at_main = run[row_k, lay.doc[None, :], main + 1]
+        return np.log1p(np.abs(here - at_main))
+
+    col[19] = from_main((P >= 0.5).astype(np.int64))
+    col[20] = from_main((P >= 0.8).astype(np.int64))
+    col[21] = from_main((P >= 0.5) * lens)
+    col[22] = np.sign(local.astype(np.float64) - main)
+    col[23] = from_main((P < 0.5).astype(np.int64))
+    return list(out)
+
+
+def _confident_gaps(P: np.ndarray, lay: _Padded) -> tuple[np.ndarray, np.ndarray]:
+    """features._confident_gaps_many per document: log1p of the lines up to the nearest confident
+    body line (P(debris) < 0.2) above and below each line, 10,000 where there is none."""
+    far = 10_000.0
+    idx = lay.local.astype(np.float64)
+    conf = P < 0.2
+    up_mark = np.maximum.accumulate(lay.lay_out(np.where(conf, idx, -1.0), -1.0), axis=-1)
+    before = np.full(up_mark.shape, -1.0)
+    before[..., 1:] = up_mark[..., :-1]  # last confident index < i
+    laid = lay.lay_out(np.where(conf, idx, np.inf), np.inf)
+    down_mark = np.minimum.accumulate(laid[..., ::-1], axis=-1)[..., ::-1]
+    after = np.full(down_mark.shape, np.inf)
+    after[..., :-1] = down_mark[..., 1:]  # first confident index > i
+    before, after = lay.back(before), lay.back(after)
+    up = np.where(before >= 0, idx - before, far)
+    down = np.where(np.isfinite(after), after - idx, far)
+    return np.log1p(up), np.log1p(down)
