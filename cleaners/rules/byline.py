@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Collection, Iterable
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line
 from cleaners.rules.dateline import DATE, DATE_RE
 
 # "By" in the languages the other cue rules read, and the label forms of it.
@@ -218,6 +218,34 @@ def _may_be_byline(line: Line) -> bool:
              or _REPORTING_FROM.match(line.text) is not None or _ROLE_TITLE.match(line.text) is not None)
 
 
+# The lines frame's conditions (cleaners.engine.rule_conditions) are Rust regexes: Python's white
+# space (str.split, re's \s) is Rust's \s and the separators \x1c-\x1f besides (_WS); a letter
+# Python's str.isupper takes is in Lu, Nl or So.
+_WS = r"[\s\x1c-\x1f]"
+_MAY_START_UPPER = r"^[\p{Lu}\p{Lt}\p{Nl}\p{So}]"
+# Without "By", "NAME | DATE": a name of two to five words (and what _NAME_SEPARATOR drops after
+# it, "Jane Roe, |") before the first _TAIL_SEPARATOR.
+_NAME_WORD = r"[^\s\x1c-\x1f|/•·⋅・–—]+"
+_NAME_THEN_SEPARATOR = (r"^" + _NAME_WORD + r"(?:" + _WS + r"+" + _NAME_WORD + r"){0,4}(?:" + _WS
+                        + r"+(?:[,&]|and|und|et|en|y|e|i)+)*(?:" + _WS + r"*[|/•·⋅・–—]|" + _WS + r"+-)")
+
+
+def _may_be_byline_text():
+    """_may_be_byline's tests: _BY's words at the start; or, without them, a capital first letter,
+    no closing . ? ! : ; and a role word (_ROLE, _ROLE_LINE, _ROLE_TITLE, _NAME_THEN_ROLE) or a
+    name, a separator and a date's digit ("NAME | DATE")."""
+    import polars as pl
+
+    low, text = pl.col("lower"), pl.col("text")
+    by = low.str.contains(r"^(?:by|von|par|por|di|door|przez|written|words|report|story|text|autor|author)")
+    role = low.str.contains_any(["writer", "reporter", "correspondent", "contributor", "editor", "columnist",
+                                 "journalist", "staff"])
+    dated = text.str.contains(r"\d") & text.str.contains(_NAME_THEN_SEPARATOR)
+    closed = text.str.contains(r"[.?!:;]" + _WS + r"*$")
+    return by | (text.str.contains(_MAY_START_UPPER) & ~closed & (role | dated))
+
+
+@when(_may_be_byline_text)
 @in_context(gate=_may_be_byline)
 def byline(line: Line, doc: Doc) -> Proposal | None:
     """A line that names the article's author(s). A name's words are proper nouns: none of them
@@ -240,6 +268,25 @@ def byline(line: Line, doc: Doc) -> Proposal | None:
     return whole_line("byline", "byline")
 
 
+# A word names_alone's names allow: a capital first letter (or the "," and "&" between names), a
+# particle or a _NAME_SEPARATOR word (a word that starts with one, "and,", is not told apart). A
+# word is counted after Rust's \s only, which Python's white space holds: a word Python starts
+# after "\x1c" goes uncounted, so the test holds more often, never less.
+_NAME_WORD_START = (r"(?:^|\s)(?:[\p{Lu}\p{Lt}\p{Nl}\p{So},&\x1c-\x1f]|van|von|da|de|di|du|dos|la|le|bin|al"
+                    r"|and|und|e|y|i)")
+
+
+def _may_be_names_alone():
+    """names_alone's tests: a capital first letter, no digit (_is_name), two words or more, and
+    every word capitalised or a particle or a separator (_is_name, _NAME_SEPARATOR)."""
+    import polars as pl
+
+    text = pl.col("text")
+    return text.str.contains(_MAY_START_UPPER) & ~text.str.contains("[0-9]") & text.str.contains(_WS) \
+        & (text.str.count_matches(r"(?:^|\s)\S") == text.str.count_matches(_NAME_WORD_START))
+
+
+@when(_may_be_names_alone)
 @in_context(gate=lambda line: names_alone(line.text) is not None)
 def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     """A name alone on its line, over a reporter's title or the article's date, above the prose
@@ -351,6 +398,18 @@ def _bio_openings(doc: Doc) -> int:
     return sum(_bio_opening(ln) is not None for ln in doc.lines)
 
 
+def _may_open_bio():
+    """_BIO_OPENING's anchors: an ASCII capital first, then "is/was/has been/serves as a|an|the|our|
+    one", "covers/writes about/reports on" or the opening "I'm"/"I am"."""
+    import polars as pl
+
+    text = pl.col("text")
+    return text.str.contains("^[A-Z]") & text.str.contains(
+        _WS + r"(?:is|was|been|as)" + _WS + r"+(?:a|an|the|our|one)" + _WS + "|" + _WS + r"(?:covers|writes|reports)"
+        + _WS + r"|^(?:(?:Hi|Hello|Hey)[,!]?" + _WS + r"+)?I(?:'m|" + _WS + r"+am)" + _WS)
+
+
+@when(_may_open_bio)
 @in_context(gate=lambda line: _bio_opening(line) is not None and _PERSON.search(line.text) is not None)
 def author_bio(line: Line, doc: Doc) -> Proposal | None:
     """A bio paragraph under its writer's name line or an about-the-author label (within a few

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
+from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Month names in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish,
@@ -124,6 +124,25 @@ _STAMP = re.compile(
 )
 
 
+# The lines frame's conditions (cleaners.engine.rule_conditions) are Rust regexes: Python's white
+# space (re's \s, str.split) is Rust's \s and the separators \x1c-\x1f besides.
+_WS, _NOT_WS = r"[\s\x1c-\x1f]", r"[^\s\x1c-\x1f]"
+
+
+def _may_lead_with_dateline():
+    """_LEADING's anchors: the line starts as a date, a time, a place (_LETTER) or an outlet's
+    bracket does, and has a dash: after at most seven words of a place (the last two patterns), or
+    after an outlet's bracket or slash or a date's last digit (the others' _DASH)."""
+    import polars as pl
+
+    text = pl.col("text")
+    place_then_dash = (r"^" + _NOT_WS + r"*(?:" + _WS + r"+" + _NOT_WS + r"+){0,6}?(?:" + _WS + r"*(?:[–—]|--)|"
+                       + _WS + r"+-)")
+    return text.str.contains(r"^[\p{L}\p{N}\s\x1c-\x1f,(]") \
+        & (text.str.contains(place_then_dash) | text.str.contains(r"[\dzZ)./]" + _WS + r"*[-–—:]"))
+
+
+@when(_may_lead_with_dateline)
 @in_context  # no text gate: the position test below is cheaper than any test of the text
 def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
@@ -173,6 +192,22 @@ def _may_be_place_stamp(line: Line) -> bool:
     return m is not None and _is_place_like(m.group("place").split(",")[0])
 
 
+def _may_be_place_stamp_text():
+    """_PLACE_STAMP's shape: a place's first word (a letter, no digit) up to white space or a
+    separator; a separator after at most seven words, a date's digit at most three words after it
+    and at most twelve more words (the rest of the date and a time); the line ends as a date or a
+    time does (a digit, "." of "p.m.", a letter of a time zone)."""
+    import polars as pl
+
+    text, low = pl.col("text"), pl.col("lower")
+    word, ws = _NOT_WS, _WS
+    return text.str.contains(r"^[\p{L}\p{Nl}\p{No}][^\s\x1c-\x1f\d,–—-]*[\s\x1c-\x1f,–—-]") \
+        & text.str.contains(r"^(?:" + word + r"+" + ws + r"+){0,7}" + word + r"*?[-–—,]" + ws + r"*(?:" + word + r"+"
+                            + ws + r"+){0,3}" + word + r"*\d" + word + r"*(?:" + ws + r"+" + word + r"+){0,12}" + ws + r"*$") \
+        & low.str.contains(r"[\d.a-z]" + _WS + r"*$")
+
+
+@when(_may_be_place_stamp_text)
 @in_context(gate=_may_be_place_stamp)
 def place_date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is only the place and the date (and time) of filing: "Madrid - 14 nov 2023",
