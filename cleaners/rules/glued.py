@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cleaners.rules import call_to_action, navigation, related, signature, tag_list
-from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail
+from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, when
 
 TAIL_RULES = (
     call_to_action.reader_engagement,
@@ -31,6 +31,15 @@ _CONTINUATION = re.compile(
 )
 
 
+def _has_sentence_end_then_more():
+    """glued_tail's search (base._SENTENCE_END_THEN_MORE): a sentence end and its closers, then
+    white space (Python's \\s also holds \\x1c-\\x1f, Rust's does not; the text after it left out)."""
+    import polars as pl
+
+    return pl.col("text").str.contains("[.!?…][\"'’”)\\]]*[\\s\\x1c-\\x1f]")
+
+
+@when(_has_sentence_end_then_more)
 def glued_debris(line: Line, doc: Doc) -> Proposal | None:
     at = glued_tail(line)
     if at is None:

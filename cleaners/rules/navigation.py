@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, starts_with, whole_line
+from cleaners.rules.base import Doc, Line, Proposal, in_context, starts_with, when, whole_line
 from cleaners.rules.dateline import FOREIGN_MONTH, MONTH
 
 # The same chrome in the other languages the cue rules read (German, French, Spanish, Italian,
@@ -40,10 +40,36 @@ _FUNCTION_WORDS_ELSEWHERE = frozenset(
     """zur zum zu nach der die das den dem des und le la les de du des et au en el los las y del il lo gli
     di su alla e het een van o do da na i w z""".split()
 ) - shape.STOP_WORDS
+
+
+# A word limit over the lines frame (cleaners.engine.rule_conditions) for the shape rules' conditions:
+# one regex search (a count of matches costs several times as much, on every line).
+def _more_words_than(k: int):
+    """True only where shape.words finds more than `k` words: k + 1 ASCII letters or digits, each
+    with a space between it and the next, lie in k + 1 distinct words (a word holds no space)."""
+    import polars as pl
+
+    return pl.col("text").str.contains(f"(?s)[A-Za-z0-9](?:.* .*[A-Za-z0-9]){{{k}}}")
+
+
 _BRACKETED_COUNT = re.compile(r"\s\(\d{1,6}\)$")
 _BREADCRUMB = re.compile(r"\S\s*(?:>|»|›|\||/|•|·)\s*\S")
 
 
+def _may_be_ui_words():
+    """ui_words' tests: at most 200 characters; no final full stop unless a trailing ellipsis alone;
+    at most 5 words; a UI word in Line.lower (a word whose lower case is a UI word has no letter
+    Line.lower folds, so Line.lower holds it)."""
+    import polars as pl
+
+    text = pl.col("text")
+    return ((pl.col("n_chars") <= 200)
+            & (~text.str.ends_with(".") | (text.str.ends_with("...") & ~text.str.strip_chars_end(".").str.contains(".", literal=True)))
+            & ~_more_words_than(5)
+            & pl.col("lower").str.contains_any(sorted(UI_WORDS)))
+
+
+@when(_may_be_ui_words)
 def ui_words(line: Line, doc: Doc) -> Proposal | None:
     """A short line made only of site-chrome words, e.g. "Watch LIVE", "Most recent"."""
     text = line.text
@@ -96,6 +122,14 @@ def footer_link(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+def _may_be_breadcrumb():
+    """breadcrumb's shortcut: two or more of its separators ">»›|•·"."""
+    import polars as pl
+
+    return pl.col("text").str.contains("(?s)[>»›|•·].*[>»›|•·]")
+
+
+@when(_may_be_breadcrumb)
 def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
     """Short items joined by menu separators: "Home > World > Europe", "News | Sport | Weather"."""
     if line.ends_sentence or sum(map(line.text.count, ">»›|•·")) < 2:
@@ -108,6 +142,15 @@ def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+def _may_be_short_fragment():
+    """short_fragment's tests: at most 4 words, no sentence end (of its marks, the one a line
+    ends in most: a full stop)."""
+    import polars as pl
+
+    return ~pl.col("text").str.ends_with(".") & ~_more_words_than(4)
+
+
+@when(_may_be_short_fragment)
 def short_fragment(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
     if line.n_words <= 4 and not line.ends_sentence:
@@ -241,6 +284,22 @@ _ARCHIVE_COUNT = re.compile(
     r"^(?:[►▼▶▸▾]\s*)?(?:(?:" + MONTH + "|" + FOREIGN_MONTH + r")(?:\s+\d{4})?|\d{4})\s*\(\d{1,5}\)$", re.I)
 
 
+def _ends_in_bracket():
+    """archive_entry's shortcut: the line ends in ")"."""
+    import polars as pl
+
+    return pl.col("text").str.ends_with(")")
+
+
+def _ends_in_bracketed_item():
+    """_CATEGORY_COUNT ends in a count in brackets, "(12)" (wider: any bracket with no bracket inside;
+    "\\n?": Python's "$" also matches before a final line break)."""
+    import polars as pl
+
+    return pl.col("text").str.contains(r"\([^()]+\)\n?$")
+
+
+@when(_ends_in_bracket)
 def archive_entry(line: Line, doc: Doc) -> Proposal | None:
     if line.text.endswith(")") and _ARCHIVE_COUNT.search(line.text):
         return whole_line("navigation", "archive_entry")
@@ -257,6 +316,7 @@ def _is_count_entry(line: Line | None) -> bool:
     return line is not None and (_CATEGORY_COUNT.search(line.text) is not None or _ARCHIVE_COUNT.search(line.text) is not None)
 
 
+@when(_ends_in_bracketed_item)
 @in_context(gate=lambda line: line.text.endswith(")") and _CATEGORY_COUNT.search(line.text) is not None)
 def category_counts(line: Line, doc: Doc) -> Proposal | None:
     """A run of categories with their post counts: a blog sidebar's widget. One such line alone may

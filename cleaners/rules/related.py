@@ -14,7 +14,7 @@ from bisect import bisect_left
 from functools import lru_cache
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, whole_line, starts_with
+from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
 
 # Phrases that introduce links to other stories (lower case; matched case-insensitively).
 RELATED_CUES = r"""
@@ -129,6 +129,15 @@ _MEDIA_LABEL = re.compile(r"^(?:videos?|watch)\s*:?$", re.I)
 _CLIP_TITLE_MIN_WORDS = 5  # a clip's title is a headline; a spec row ("4K at 60 fps") is shorter
 
 
+def _may_follow_header_expr():
+    """_may_follow_header's tests: no sentence end (of its marks, the one a line ends in most: a
+    full stop), 2 or more words (3 characters at least: a word is a maximal run, so two are apart)."""
+    import polars as pl
+
+    return ~pl.col("text").str.ends_with(".") & (pl.col("n_chars") >= 3)
+
+
+@when(_may_follow_header_expr)
 @in_context(gate=_may_follow_header)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     """A headline in the run of headlines right under a related-stories header ("Related
@@ -155,6 +164,15 @@ def _header_indexes(doc: Doc) -> list[int]:
     return [ln.index for ln in doc.lines if _is_header(ln.text)]
 
 
+def _may_be_headline_shaped():
+    """headline_shape's tests: no full stop at the end before closing quotes (shape.is_headline_shaped),
+    5 or more words (9 characters at least: a word is a maximal run, so two are apart)."""
+    import polars as pl
+
+    return ~pl.col("text").str.contains("\\.[\"'”’]*$") & (pl.col("n_chars") >= 9)
+
+
+@when(_may_be_headline_shaped)
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a headline-shaped line. Outside the body, it is a teaser for another story."""
     if line.n_words >= 5 and shape.is_headline_shaped(line.text):

@@ -5,7 +5,7 @@ import re
 from operator import itemgetter
 
 from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
+from cleaners.rules.base import Doc, Line, Proposal, when, whole_line, starts_with
 
 _PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
 # The header of a tag box, alone on its line ("Tags", "Schlagwörter:", "Mots-clés"), and a blog's
@@ -40,6 +40,26 @@ def _name_run(line: Line) -> bool:
     )
 
 
+# An ASCII lower-case letter or digit that starts a word (shape.words): at the start of the line or
+# after an ASCII character that is neither a letter, a digit nor an apostrophe (which may join it to
+# the word before). A name run's words all start with a capital.
+_LOWER_WORD_START = r"(?:^|[\x00-\x26\x28-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f])[a-z0-9]"
+
+
+def _may_be_name_run(min_chars: int):
+    """_name_run's test that no word starts with a lower-case letter or a digit, and the line's
+    length: a word is a maximal run, so n words take 2n - 1 characters at least."""
+    import polars as pl
+
+    return ~pl.col("text").str.contains(_LOWER_WORD_START) & (pl.col("n_chars") >= min_chars)
+
+
+def _may_be_long_name_run():
+    """name_run's tests: _may_be_name_run for 6 or more words."""
+    return _may_be_name_run(11)
+
+
+@when(_may_be_long_name_run)
 def name_run(line: Line, doc: Doc) -> Proposal | None:
     """Six or more capitalised words and not one function word: names listed, not a sentence. Not
     a list item ("- Klein Tools RT210 GFCI Outlet Tester": one product's name under its bullet)."""
@@ -48,6 +68,16 @@ def name_run(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+def _may_be_separated_items():
+    """separated_items' tests: two or more of ",|;" (its shortcut), and no item (after the line's
+    start or a separator, and spaces) starting with a lower-case letter or a digit."""
+    import polars as pl
+
+    text = pl.col("text")
+    return text.str.contains("(?s)[,|;].*[,|;]") & ~text.str.contains("(?:^|[,|;]) *[a-z0-9]")
+
+
+@when(_may_be_separated_items)
 def separated_items(line: Line, doc: Doc) -> Proposal | None:
     """Three or more short capitalised items separated by commas or pipes, no sentence punctuation."""
     if line.ends_sentence or line.text.count(",") + line.text.count("|") + line.text.count(";") < 2:
@@ -60,6 +90,12 @@ def separated_items(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+def _may_be_short_name_run():
+    """short_name_run's tests: _may_be_name_run for 3 or more words."""
+    return _may_be_name_run(5)
+
+
+@when(_may_be_short_name_run)
 def short_name_run(line: Line, doc: Doc) -> Proposal | None:
     """Weak: three to five capitalised words with no grammar, outside the body."""
     if 3 <= line.n_words < 6 and not line.ends_sentence and _name_run(line):
