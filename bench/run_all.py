@@ -6,6 +6,7 @@
 Steps (each also runs on its own, see its --help):
 1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt;
    bench/speed_accuracy.py     the text path's variants (bag, one chain, rules only, model alone) on new pages
+   bench/lockstep.py           the columnar engine: a batch cleaned 1 and 32 documents at a time (CPU, peak RSS)
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, variants, baselines, end_to_end")
+    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, variants, baselines, end_to_end")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -127,12 +128,16 @@ def main(argv: list[str] | None = None) -> int:
     res: dict = {"machine": machine(), "args": vars(a)}
     import bench_baselines
     import bench_end_to_end
+    import lockstep
     import profile_hot_path
     import speed_accuracy
 
     if "profile" not in skip:
         print("== profile", file=sys.stderr)
         res["profile"] = profile_hot_path.main(["--html", "60"])
+    if "lockstep" not in skip:
+        print("== lockstep", file=sys.stderr)
+        res["lockstep"] = lockstep.main(["--sizes", "1,32", "--rounds", str(a.rounds)])
     if "variants" not in skip:
         print("== text path variants", file=sys.stderr)
         res["variants"] = speed_accuracy.main(["--rounds", str(a.rounds)])
