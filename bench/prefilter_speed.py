@@ -36,8 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     import cleaners.model
     from cleaners import rules
     from cleaners.lines import normalise_lines
-    from cleaners.extract_html import extract_html
-    from cleaners.pipeline import _clean_extracted, clean_text
+    from cleaners.pipeline import _clean_extracted, clean_text, read_html
     from cleaners.settings import Settings
     from cleaners.types import DocumentError
 
@@ -53,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
         bodies = []
         for p in pages:
             try:
-                bodies.append(extract_html(p["html_bytes"]))
+                bodies.append(read_html(p["html_bytes"]))
             except DocumentError:
                 pass
 

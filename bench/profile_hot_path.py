@@ -128,13 +128,16 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     proposer = rules_mod._DEFAULT
     entry_before = proposer._entry
 
-    def timed_entry(line, doc):
+    def timed_entry(line, doc, holds=None):
         t = clock()
         try:
-            return entry_before(line, doc)
+            return entry_before(line, doc, holds)
         finally:
             acc["  text-only rules, first sight of a text"] += clock() - t
     proposer._entry = timed_entry
+    import cleaners.engine.rule_conditions as conditions_mod
+
+    wrap(conditions_mod, "condition_bits", "  rule conditions (one polars pass per group)")
     wrap(model_mod.LineModel, "analyse_many", "line model (analyse_many: a group's pass in one call)")
     wrap(engine_fx, "batch_features", "  line features (batch_features)")
     wrap(fx, "stage2_features_many", "  stage2_features_many")

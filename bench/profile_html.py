@@ -101,13 +101,11 @@ def main(argv: list[str] | None = None) -> dict:
     if hasattr(eh, "body_chars"):
         t.wrap(eh, "body_chars", "body_chars (whole <body> text, the bound)")
     t.wrap(eh, "visible_text", "visible_text (fallback)")
-    t.wrap(eh, "_article_chars", "text path on visible text (fallback check)")
     t.wrap(eh, "choose_title", "choose_title")
     t.wrap(pipeline, "_clean_extracted", "line cleaner on the body (_clean_extracted)")
     t.wrap(pipeline, "clean_text", "  of which clean_text")
     t.wrap(pipeline, "decide_stable", "    clean_text: decide_stable (rules, decision passes)")
     t.wrap(pipeline, "normalise_lines", "  normalise_lines (in clean_text and again in _clean_extracted)")
-    t.wrap(pipeline, "fold", "  shape.fold of each kept body line (repeat and headline keys)")
     t.wrap(pipeline, "resolve", "metadata resolution")
 
     def ours(p):

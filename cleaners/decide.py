@@ -12,19 +12,29 @@ combines them along the document:
    subheading between paragraphs survives); a long prose paragraph needs the model sure;
 6. a table in pipe syntax (cleaners.tables) is one block, which no line rule and not the model
    judge row by row: it goes whole unless it lies inside the body or right below it.
+
+It decides under a policy (cleaners.policy), which says which rules propose and whether the line
+model scores. The text path's (the default) searches the body as above. A body chosen upstream (the
+one trafilatura extracted from a page) is given instead: the decision until stable (cleaners.
+fixpoint) still searches it, to learn which proposals remove, and keep_given_body_steps then has
+the final say: only the removals the policy keeps stand, every other line is body (with the text
+the kept cuts leave of it), a long paragraph kept twice goes the second time, as on the text path,
+and the page's headline near the top of the body is the title, the short lines above it furniture.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from operator import itemgetter
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from cleaners import shape
-from cleaners.rules import RULES, Doc, Line, Proposal, Rule, propose
+from cleaners.rules import Doc, Line, Proposal, propose
 from cleaners.rules.base import whole_line
 from cleaners.page_threshold import expected_f1_threshold
+from cleaners.policy import TEXT, Policy
 from cleaners.settings import Settings
 from cleaners.tables import table_blocks
 from cleaners.titles import label_cut
@@ -53,6 +63,9 @@ EMPTY = "the document is empty: no text in it after decoding; check the file, or
 TABLE = whole_line("boilerplate", "table")
 HEADING_MAX_WORDS = 12  # a subheading right below the body, over a paragraph or a table ("Rankings")
 NO_BODY = "no article body found: every line looks like debris (navigation, calls to action, teasers); check the input is an article"
+MIN_AS_IS_CHARS = 100  # a given body in which no prose line is found stays as it came when it has this many characters
+HEADLINE_WITHIN = 3  # lines at the top of a given body searched for the page's headline
+FURNITURE_MAX_WORDS = 8  # a line above that headline this short is page furniture
 
 
 @dataclass
@@ -60,6 +73,22 @@ class Decision:
     title: Line | None
     kept: list[tuple[Line, str]]  # body lines in order, each with the text left after span removal
     spans: list[Span]
+    # A given body's (keep_given_body_steps): the stable decision of the search for a body, whose
+    # removals the policy filtered (the text metadata reads all of them: a byline is evidence where
+    # it stays), and whether that search found no prose line, so that the body stayed as it came.
+    searched: Decision | None = None
+    kept_as_given: bool = False
+
+
+def text_left(text: str, cuts: Iterable[tuple[int, int]]) -> str:
+    """What non-overlapping cuts (start, end) of a line leave of it: the pieces between them, white
+    space collapsed."""
+    pieces, pos = [], 0
+    for s, e in sorted(cuts, key=itemgetter(0)):
+        pieces.append(text[pos:s])
+        pos = e
+    pieces.append(text[pos:])
+    return " ".join(" ".join(pieces).split())
 
 
 def _partial_cuts(line: Line, props: list[Proposal]) -> tuple[list[tuple[int, int, Proposal]], str]:
@@ -70,12 +99,28 @@ def _partial_cuts(line: Line, props: list[Proposal]) -> tuple[list[tuple[int, in
         if all(e <= cs or s >= ce for cs, ce, _ in cuts):
             cuts.append((s, e, p))
     cuts.sort(key=lambda c: c[0])
-    pieces, pos = [], 0
-    for s, e, _ in cuts:
-        pieces.append(line.text[pos:s])
-        pos = e
-    pieces.append(line.text[pos:])
-    return cuts, " ".join(" ".join(pieces).split())
+    return cuts, text_left(line.text, ((s, e) for s, e, _ in cuts))
+
+
+def _repeats(key: str | None, seen: set[str]) -> bool:
+    """Whether a paragraph about to be kept repeats a long one kept above it (its shape.repeat_key
+    is in `seen`): the same paragraph printed twice is a page template's second copy (mobile and
+    desktop, a sticky box), and only the first copy stays. A first copy is added to `seen`."""
+    if key is None:
+        return False
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
+
+
+def _whole_line(line: Line, kind: str, rule: str) -> Span:
+    return Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True)
+
+
+def _doc_lines(lines: Sequence[str]) -> list[Line]:
+    """The non-empty lines, each with its place among them and its 1-based line number."""
+    return [Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)]
 
 
 def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | None:
@@ -320,24 +365,24 @@ def decide(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
 
 
 def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndarray | None = None,
-                 corpus_doc_freq: list[int] | None = None, model_context=None, rules: tuple[Rule, ...] = RULES,
+                 corpus_doc_freq: list[int] | None = None, model_context=None, policy: Policy = TEXT,
                  url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Steps[Decision]:
     """A generator: it yields one ScoreRequest when it needs the line model (score_request) and is
     sent back (P(debris) per line, headline index or None); it returns the Decision.
 `lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
-    settings.use_model, the packaged line model scores them (`model_context`: a DocContext with the
-    corpus repetition of these non-empty lines, optional). `rules`: the rules that propose (all of
-    them unless a caller keeps only some kinds of removal, as the HTML path does); `url`: the
+    settings.use_model and policy.use_model, the packaged line model scores them (`model_context`:
+    a DocContext with the corpus repetition of these non-empty lines, optional). `policy`
+    (cleaners.policy): the rules that propose and whether the model runs (a pass decides as above
+    under any policy; a given body's final say comes after the passes: keep_given_body_steps); `url`: the
     document's address, which names its outlet in a headline's trailing label (cleaners.titles);
     `removed_before`: the numbers of lines an earlier pass removed (cleaners.fixpoint). The body
     is not extended across them: the earlier pass saw them there, and they stopped it then."""
-    doc = Doc([Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)],
-              corpus_doc_freq=corpus_doc_freq)
+    doc = Doc(_doc_lines(lines), corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
     if not n:
         raise DocumentError("decide", EMPTY)
-    proposals = [propose(line, doc, rules) for line in doc.lines]
+    proposals = [propose(line, doc, policy.rules) for line in doc.lines]
     gap_before = [False] * n
     if removed_before:
         for i in range(1, n):
@@ -368,7 +413,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
 
     # --- model hook: P(debris) per non-empty line from the learned line model (cleaners.model) ---
     model_title: int | None = None
-    if debris_proba is None and settings.use_model and n:
+    if debris_proba is None and settings.use_model and policy.use_model and n:
         request = score_request([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
         scored = None if request is None else (yield request)
         if scored is not None:
@@ -500,14 +545,11 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                 kind, rule = "boilerplate", "model"
             # a table's rows are kept or dropped as one block, never one row as a repeat
             key = None if kind is not None or cuts[i] or in_table[i] else shape.repeat_key(line.text)
-            if key is not None and key in seen:
-                # the same long paragraph again: a template's second copy (the first one stays)
+            if _repeats(key, seen):
                 kind, rule = "boilerplate", "repeated_paragraph"
             if kind is not None:
-                spans.append(Span(line.number, 0, len(line.text), kind, line.text, rule, whole_line=True))
+                spans.append(_whole_line(line, kind, rule))
                 continue
-            if key is not None:
-                seen.add(key)
             for s, e, p in cuts[i]:
                 spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
             kept.append((line, residual[i]))
@@ -534,3 +576,64 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
             start, kind = cut
             spans.append(Span(title.number, start, len(title.text), kind, title.text[start:], "title_label"))
     return Decision(title, kept, spans)
+
+
+def keep_given_body_steps(lines: Sequence[str], search: Steps[Decision], policy: Policy) -> Steps[Decision]:
+    """The final say on a given body (policy.searches_body False), as steps: `search` decides
+    `lines` until stable (cleaners.fixpoint) under `policy`; of its removals only those the policy
+    keeps stand, and every other line is body (keep_given_body). Where the search finds no prose
+    line, the body stays as it came, when it holds MIN_AS_IS_CHARS (DocumentError otherwise)."""
+    try:
+        searched = yield from search
+    except DocumentError:
+        if sum(len(line) - line.count(" ") for line in lines) < MIN_AS_IS_CHARS:
+            raise
+        return keep_given_body(lines, Decision(None, [], []), policy, kept_as_given=True)
+    return keep_given_body(lines, searched, policy)
+
+
+def keep_given_body(lines: Sequence[str], searched: Decision, policy: Policy, kept_as_given: bool = False) -> Decision:
+    """A given body's lines, less the removals of `searched` that the policy keeps (a cut line keeps
+    the text the kept cuts leave of it, if that has a word), less a long paragraph's second copy
+    (repeated_paragraph, as on the text path; here a cut line's remaining text counts as a first
+    copy, but never as a second one) and less the headline and its furniture (_below_headline).
+    The decision has no title: the page gives it."""
+    spans = [s for s in searched.spans if policy.keeps_removal(s, lines)]
+    whole = {s.line for s in spans if s.whole_line}
+    cuts: dict[int, list[tuple[int, int]]] = {}
+    for s in spans:
+        if not s.whole_line:
+            cuts.setdefault(s.line, []).append((s.start, s.end))
+    kept: list[tuple[Line, str]] = []
+    seen: set[str] = set()
+    for line in _doc_lines(lines):
+        if line.number in whole:
+            continue
+        text = line.text
+        if line.number in cuts:
+            text = text_left(text, cuts[line.number])
+            if not shape.has_word_char(text):
+                continue
+        if _repeats(shape.repeat_key(text), seen) and line.number not in cuts:
+            spans.append(_whole_line(line, "boilerplate", "repeated_paragraph"))
+            continue
+        kept.append((line, text))
+    kept, furniture = _below_headline(kept, set(cuts), policy.headlines)
+    spans += [_whole_line(line, "navigation", "above_headline") for line in furniture]
+    return Decision(None, kept, sorted(spans, key=lambda s: (s.line, s.start)), searched=searched,
+                   kept_as_given=kept_as_given)
+
+
+def _below_headline(kept: list[tuple[Line, str]], cut: set[int],
+                    headlines: Sequence[str]) -> tuple[list[tuple[Line, str]], list[Line]]:
+    """The kept lines without the page's headline near their top (one of `headlines` within
+    HEADLINE_WITHIN lines, with a line below it): it is the title. The short lines above it (a
+    kicker, a section name, a reading time; not cut) are page furniture: returned apart. Longer
+    text above it stays."""
+    wanted = {shape.fold(h) for h in headlines} - {""}
+    top = next((i for i, (_, text) in enumerate(kept[:HEADLINE_WITHIN]) if shape.fold(text) in wanted), None)
+    if top is None or top + 1 >= len(kept):
+        return kept, []
+    furniture = [line for line, text in kept[:top] if line.number not in cut and len(text.split()) <= FURNITURE_MAX_WORDS]
+    above = [(line, text) for line, text in kept[:top] if line not in furniture]
+    return above + kept[top + 1:], furniture

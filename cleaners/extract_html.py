@@ -1,11 +1,13 @@
-"""HTML pages to article text plus metadata, before the line cleaner sees them.
+"""HTML pages to candidate article bodies plus metadata evidence, before the line cleaner sees them.
 
 bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else cleaners.encoding)
 -> one lxml tree -> trafilatura `bare_extraction(include_comments=False, with_metadata=True)`:
 body text, title, date (htmldate's original publication date, never last-modified), sitename,
-url, author. When trafilatura finds no body, the page's visible text (one block per line) is
-returned instead and `fallback` is set, so the caller runs the plain-text path on it and records
-that it did.
+url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
+visible text (one block per line) is returned too, as the other candidate body. Nothing here
+calls the cleaner: the caller (cleaners.pipeline) chooses between the candidates with it, sets
+the visible text as the body (mode "visible text", `fallback`) when it chooses that one, and
+records that it did.
 
 The headline: trafilatura's title comes from <meta>/<title> and often carries a site suffix or a
 different SEO wording; the page's own <h1> is the displayed headline. We take the <h1> that shares
@@ -66,23 +68,6 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
         except LookupError:
             continue
     return None
-
-
-# Rules of the line cleaner that stay reliable inside a body trafilatura extracted: they fire on
-# explicit cues ("RELATED:", a "Related stories" header and the headline under it, "Photo: Getty Images", "Sign up for…", "© 2018 …", "Updated: …",
-# "Tags:", "We use cookies… you accept", "… we may earn a commission"). Rules that judge by shape and position alone (menus, name runs, lower-case lines) are
-# left out: trafilatura already chose the body region, and the lists and tables in it are content.
-CUE_RULES = frozenset({
-    "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
-    "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
-    "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice",
-})
-# Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).
-# They judge prose by English function words, so they apply only to an English-like body (on
-# trafilatura's multilingual evaluation pages they otherwise cut German or Spanish paragraphs),
-# and never to a list or table trafilatura kept, nor to the heading right above one.
-EDGE_RULES = frozenset({"headline_shape", "short_fragment"})
-ENGLISH_STOP_SHARE = 0.15  # share of English function words in a body that is English-like
 
 
 # Double-encoded UTF-8 in a page's own source ("LLCâ\x80\x99s": a CMS that encoded its text twice)
@@ -221,34 +206,24 @@ def visible_text(tree) -> str:
 
 # trafilatura's body against the page's visible text (non-space characters): under RECALL_BELOW
 # of it, the recall mode is tried and wins when it finds RECALL_GAIN times more; under
-# VISIBLE_BELOW, trafilatura missed the article and the page's visible text goes to the text path.
-RECALL_BELOW, RECALL_GAIN, VISIBLE_BELOW, VISIBLE_GAIN = 0.5, 1.3, 0.1, 2.0
+# VISIBLE_BELOW, trafilatura may have missed the article, and the page's visible text is a
+# candidate body too.
+RECALL_BELOW, RECALL_GAIN, VISIBLE_BELOW = 0.5, 1.3, 0.1
+VISIBLE_MODE = "visible text"  # the mode of a body that is the page's visible text
 _VISIBLE_TEXT = etree.XPath("//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]")
 _HIDDEN_TAGS = ("script", "style", "noscript", "template")
 _STRING = etree.XPath("string()")
 _BODY_TEXT = etree.XPath("string(//body)")
 
 
-def _chars(text: str) -> int:
+def nonspace_chars(text: str) -> int:
     return len(text) - sum(text.count(c) for c in " \n\t\r")
-
-
-def _article_chars(text: str) -> int:
-    """How much article the plain-text path's rules find in `text` (default settings without the
-    line model: deterministic and cheap)."""
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
-
-    try:
-        return _chars(clean_text(text, Settings(use_model=False)).text)
-    except DocumentError:
-        return 0
 
 
 def body_chars(tree) -> int:
     """Non-space characters of the whole <body> text, hidden elements included: page_chars plus
     the text of script, style, noscript and template, so never less than page_chars (one C call)."""
-    return _chars(_BODY_TEXT(tree))
+    return nonspace_chars(_BODY_TEXT(tree))
 
 
 def page_chars(tree, whole: int | None = None) -> int:
@@ -262,7 +237,7 @@ def page_chars(tree, whole: int | None = None) -> int:
     hidden = 0
     for el in body.iter(_HIDDEN_TAGS):
         if next(el.iterancestors(_HIDDEN_TAGS), None) is None:  # outermost hidden element only
-            hidden += _chars(_STRING(el))
+            hidden += nonspace_chars(_STRING(el))
     return (body_chars(tree) if whole is None else whole) - hidden
 
 
@@ -277,9 +252,8 @@ def _date(value: Any) -> dt.date | None:
 
 @dataclass(frozen=True)
 class HtmlExtraction:
-    text: str  # trafilatura's body, or the page's visible text when `fallback`
-    fallback: bool
-    mode: str  # "trafilatura", "trafilatura recall mode" or "visible text"
+    text: str  # the body: trafilatura's ("" when it found none), or `visible` once the caller chose that
+    mode: str  # "trafilatura", "trafilatura recall mode", or VISIBLE_MODE once the caller chose `visible`
     encoding: str
     title: str | None = None
     published: dt.date | None = None
@@ -287,6 +261,18 @@ class HtmlExtraction:
     url: str | None = None
     author: str | None = None
     headlines: tuple[str, ...] = ()  # every headline candidate: <h1>s, og:title, <title>, trafilatura's
+    # the other candidate body: the page's visible text, when trafilatura's body is missing or
+    # under VISIBLE_BELOW of the page's text
+    visible: str | None = None
+    # why the page is a shell holding no article (page_kind.shell_reason: a frameset, a redirect),
+    # when a candidate body has under SHELL_MAX_CHARS; the caller quarantines the page with it when
+    # the body it chooses is that short
+    shell: str | None = None
+
+    @property
+    def fallback(self) -> bool:
+        """The body is the page's visible text: trafilatura missed the article."""
+        return self.mode == VISIBLE_MODE
 
 
 def page_titles(tree) -> list[str]:
@@ -613,8 +599,10 @@ def _gc_paused():
 
 
 def extract_html(data: bytes | str, *, url: str | None = None, header: str | None = None) -> HtmlExtraction:
-    """Extract body and metadata from one page (raw bytes, or text a record already decoded).
-    Raises DocumentError("extract") only when it is not a parseable page at all.
+    """Extract the candidate bodies and the metadata evidence of one page (raw bytes, or text a
+    record already decoded); the caller chooses the body (cleaners.pipeline.choose_body_steps).
+    Raises DocumentError("extract") only when it is not a parseable page at all, or no text was
+    read above the parser's depth limit.
 
     One parse: the same lxml tree feeds the metadata (page_metadata), trafilatura's body
     extraction (which works on its own copy) and our page measures. The cyclic garbage collector
@@ -653,9 +641,9 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     # visible-text check); the whole <body> text bounds it from above, so the exact count (less
     # script, style...) is needed only when the body is under half of that bound.
     whole = body_chars(tree)
-    page = whole if body and _chars(body) >= RECALL_BELOW * whole else page_chars(tree, whole)
+    page = whole if body and nonspace_chars(body) >= RECALL_BELOW * whole else page_chars(tree, whole)
     mode = "trafilatura"
-    if body and _chars(body) < RECALL_BELOW * page:
+    if body and nonspace_chars(body) < RECALL_BELOW * page:
         # The balanced mode kept under half the page's text: ask the recall mode, and take its body
         # when it finds clearly more (its extra text is what the balanced mode cut).
         try:
@@ -663,22 +651,16 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         except Exception:
             wider = None
         wider_body = (wider.text or "").strip() if wider is not None else ""
-        if _chars(wider_body) > RECALL_GAIN * _chars(body):
+        if nonspace_chars(wider_body) > RECALL_GAIN * nonspace_chars(body):
             body, mode = wider_body, "trafilatura recall mode"
-    fallback = False
-    if not body or _chars(body) < VISIBLE_BELOW * page:
-        # trafilatura kept (almost) nothing of the page: the text path on the page's visible text,
-        # when that finds clearly more article than trafilatura did (or trafilatura found none)
-        visible = visible_text(tree)
-        if not body or _article_chars(visible) > VISIBLE_GAIN * _chars(body):
-            body, mode, fallback = visible, "visible text", True
-    if not body.strip() and _at_depth_limit(tree):
+    # trafilatura kept (almost) nothing of the page: its visible text is a candidate body too
+    visible = visible_text(tree) if not body or nonspace_chars(body) < VISIBLE_BELOW * page else None
+    if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
-    if _chars(body) < SHELL_MAX_CHARS and (reason := shell_reason(tree)) is not None:
-        raise DocumentError("extract", reason)
+    candidates = [text for text in (body, visible) if text is not None]
+    short = any(nonspace_chars(text) < SHELL_MAX_CHARS for text in candidates)
     return HtmlExtraction(
         text=body,
-        fallback=fallback,
         mode=mode,
         encoding=encoding,
         title=title,
@@ -687,4 +669,6 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         url=page_url,
         author=(doc.author or None) if doc is not None else None,
         headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
+        visible=visible,
+        shell=shell_reason(tree) if short else None,
     )

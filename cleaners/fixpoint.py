@@ -12,14 +12,19 @@ Spans found in later passes are mapped back to offsets in the original normalise
 removed row still points at exactly its text: a cut inside a line that was already cut is mapped
 through the kept pieces; a cut that touches an earlier one is merged with it; a later pass that
 removes what was left of a cut line turns the line's spans into one whole-line removal.
+
+Every pass decides under the same policy (cleaners.policy). On a given body (the HTML path's) the
+stable decision is the search whose removals the policy then filters (cleaners.decide.
+keep_given_body_steps): the passes see every removal of the passes before, as they do on text.
 """
 from __future__ import annotations
 
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from cleaners.decide import Decision, decide_steps
+from cleaners.decide import Decision, decide_steps, keep_given_body_steps
 from cleaners.engine.scoring import Steps, run_steps
+from cleaners.policy import TEXT, Policy
 from cleaners.settings import Settings
 from cleaners.types import Span
 
@@ -68,12 +73,24 @@ def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decisio
     return run_steps(decide_stable_steps(lines, settings, **kwargs))
 
 
-def decide_stable_steps(lines: Sequence[str], settings: Settings, *, scorer: Scorer | None = None,
-                        decide_fn: Callable[..., Decision] | None = None, **kwargs) -> Steps[Decision]:
+def decide_stable_steps(lines: Sequence[str], settings: Settings, *, policy: Policy = TEXT,
+                        scorer: Scorer | None = None, decide_fn: Callable[..., Decision] | None = None,
+                        **kwargs) -> Steps[Decision]:
     """`decide` repeated on its own output until a pass removes nothing (see the module docstring),
     as steps (cleaners.engine.scoring): each pass yields its request for the line model.
-    `scorer`, when given, recomputes the model's P(debris) for each pass's lines; `decide_fn`, when
-    given, is a plain function that decides a pass in place of decide_steps."""
+    `policy`: what the decider may do (the text path's by default; on a given body the policy has
+    the final say, cleaners.decide.keep_given_body_steps). `scorer`, when given, recomputes the
+    model's P(debris) for each pass's lines; `decide_fn`, when given, is a plain function that
+    decides a pass in place of decide_steps."""
+    passes = _passes_steps(lines, settings, policy, scorer, decide_fn, kwargs)
+    if policy.searches_body:
+        return (yield from passes)
+    return (yield from keep_given_body_steps(lines, passes, policy))
+
+
+def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy, scorer: Scorer | None,
+                  decide_fn: Callable[..., Decision] | None, kwargs: dict) -> Steps[Decision]:
+    """The passes of decide_stable_steps, to the stable decision."""
     original = list(lines)
     current = list(lines)
     # current char -> original offset, per line; a line not cut yet maps to itself (range(len)),
@@ -82,7 +99,7 @@ def decide_stable_steps(lines: Sequence[str], settings: Settings, *, scorer: Sco
     spans: dict[int, list[Span]] = {}  # line number -> spans in original coordinates
     decision: Decision | None = None
     for _ in range(MAX_PASSES):
-        extra = dict(kwargs)
+        extra = dict(kwargs, policy=policy)
         removed = frozenset(n for n, t in enumerate(current, 1) if not t and original[n - 1])
         if removed:
             extra["removed_before"] = removed

@@ -2,28 +2,30 @@
 
 bytes -> text (cleaners.encoding) -> normalised lines (cleaners.lines) -> rule proposals and model
 scores -> decision (cleaners.decide) -> CleanDocument with metadata and provenance.
+
+An HTML page: candidate bodies and metadata evidence (cleaners.extract_html) -> the body chosen
+(choose_body_steps) -> normalised lines -> the same decision under the extracted-body policy
+(cleaners.policy), or the text path when the body is the page's visible text.
 """
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.decide import NO_BODY
+from cleaners.decide import NO_BODY, Decision
 from cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps
 from cleaners.fixpoint import decide_stable_steps
 from cleaners.encoding import decode
-from cleaners.extract_html import CUE_RULES, EDGE_RULES, ENGLISH_STOP_SHARE, HtmlExtraction, extract_html
+from cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
 from cleaners.lines import normalise_line, normalise_lines
 from cleaners.metadata.text_evidence import read_text_metadata
 from cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from cleaners.page_kind import data_reason, interstitial_reason, notice_reason
-from cleaners.rules import RULES
+from cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, notice_reason
+from cleaners.policy import TEXT, Policy, extracted_body
 from cleaners.settings import Settings
-from cleaners.shape import fold, has_word_char, repeat_key, stop_share, words
-from cleaners.types import CleanDocument, DocumentError, Found, RawDocument, Span
+from cleaners.types import CleanDocument, DocumentError, Found, RawDocument
 
 
 def document_text(raw: RawDocument) -> str:
@@ -47,19 +49,28 @@ def clean_texts(texts: list[str], settings: Settings, metas: list[dict | None] |
 
 
 def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
-                     meta: dict | None = None, lines: list[str] | None = None, rules: tuple = RULES) -> Steps[CleanDocument]:
+                     meta: dict | None = None, lines: list[str] | None = None) -> Steps[CleanDocument]:
     """Clean already-decoded text, as steps (cleaners.engine.scoring). Raises DocumentError when no
-    article body is left. `lines`: normalise_lines(text) when the caller has them already; `rules`:
-    a subset of cleaners.rules.RULES."""
+    article body is left. `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
+    return _document((yield from _decision_steps(lines, settings, TEXT, meta)), source, doc_id)
+
+
+def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: dict | None) -> Steps[Decision]:
+    """The decider on normalised lines under `policy` (cleaners.policy), as steps."""
     # the rules' first look at the lines, taken for a whole batch at once when one is cleaned
-    yield RulesRequest(rules, [line for line in lines if line])
+    yield RulesRequest(policy.rules, [line for line in lines if line])
     # decide until nothing more goes: idempotent (cleaners.fixpoint)
-    decision = yield from decide_stable_steps(lines, settings, rules=rules, url=record_url(meta or {}))
-    spans = decision.spans
-    found = read_text_metadata(spans, [(ln.number, t) for ln, t in decision.kept],
-                               decision.title.number if decision.title else None)
+    return (yield from decide_stable_steps(lines, settings, policy=policy, url=record_url(meta or {})))
+
+
+def _document(decision: Decision, source: str, doc_id: str) -> CleanDocument:
+    """The CleanDocument of a decision, with the metadata the text states about itself, read from
+    every removal the decider found (on a given body, those the policy dropped too)."""
+    found_in = decision.searched if decision.searched is not None else decision
+    found = read_text_metadata(found_in.spans, [(ln.number, t) for ln, t in found_in.kept],
+                               found_in.title.number if found_in.title else None)
     outlet, outlet_domain = (Found(found.outlet[0], "text"), found.outlet[1]) if found.outlet else (None, None)
 
     return CleanDocument(
@@ -68,7 +79,7 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
         title=decision.title.text if decision.title else None,
         text="\n\n".join(t for _, t in decision.kept),
         kept_lines=tuple(ln.number for ln, _ in decision.kept),
-        removed=tuple(spans),
+        removed=tuple(decision.spans),
         outlet=outlet,
         outlet_domain=outlet_domain,
         published=Found(found.published, "dateline") if found.published else None,
@@ -76,84 +87,53 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     )
 
 
-HTML_RULES = tuple(rule for rule in RULES if rule.__name__ in CUE_RULES | EDGE_RULES)
-HEADLINE_WITHIN = 3  # body lines searched for the page's headline
-MIN_AS_IS_CHARS = 100  # a body with no prose line is kept as extracted when it has this many characters
-FURNITURE_MAX_WORDS = 8  # a line above the headline this short is page furniture
-_LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
-
-
-def _in_list(lines: list[str], number: int) -> bool:
-    """A list item or table row that trafilatura kept, or the heading right above one."""
-    if _LIST_ITEM.search(lines[number - 1]):
-        return True
-    following = next((line for line in lines[number:] if line), "")
-    return bool(_LIST_ITEM.search(following))
-
-
+VISIBLE_GAIN = 2.0  # the visible text wins when the text path finds this many times trafilatura's body in it
 ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
+KEPT_AS_EXTRACTED = "extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted"
+
+
+def choose_body_steps(ext: HtmlExtraction) -> Steps[HtmlExtraction]:
+    """The page's body, one of extract_html's candidates, as steps: trafilatura's, or the page's
+    visible text (mode VISIBLE_MODE) where that wins (_visible_text_wins_steps). Raises
+    DocumentError when the page is a shell (a frameset, a redirect) and the chosen body that short."""
+    if ext.visible is not None and (yield from _visible_text_wins_steps(ext)):
+        ext = replace(ext, text=ext.visible, mode=VISIBLE_MODE)
+    if ext.shell is not None and nonspace_chars(ext.text) < SHELL_MAX_CHARS:
+        raise DocumentError("extract", ext.shell)
+    return ext
+
+
+def _visible_text_wins_steps(ext: HtmlExtraction) -> Steps[bool]:
+    """Whether the page's visible text is its body rather than trafilatura's: trafilatura found
+    none, or the text path finds VISIBLE_GAIN times more article (non-space characters) in the
+    visible text than trafilatura's body holds. The text path runs with default settings without
+    the line model: deterministic and cheap."""
+    if not ext.text:
+        return True
+    try:
+        article = yield from clean_text_steps(ext.visible, Settings(use_model=False))
+    except DocumentError:  # no article in the visible text either
+        return False
+    return nonspace_chars(article.text) > VISIBLE_GAIN * nonspace_chars(ext.text)
+
+
+def read_html(data: bytes | str, *, url: str | None = None, header: str | None = None) -> HtmlExtraction:
+    """extract_html with its body chosen (choose_body_steps, the cleaner run on the spot)."""
+    return run_steps(choose_body_steps(extract_html(data, url=url, header=header)))
 
 
 def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> Steps[tuple[CleanDocument, list[str]]]:
-    """The line cleaner on trafilatura's body, keeping only the removals of cue rules (CUE_RULES).
-
-    The headline trafilatura sometimes leaves as the body's first line is dropped (it is the title).
-    A page that fell back to its visible text goes through the whole text path instead."""
+    """The line cleaner on the page's chosen body: trafilatura's is decided under the extracted-body
+    policy (cleaners.policy.extracted_body: cue rules' removals, edge rules' on an English body
+    outside lists, the page's headline and the furniture above it dropped); a page that fell back
+    to its visible text goes through the whole text path instead."""
     if ext.fallback:
         return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta)), []
-    notes = []
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
-    try:
-        # only the cue rules' removals are kept, so neither the line model nor the other rules need run here
-        doc = yield from clean_text_steps(ext.text, replace(settings, use_model=False), source=source, doc_id=doc_id,
-                                          meta=meta, lines=lines, rules=HTML_RULES)
-        english = stop_share(words(ext.text)) >= ENGLISH_STOP_SHARE
-        spans = [s for s in doc.removed if s.by in CUE_RULES
-                 or (s.by in EDGE_RULES and english and not _in_list(lines, s.line))]
-    except DocumentError:
-        if sum(len(line) - line.count(" ") for line in lines) < MIN_AS_IS_CHARS:
-            raise
-        doc, spans = CleanDocument(doc_id=doc_id, source=source, title=None, text="", removed=()), []
-        notes.append("extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted")
-    whole = {s.line for s in spans if s.whole_line}
-    cuts: dict[int, list[Span]] = {}
-    for s in spans:
-        if not s.whole_line:
-            cuts.setdefault(s.line, []).append(s)
-    kept: list[tuple[int, str]] = []  # (line number, text left after cue-rule cuts)
-    seen: set[str] = set()
-    for number, line in enumerate(lines, 1):
-        if not line or number in whole:
-            continue
-        if number in cuts:
-            pieces, pos = [], 0
-            for c in sorted(cuts[number], key=lambda c: c.start):
-                pieces.append(line[pos:c.start])
-                pos = c.end
-            pieces.append(line[pos:])
-            line = " ".join(" ".join(pieces).split())
-            if not has_word_char(line):
-                continue
-        key = repeat_key(line)
-        if key is not None and number not in cuts and key in seen:
-            # the same long paragraph twice: a page template's second copy (mobile/desktop, sticky box)
-            spans.append(Span(number, 0, len(line), "boilerplate", line, "repeated_paragraph", whole_line=True))
-            continue
-        if key is not None:
-            seen.add(key)
-        kept.append((number, line))
-    # The page's headline near the top of the body is the title, and the short lines above it are
-    # page furniture (kicker, section name, reading time): drop them. Longer text above it stays.
-    headlines = {fold(h) for h in ext.headlines} - {""}
-    top = next((i for i, (_, line) in enumerate(kept[:HEADLINE_WITHIN]) if fold(line) in headlines), None)
-    if top is not None and top + 1 < len(kept):
-        furniture = {n for n, line in kept[:top] if n not in cuts and len(line.split()) <= FURNITURE_MAX_WORDS}
-        spans += [Span(n, 0, len(lines[n - 1]), "navigation", lines[n - 1], "above_headline", whole_line=True) for n in sorted(furniture)]
-        kept = [(n, line) for n, line in kept[:top] if n not in furniture] + kept[top + 1:]
-    if not kept:
+    decision = yield from _decision_steps(lines, settings, extracted_body(ext.text, ext.headlines), meta)
+    if not decision.kept:
         raise DocumentError("extract", ONLY_DEBRIS)
-    return replace(doc, title=None, text="\n\n".join(t for _, t in kept), kept_lines=tuple(n for n, _ in kept),
-                   removed=tuple(sorted(spans, key=lambda s: (s.line, s.start)))), notes
+    return _document(decision, source, doc_id), [KEPT_AS_EXTRACTED] if decision.kept_as_given else []
 
 
 def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
@@ -165,9 +145,11 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
     """Clean one RawDocument and resolve its metadata (record > html > url > text), as steps
     (cleaners.engine.scoring: a batch's documents are scored together by run_batch).
 
-    HTML: trafilatura extracts the body and metadata (cleaners.extract_html), then the same line
-    cleaner removes the debris it leaves (captions, related links, calls to action, signatures).
-    A page trafilatura cannot read goes through the plain-text path on its visible text, with a note.
+    HTML: trafilatura extracts the candidate bodies and metadata (cleaners.extract_html), the
+    cleaner chooses the body (choose_body_steps), then the same decider removes the debris
+    trafilatura's body holds (captions, related links, calls to action, signatures) under the
+    extracted-body policy (cleaners.policy). A page trafilatura cannot read goes through the
+    plain-text path on its visible text, with a note.
     """
     if raw.format not in ("text", "html"):
         raise DocumentError("read", f"unsupported input format {raw.format!r}")
@@ -177,6 +159,7 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
     if raw.format == "html":
         ext = extract_html(raw.text if raw.text is not None else raw.data, url=record.url,
                            header=meta.get("http_content_type"))
+        ext = yield from choose_body_steps(ext)
         html = Evidence(title=ext.title, published=ext.published, outlet=ext.sitename, url=ext.url, author=ext.author)
         if ext.fallback:
             notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
@@ -226,8 +209,8 @@ def input_text(raw: RawDocument) -> str:
     """The text the line cleaner saw for this document: what removed-span lines number."""
     if raw.format == "html":
         meta = dict(raw.meta)
-        return extract_html(raw.text if raw.text is not None else raw.data, url=record_evidence(meta).url,
-                            header=meta.get("http_content_type")).text
+        return read_html(raw.text if raw.text is not None else raw.data, url=record_evidence(meta).url,
+                         header=meta.get("http_content_type")).text
     return document_text(raw)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
 from cleaners.batch import clean_sources
 from cleaners.engine.scoring import ScoreRequest, run_batch, run_steps
@@ -18,6 +19,7 @@ from cleaners.pipeline import clean_text, clean_texts
 from cleaners.settings import Settings
 from cleaners.types import DocumentError
 from tests.conftest import SEEDS_RAW
+from tests.test_properties import texts as generated_texts
 
 SUBSET = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
 LAYOUTS = Path(__file__).parent / "data" / "news_layouts"
@@ -136,3 +138,18 @@ def test_clean_sources_gives_the_same_rows_in_lock_step_and_one_by_one(tmp_path)
         assert a == b, name
     assert one.kept_lines == many.kept_lines and one.docs_read == many.docs_read
     assert {q["stage"] for q in many.quarantine} == {"decide", "validate"}
+
+
+@hyp_settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(generated_texts, min_size=2, max_size=6))
+def test_any_batch_gives_what_each_text_gives_alone(batch):
+    """Generated texts (articles with debris, Markdown, wrapped text, arbitrary strings) cleaned
+    together and one by one."""
+    settings = Settings()
+    alone = []
+    for t in batch:
+        try:
+            alone.append(clean_text(t, settings))
+        except DocumentError as err:
+            alone.append(err)
+    assert all(_same(a, b) for a, b in zip(alone, clean_texts(batch, settings)))

@@ -165,7 +165,7 @@ def test_a_long_paragraph_repeated_in_the_body_is_kept_once():
 
 def test_cue_rules_name_existing_rules():
     # the HTML path keeps removals by rule name: a renamed rule must fail here, not silently vanish
-    from cleaners.extract_html import CUE_RULES, EDGE_RULES
+    from cleaners.policy import CUE_RULES, EDGE_RULES
     from cleaners.rules import RULES
     assert CUE_RULES | EDGE_RULES <= {rule.__name__ for rule in RULES}
 
@@ -173,8 +173,7 @@ def test_cue_rules_name_existing_rules():
 def test_html_body_is_judged_by_the_cue_rules_only():
     # trafilatura's body keeps only cue-rule removals, so only those rules run on it (in RULES order)
     from cleaners.decide import decide
-    from cleaners.extract_html import CUE_RULES, EDGE_RULES
-    from cleaners.pipeline import HTML_RULES
+    from cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, Policy
     from cleaners.settings import Settings
     from cleaners.rules import RULES
     assert list(HTML_RULES) == [r for r in RULES if r in HTML_RULES]
@@ -182,7 +181,7 @@ def test_html_body_is_judged_by_the_cue_rules_only():
     lines = ["Mayor unveils plan", "", "The council voted on Tuesday to approve the new budget for the coming year.",
              "", "Tags: politics, budget, council", "", "Watch LIVE"]
     every = {s.by for s in decide(lines, Settings(use_model=False)).spans}
-    cue = {s.by for s in decide(lines, Settings(use_model=False), rules=HTML_RULES).spans}
+    cue = {s.by for s in decide(lines, Settings(use_model=False), policy=Policy(rules=HTML_RULES)).spans}
     assert "ui_words" in every and "ui_words" not in cue and "tag_prefix" in every & cue
 
 

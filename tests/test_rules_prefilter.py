@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cleaners import pipeline, rules
+from cleaners import policy, rules
 from cleaners.lines import normalise_lines
 from cleaners.rules.prefilter import WIDE, Prefilter, one_byte_view, widened
 
@@ -22,7 +22,7 @@ ODD = "KkſsSÅåµμÿŸıİéÉß\u00a0\u2009\u3000٣²_—–’“”…©®
 
 
 # built once: a proposer builds its prefilter on first use (~0.1 s)
-_PROPOSERS = {"RULES": rules._DEFAULT, "HTML_RULES": rules._Proposer(pipeline.HTML_RULES)}
+_PROPOSERS = {"RULES": rules._DEFAULT, "HTML_RULES": rules._Proposer(policy.HTML_RULES)}
 
 
 @pytest.fixture(scope="module")

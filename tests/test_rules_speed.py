@@ -249,10 +249,10 @@ def test_propose_matches_every_rule_called_plainly(rule_set):
     """propose (text cache, text gates of the in-context rules) gives what calling every rule gives,
     on first sight of a text and from the cache, in any position: for all the rules, and for the
     subset the HTML path keeps (cached alike)."""
-    from cleaners import pipeline, rules
+    from cleaners import policy, rules
     from cleaners.rules.base import Doc
 
-    chosen = rules.RULES if rule_set == "RULES" else pipeline.HTML_RULES
+    chosen = rules.RULES if rule_set == "RULES" else policy.HTML_RULES
     assert 0 < len(chosen) <= len(rules.RULES)
     rules.clear_caches()
     for _ in range(2):  # first sight of each text, then from the cache

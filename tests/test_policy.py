@@ -1,0 +1,118 @@
+"""The decider's policy (cleaners.policy): on a body trafilatura extracted, only the trusted rules'
+removals stand, every other line is body, a repeated paragraph and the furniture above the page's
+headline go, and the line model does not run; extract_html calls nothing of the cleaner."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cleaners.decide import NO_BODY
+from cleaners.fixpoint import decide_stable, decide_stable_steps
+from cleaners.lines import normalise_lines
+from cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, TEXT, extracted_body
+from cleaners.rules import RULES
+from cleaners.settings import Settings
+from cleaners.types import DocumentError
+from tests.articles import PARAGRAPHS
+
+HEADLINE = "Council votes to expand the city bus network"
+GERMAN = [
+    "Der Stadtrat hat am Dienstag beschlossen, das Busnetz auf drei neue Bezirke auszuweiten, wie die Verwaltung mitteilte.",
+    "Befürworter sagen, dass die neuen Linien vielen Pendlern eine Stunde Fahrzeit pro Tag ersparen würden.",
+    "Kritiker fragen, wie die zusätzlichen Fahrer bezahlt werden sollen, und warnen vor höheren Preisen im nächsten Jahr.",
+]
+TEASERS = ["Mayor unveils plan for a new river crossing", "Zoo welcomes two red pandas"]
+
+
+def _decide_body(paragraphs: list[str], headlines: tuple[str, ...] = ()):
+    """The decision on an extracted body of these paragraphs, under its policy."""
+    text = "\n\n".join(paragraphs)
+    return decide_stable(normalise_lines(text), Settings(), policy=extracted_body(text, headlines))
+
+
+def _kept(decision) -> list[str]:
+    return [text for _, text in decision.kept]
+
+
+def test_the_text_policy_is_every_rule_with_the_model_and_the_body_searched():
+    assert TEXT.rules == RULES and TEXT.use_model and TEXT.searches_body and TEXT.removed_by is None
+
+
+def test_an_extracted_body_is_proposed_on_by_the_cue_and_edge_rules_without_the_model():
+    policy = extracted_body("\n\n".join(PARAGRAPHS), (HEADLINE,))
+    assert policy.rules == HTML_RULES and not policy.use_model and not policy.searches_body
+    assert policy.removed_by == CUE_RULES and policy.removed_outside_lists_by == EDGE_RULES
+    assert policy.headlines == (HEADLINE,)
+
+
+def test_edge_rules_remove_teasers_after_an_english_body_only():
+    english = _decide_body(PARAGRAPHS + TEASERS)
+    assert _kept(english) == PARAGRAPHS
+    assert [(s.text, s.by) for s in english.spans] == [(t, "headline_shape") for t in TEASERS]
+    # the same teasers after a German body: the edge rules still propose (the search removes
+    # them), but on a body that is not English-like their removals do not stand
+    german = _decide_body(GERMAN + TEASERS)
+    assert {s.by for s in german.searched.spans} == {"headline_shape"}
+    assert _kept(german) == GERMAN + TEASERS and german.spans == []
+    assert extracted_body("\n\n".join(GERMAN)).removed_outside_lists_by == frozenset()
+
+
+def test_a_list_item_an_edge_rule_proposes_stays():
+    items = ["New stops on the line:", "- Riverside Park and Market Square", "- Old Town Hall"]
+    decision = _decide_body(PARAGRAPHS + items)
+    proposed = {s.text: s.by for s in decision.searched.spans}
+    assert proposed["- Old Town Hall"] in EDGE_RULES and proposed["New stops on the line:"] in EDGE_RULES
+    assert _kept(decision) == PARAGRAPHS + items and decision.spans == []
+
+
+def test_a_repeated_paragraph_in_an_extracted_body_goes_once():
+    decision = _decide_body(PARAGRAPHS + [PARAGRAPHS[1]])
+    assert _kept(decision) == PARAGRAPHS
+    assert [(s.line, s.kind, s.by, s.whole_line) for s in decision.spans] == \
+        [(2 * len(PARAGRAPHS) + 1, "boilerplate", "repeated_paragraph", True)]
+
+
+def test_the_furniture_above_the_headline_goes_and_the_headline_is_not_body():
+    decision = _decide_body(["In depth: the bus plan", HEADLINE, *PARAGRAPHS], headlines=(HEADLINE,))
+    assert _kept(decision) == PARAGRAPHS and decision.title is None
+    assert [(s.line, s.text, s.kind, s.by) for s in decision.spans] == \
+        [(1, "In depth: the bus plan", "navigation", "above_headline")]
+    # without the page's headline among the candidates, nothing is furniture
+    assert _kept(_decide_body(["In depth: the bus plan", HEADLINE, *PARAGRAPHS])) == ["In depth: the bus plan", HEADLINE, *PARAGRAPHS]
+
+
+def test_an_extracted_body_without_prose_is_kept_as_it_came_when_long_enough():
+    stops = ("Stops: Riverside Park, Market Square, Old Town Hall, North Station, West Gate, Harbour, Airport, "
+             "University, Stadium, Hospital")  # no sentence: no prose line; over MIN_AS_IS_CHARS
+    decision = _decide_body([stops])
+    assert decision.kept_as_given and _kept(decision) == [stops] and decision.spans == []
+    with pytest.raises(DocumentError) as err:
+        _decide_body(["Stops: Riverside Park"])
+    assert err.value.reason == NO_BODY
+
+
+def test_the_line_model_does_not_run_on_an_extracted_body():
+    text = "\n\n".join(PARAGRAPHS + TEASERS)
+    steps = decide_stable_steps(normalise_lines(text), Settings(use_model=True), policy=extracted_body(text))
+    with pytest.raises(StopIteration):  # no ScoreRequest: the decision is returned at once
+        next(steps)
+
+
+CLEANER = ("cleaners.pipeline", "cleaners.decide", "cleaners.fixpoint", "cleaners.policy", "cleaners.engine", "cleaners.model")
+
+
+def test_extract_html_imports_nothing_of_the_cleaner():
+    # the extraction returns candidate bodies; the pipeline chooses between them with the cleaner
+    root = Path(__file__).resolve().parent.parent
+    code = f"import sys, cleaners.extract_html; print(sorted(m for m in sys.modules if m.startswith({CLEANER!r})))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # nor at call time: no import of the cleaner anywhere in the module, a function's included
+    tree = ast.parse((root / "cleaners" / "extract_html.py").read_text(encoding="utf-8"))
+    imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert [name for name in imported if name and name.startswith(CLEANER)] == []
