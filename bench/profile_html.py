@@ -102,10 +102,8 @@ def main(argv: list[str] | None = None) -> dict:
         t.wrap(eh, "body_chars", "body_chars (whole <body> text, the bound)")
     t.wrap(eh, "visible_text", "visible_text (fallback)")
     t.wrap(eh, "choose_title", "choose_title")
-    t.wrap(pipeline, "_clean_extracted", "line cleaner on the body (_clean_extracted)")
-    t.wrap(pipeline, "clean_text", "  of which clean_text")
-    t.wrap(pipeline, "decide_stable", "    clean_text: decide_stable (rules, decision passes)")
-    t.wrap(pipeline, "normalise_lines", "  normalise_lines (in clean_text and again in _clean_extracted)")
+    t.wrap(pipeline, "normalise_lines", "normalise_lines (the body's lines)")
+    t.wrap(pipeline, "read_text_metadata", "metadata the body's text states (dateline, byline)")
     t.wrap(pipeline, "resolve", "metadata resolution")
 
     def ours(p):
