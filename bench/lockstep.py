@@ -1,6 +1,7 @@
 """The columnar engine's lock step: speed and memory of a batch cleaned N documents at a time.
 
     .venv/bin/python bench/lockstep.py [--pages 461] [--sizes 1,8,32,128] [--rounds 3] [--before DIR]
+    .venv/bin/python bench/lockstep.py --corpus DIR --pages 1000 --sizes 32 --rounds 1   # a generated corpus
 
 Writes the dev pages' full-page text as .txt files once (a temporary folder), then for each
 Settings.lockstep_docs in --sizes runs cleaners.batch.clean_sources over all of them in a fresh
@@ -9,7 +10,10 @@ and reports the median CPU milliseconds per document, the ratio to lockstep_docs
 same run, and the process's peak RSS. Every size must give the same rows (checked: a digest of
 the articles and removed rows). With --before DIR (a folder holding another version's cleaners/
 package, e.g. `git worktree add /tmp/before <commit>`), that version is run the same way with its
-default settings, as the first row: the ratio is then against it. Raw numbers: bench/out/lockstep.json.
+default settings, as the first row: the ratio is then against it. With --corpus DIR (e.g. one
+bench/generate_corpus.py wrote), the first --pages of its .txt files are the batch instead of the
+dev pages: run it at two sizes to see how a batch's peak memory grows with its documents. Raw
+numbers: bench/out/lockstep.json.
 """
 from __future__ import annotations
 
@@ -54,14 +58,18 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--devset", type=Path, default=devset_dir())
     ap.add_argument("--before", type=Path, default=None, help="another version's root, run first with its defaults")
+    ap.add_argument("--corpus", type=Path, default=None, help="a folder of .txt files to clean instead of the dev pages")
     a = ap.parse_args(argv)
     sizes = ([0] if a.before else []) + [int(s) for s in a.sizes.split(",")]
-    with gzip.open(a.devset / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
-        pages = [json.loads(line) for line in fh][: a.pages]
+    if a.corpus is not None:
+        texts = [p.read_bytes() for p in sorted(a.corpus.rglob("*.txt"))[: a.pages]]
+    else:
+        with gzip.open(a.devset / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
+            texts = [json.loads(line)["text"].encode("utf-8") for line in fh][: a.pages]
     runs: dict[int, list[dict]] = {s: [] for s in sizes}
     with tempfile.TemporaryDirectory() as tmp:
-        for i, p in enumerate(pages):
-            (Path(tmp) / f"{i:04d}.txt").write_text(p["text"], encoding="utf-8")
+        for i, data in enumerate(texts):
+            (Path(tmp) / f"{i:06d}.txt").write_bytes(data)
         for _ in range(a.rounds):
             for size in sizes:
                 root = a.before if size == 0 else ROOT

@@ -50,9 +50,8 @@ import pyarrow.compute as pc
 from cleaners.corpus import DocContext
 from cleaners.model import features as fx
 from cleaners.model.features import (
-    COLON, COMMA, DIGIT, FEATURE_NAMES, LETTER, NEIGHBOUR_BASE, NEIGHBOUR_SHIFTS, OTHER_LETTER,
-    PUNCT, SENT_END, SEP, SPACE, SYMBOL, UPPER, _IDX, _NB_DST, _NB_SRC, _PLANES, _SEARCH,
-    _SEARCH_NAMES, _lut, _word_flags,
+    FEATURE_NAMES, LETTER, NEIGHBOUR_BASE, NEIGHBOUR_SHIFTS, OTHER_LETTER, SPACE, UPPER, _IDX, _NB_DST,
+    _NB_SRC, _PLANES, _SEARCH, _SEARCH_NAMES, _lut, _word_flags,
 )
 
 Tokens = tuple[np.ndarray, np.ndarray]
@@ -335,7 +334,6 @@ def _edge_classes(table: LinesTable, code: np.ndarray, starts: np.ndarray):
 
 def _shape_features(table: LinesTable, put) -> Shape:
     lens = table.lens
-    lens_c = np.maximum(lens, 1)
     cps = np.frombuffer("".join(table.lines).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     codes = _class_codes()
     code = np.empty(len(cps) + 1, dtype=np.uint8)
@@ -347,31 +345,8 @@ def _shape_features(table: LinesTable, put) -> Shape:
     def per_line(bit: int) -> np.ndarray:
         return counts[:, _PLANES.index(bit)]
 
-    letters = per_line(LETTER)
-    words = np.where(lens > 0, per_line(SPACE) + 1, 0)
     last, last2, first = _edge_classes(table, code, starts)
-    ends_sent = ((last & SENT_END) > 0) | (((last & PUNCT) > 0) & ((last2 & SENT_END) > 0) & (lens > 1))
-    n_sent_end = per_line(SENT_END)
-    put("n_chars", np.log1p(lens))
-    put("n_words", words)
-    put("mean_word_len", letters / np.maximum(words, 1))
-    put("letter_ratio", letters / lens_c)
-    put("upper_ratio", per_line(UPPER) / np.maximum(letters, 1))
-    put("digit_ratio", per_line(DIGIT) / lens_c)
-    put("punct_ratio", per_line(PUNCT) / lens_c)
-    put("symbol_ratio", per_line(SYMBOL) / lens_c)
-    put("other_letter_ratio", per_line(OTHER_LETTER) / lens_c)
-    put("sep_ratio", per_line(SEP) / np.maximum(words, 1))
-    put("comma_per_word", per_line(COMMA) / np.maximum(words, 1))
-    put("n_sent_end", n_sent_end)
-    put("ends_sent", ends_sent)
-    put("ends_colon", (last & COLON) > 0)
-    put("ends_letter", (last & LETTER) > 0)
-    put("ends_digit", (last & DIGIT) > 0)
-    put("starts_upper", (first & UPPER) > 0)
-    put("starts_digit", (first & DIGIT) > 0)
-    put("starts_punct", (first & (PUNCT | SYMBOL)) > 0)
-    put("title_case_ratio", counts[:, -2] / np.maximum(counts[:, -1], 1))
+    words, n_sent_end = fx.put_shape_features(put, lens, per_line, counts[:, -2], counts[:, -1], last, last2, first)
     return Shape(words, n_sent_end)
 
 

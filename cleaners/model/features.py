@@ -240,6 +240,40 @@ def _line_token_lists(lines: list[str], lower: str) -> list[list[str]]:
     return toks
 
 
+def put_shape_features(put, lens: np.ndarray, per_line, word_start_upper: np.ndarray, word_start_letter: np.ndarray,
+                       last: np.ndarray, last2: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The shape columns of BASE, written with put(name, values), from each line's length, its
+    character-class counts (per_line(bit)), its word starts in upper case and on a letter, and the
+    classes of its last, second-last and first characters. Returns (words, n_sent_end), which later
+    features read. doc_features and the engine's batch_features both call it: one formula each."""
+    lens_c = np.maximum(lens, 1)
+    letters = per_line(LETTER)
+    words = np.where(lens > 0, per_line(SPACE) + 1, 0)
+    ends_sent = ((last & SENT_END) > 0) | (((last & PUNCT) > 0) & ((last2 & SENT_END) > 0) & (lens > 1))
+    n_sent_end = per_line(SENT_END)
+    put("n_chars", np.log1p(lens))
+    put("n_words", words)
+    put("mean_word_len", letters / np.maximum(words, 1))
+    put("letter_ratio", letters / lens_c)
+    put("upper_ratio", per_line(UPPER) / np.maximum(letters, 1))
+    put("digit_ratio", per_line(DIGIT) / lens_c)
+    put("punct_ratio", per_line(PUNCT) / lens_c)
+    put("symbol_ratio", per_line(SYMBOL) / lens_c)
+    put("other_letter_ratio", per_line(OTHER_LETTER) / lens_c)
+    put("sep_ratio", per_line(SEP) / np.maximum(words, 1))
+    put("comma_per_word", per_line(COMMA) / np.maximum(words, 1))
+    put("n_sent_end", n_sent_end)
+    put("ends_sent", ends_sent)
+    put("ends_colon", (last & COLON) > 0)
+    put("ends_letter", (last & LETTER) > 0)
+    put("ends_digit", (last & DIGIT) > 0)
+    put("starts_upper", (first & UPPER) > 0)
+    put("starts_digit", (first & DIGIT) > 0)
+    put("starts_punct", (first & (PUNCT | SYMBOL)) > 0)
+    put("title_case_ratio", word_start_upper / np.maximum(word_start_letter, 1))
+    return words, n_sent_end
+
+
 def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | None = None,
                  lexicon: dict[str, float] | None = None) -> np.ndarray:
     """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines. With `keep`
@@ -254,7 +288,6 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
         ctx = DocContext.empty(n)
     lut = _lut()
     lens = np.fromiter(map(len, lines), dtype=np.int64, count=n)
-    lens_c = np.maximum(lens, 1)
     flat = "".join(lines)
     cps = np.frombuffer(flat.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     cls = lut[np.minimum(cps, 0xFFFF)]
@@ -280,42 +313,15 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
     def per_line(bit: int) -> np.ndarray:
         return counts[:, _PLANES.index(bit)]
 
-    letters = per_line(LETTER)
-    spaces = per_line(SPACE)
-    words = np.where(nonempty, spaces + 1, 0)
-    word_start_upper = counts[:, -2]
-    word_start_letter = counts[:, -1]
     last = cls[np.maximum(starts + lens - 1, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
     last2 = cls[np.maximum(starts + lens - 2, 0)] if len(cls) else np.zeros(n, dtype=np.uint16)
     first = cls[safe_starts] if len(cls) else np.zeros(n, dtype=np.uint16)
-    ends_sent = ((last & SENT_END) > 0) | (((last & PUNCT) > 0) & ((last2 & SENT_END) > 0) & (lens > 1))
 
     col = F.T  # views into columns by name
     def put(name, values):
         col[_IDX[name]] = values
 
-    put("n_chars", np.log1p(lens))
-    put("n_words", words)
-    put("mean_word_len", letters / np.maximum(words, 1))
-    put("letter_ratio", letters / lens_c)
-    put("upper_ratio", per_line(UPPER) / np.maximum(letters, 1))
-    put("digit_ratio", per_line(DIGIT) / lens_c)
-    put("punct_ratio", per_line(PUNCT) / lens_c)
-    put("symbol_ratio", per_line(SYMBOL) / lens_c)
-    put("other_letter_ratio", per_line(OTHER_LETTER) / lens_c)
-    put("sep_ratio", per_line(SEP) / np.maximum(words, 1))
-    put("comma_per_word", per_line(COMMA) / np.maximum(words, 1))
-    n_sent_end = per_line(SENT_END)
-    put("n_sent_end", n_sent_end)
-    put("ends_sent", ends_sent)
-    put("ends_colon", (last & COLON) > 0)
-    put("ends_letter", (last & LETTER) > 0)
-    put("ends_digit", (last & DIGIT) > 0)
-    put("starts_upper", (first & UPPER) > 0)
-    put("starts_digit", (first & DIGIT) > 0)
-    put("starts_punct", (first & (PUNCT | SYMBOL)) > 0)
-    title_case = word_start_upper / np.maximum(word_start_letter, 1)
-    put("title_case_ratio", title_case)
+    words, n_sent_end = put_shape_features(put, lens, per_line, counts[:, -2], counts[:, -1], last, last2, first)
 
     # ------------------------------------------------------------ patterns (on "\n"-joined text)
     text = "\n".join(lines)

@@ -109,8 +109,6 @@ def _names_agency_tail():
 def _may_end_in_credit():
     """credited_caption's _before_credit: a credit bracket that ends the line, or a glued tail that
     names an agency (_AGENCY_TAIL)."""
-    import polars as pl
-
     return _ends_in_credit_bracket() | (_has_glued_tail() & _names_agency_tail())
 
 
