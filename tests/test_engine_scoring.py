@@ -41,14 +41,20 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def test_a_batch_cleans_each_text_as_cleaning_it_alone(texts):
-    settings = Settings()
-    alone = []
+def _each_alone(texts: list[str], settings: Settings) -> list:
+    """clean_text on each text: its CleanDocument or its DocumentError."""
+    out = []
     for t in texts:
         try:
-            alone.append(clean_text(t, settings))
+            out.append(clean_text(t, settings))
         except DocumentError as err:
-            alone.append(err)
+            out.append(err)
+    return out
+
+
+def test_a_batch_cleans_each_text_as_cleaning_it_alone(texts):
+    settings = Settings()
+    alone = _each_alone(texts, settings)
     together = clean_texts(texts, settings)
     assert len(together) == len(texts)
     assert [i for i, (a, b) in enumerate(zip(alone, together)) if not _same(a, b)] == []
@@ -146,10 +152,5 @@ def test_any_batch_gives_what_each_text_gives_alone(batch):
     """Generated texts (articles with debris, Markdown, wrapped text, arbitrary strings) cleaned
     together and one by one."""
     settings = Settings()
-    alone = []
-    for t in batch:
-        try:
-            alone.append(clean_text(t, settings))
-        except DocumentError as err:
-            alone.append(err)
+    alone = _each_alone(batch, settings)
     assert all(_same(a, b) for a, b in zip(alone, clean_texts(batch, settings)))
