@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 ENV_SHARED = "NEWSCLEAN_SHARED"
+ENV_DEVSET = "NEWSCLEAN_DEVSET"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -21,5 +22,16 @@ def shared_dir() -> Path:
 
 
 def devset_dir() -> Path:
-    """The development pages: pages.jsonl.gz, trafilatura-pages.jsonl.gz, html/."""
-    return shared_dir() / "devset"
+    """The development pages (pages.jsonl.gz, trafilatura-pages.jsonl.gz, html/): $NEWSCLEAN_DEVSET
+    when set, else the shared folder's devset/."""
+    value = os.environ.get(ENV_DEVSET)
+    return Path(value).expanduser() if value else shared_dir() / "devset"
+
+
+def require_devset(devset: Path) -> Path:
+    """`devset` when it holds the dev pages, else SystemExit with a message saying how to point at
+    them (for `newsclean train` and `newsclean eval`, which cannot run without them)."""
+    if (Path(devset) / "pages.jsonl.gz").is_file():
+        return Path(devset)
+    raise SystemExit(f"no dev pages at {devset} (pages.jsonl.gz): pass --devset DIR, or set {ENV_DEVSET} to that "
+                     f"folder, or {ENV_SHARED} to the shared folder that holds devset/")

@@ -167,7 +167,9 @@ def main(argv=None) -> int:
                          "cells share a line, no image alt text); the model always trains on `text`")
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args(argv)
+    from cleaners.shared_data import require_devset
 
+    require_devset(a.devset)
     from cleaners.settings import Settings
     settings = Settings()
     pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")

@@ -45,9 +45,9 @@ from cleaners.corpus import CorpusStats, DocContext
 from cleaners.model import bagging, lexicon, member_name
 from cleaners.model import features as fx
 from cleaners.model import labels as lb
-from cleaners.shared_data import devset_dir
+from cleaners.shared_data import devset_dir, require_devset
 
-DEVSET = devset_dir()  # $NEWSCLEAN_SHARED/devset, else ../shared/devset beside the checkout
+DEVSET = devset_dir()  # $NEWSCLEAN_DEVSET, else $NEWSCLEAN_SHARED/devset, else ../shared/devset beside the checkout
 MODEL_DIR = Path(__file__).resolve().parent
 SEED = 20261121
 
@@ -410,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="train into a temporary folder and compare it with --out byte for byte (exit 1 if any "
                          "file differs): whether the code still reproduces the packaged model")
     a = ap.parse_args(argv)
+    require_devset(a.devset)
     if a.check:
         import tempfile
 
