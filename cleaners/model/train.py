@@ -358,7 +358,7 @@ def _fit_title(XT: np.ndarray, ty: np.ndarray, keep: np.ndarray, doc_of_row: np.
 
 def build_docs(devset: Path, pages: list[dict] | None = None, seed: int = SEED,
                with_snippets: bool = True) -> tuple[list[TrainDoc], CorpusStats]:
-    pages = pages if pages is not None else load_jsonl(devset / "pages.jsonl.gz")
+    pages = pages if pages is not None else load_jsonl(require_devset(devset) / "pages.jsonl.gz")
     docs = page_docs(pages)
     allpages = list(docs)
     extra: list[TrainDoc] = []
@@ -410,7 +410,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="train into a temporary folder and compare it with --out byte for byte (exit 1 if any "
                          "file differs): whether the code still reproduces the packaged model")
     a = ap.parse_args(argv)
-    require_devset(a.devset)
     if a.check:
         import tempfile
 
