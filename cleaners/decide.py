@@ -39,7 +39,7 @@ from cleaners.settings import Settings
 from cleaners.tables import table_blocks
 from cleaners.titles import label_cut
 from cleaners.types import DocumentError, Span
-from cleaners.engine.scoring import Steps
+from cleaners.engine.scoring import ScoreRequest, Steps, run_steps
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
@@ -145,7 +145,6 @@ def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | N
     stays right when decide_stable re-runs on fewer lines); without one, per-line corpus document
     frequencies (if any) are used, else the context made active with cleaners.model.using()."""
     from cleaners.corpus import DocContext
-    from cleaners.engine.scoring import ScoreRequest
     from cleaners.model import LineModel, active_context
 
     if callable(context):
@@ -359,8 +358,6 @@ def _is_standfirst(text: str) -> bool:
 
 def decide(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
     """decide_steps with the line model scored on the spot (see there)."""
-    from cleaners.engine.scoring import run_steps
-
     return run_steps(decide_steps(lines, settings, **kwargs))
 
 
@@ -369,7 +366,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                  url: str | None = None, removed_before: frozenset[int] = frozenset()) -> Steps[Decision]:
     """A generator: it yields one ScoreRequest when it needs the line model (score_request) and is
     sent back (P(debris) per line, headline index or None); it returns the Decision.
-`lines` are all normalised lines (empty ones included, so numbers match the raw text).
+    `lines` are all normalised lines (empty ones included, so numbers match the raw text).
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model and policy.use_model, the packaged line model scores them (`model_context`:
     a DocContext with the corpus repetition of these non-empty lines, optional). `policy`

@@ -33,7 +33,6 @@ from cleaners.types import Span
 # rare, but two menu-heavy pages needed 9 and 11.
 MAX_PASSES = 16
 
-Scorer = Callable[[list[str]], object]  # lines -> model P(debris) per non-empty line, or None
 
 
 def _residual(text: str, offsets: list[int], cuts: list[tuple[int, int]]) -> tuple[str, list[int]]:
@@ -74,21 +73,19 @@ def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decisio
 
 
 def decide_stable_steps(lines: Sequence[str], settings: Settings, *, policy: Policy = TEXT,
-                        scorer: Scorer | None = None, decide_fn: Callable[..., Decision] | None = None,
-                        **kwargs) -> Steps[Decision]:
+                        decide_fn: Callable[..., Decision] | None = None, **kwargs) -> Steps[Decision]:
     """`decide` repeated on its own output until a pass removes nothing (see the module docstring),
     as steps (cleaners.engine.scoring): each pass yields its request for the line model.
     `policy`: what the decider may do (the text path's by default; on a given body the policy has
-    the final say, cleaners.decide.keep_given_body_steps). `scorer`, when given, recomputes the
-    model's P(debris) for each pass's lines; `decide_fn`, when given, is a plain function that
+    the final say, cleaners.decide.keep_given_body_steps). `decide_fn`, when given, is a plain function that
     decides a pass in place of decide_steps."""
-    passes = _passes_steps(lines, settings, policy, scorer, decide_fn, kwargs)
+    passes = _passes_steps(lines, settings, policy, decide_fn, kwargs)
     if policy.searches_body:
         return (yield from passes)
     return (yield from keep_given_body_steps(lines, passes, policy))
 
 
-def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy, scorer: Scorer | None,
+def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy,
                   decide_fn: Callable[..., Decision] | None, kwargs: dict) -> Steps[Decision]:
     """The passes of decide_stable_steps, to the stable decision."""
     original = list(lines)
@@ -103,8 +100,6 @@ def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy, scor
         removed = frozenset(n for n, t in enumerate(current, 1) if not t and original[n - 1])
         if removed:
             extra["removed_before"] = removed
-        if scorer is not None:
-            extra["debris_proba"] = scorer(current)
         if decide_fn is not None:
             decision = decide_fn(current, settings, **extra)
         else:

@@ -95,11 +95,18 @@ class LinesTable:
         return out
 
 
+def row_layout(n_lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the rows of documents of `n_lines` lines each, laid one after another, belong:
+    (offsets, each row's document, each row's index within its document)."""
+    offsets = np.concatenate([[0], np.cumsum(n_lines)]).astype(np.int64)
+    doc = np.repeat(np.arange(len(n_lines), dtype=np.int64), n_lines)
+    local = np.arange(offsets[-1], dtype=np.int64) - offsets[:-1][doc]
+    return offsets, doc, local
+
+
 def lines_table(docs: list[list[str]]) -> LinesTable:
     n_lines = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
-    offsets = np.concatenate([[0], np.cumsum(n_lines)]).astype(np.int64)
-    doc = np.repeat(np.arange(len(docs), dtype=np.int64), n_lines)
-    local = np.arange(offsets[-1], dtype=np.int64) - offsets[:-1][doc]
+    offsets, doc, local = row_layout(n_lines)
     lines = list(chain.from_iterable(docs))
     lens = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     return LinesTable(docs, lines, offsets, doc, local, n_lines, lens)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from cleaners.model import LineModel
 
 T = TypeVar("T")
-# a cleaning step generator: yields ScoreRequests, is sent (P(debris), headline index), returns T
+# a cleaning step generator: yields requests (RulesRequest, ScoreRequest), is sent their answers, returns T
 Steps = Generator["ScoreRequest", Any, T]
 
 
@@ -43,11 +43,9 @@ class ScoreRequest:
     texts: list[str]  # the document's non-empty lines in this pass
     context: "DocContext | None"
 
-    def score(self):
+    def answer_alone(self):
         """(P(debris) per line, headline index or None): this request scored alone."""
         return self.model.analyse(self.texts, self.context)
-
-    answer_alone = score
 
     def group_key(self):
         return ScoreRequest, id(self.model)
@@ -79,7 +77,7 @@ class RulesRequest:
 
 
 def run_steps(steps: Steps[T]) -> T:
-    """Drive one document's steps, scoring each request at once; returns what the steps return."""
+    """Drive one document's steps, answering each request at once; returns what the steps return."""
     try:
         request = next(steps)
         while True:
@@ -91,8 +89,8 @@ def run_steps(steps: Steps[T]) -> T:
 def run_batch(all_steps: Sequence[Steps[T]],
               around: Callable[[int], AbstractContextManager] | None = None) -> list[T | BaseException]:
     """Drive every document's steps in lock step, answering each round's requests of one kind (and
-    one model, one rule set) together. `around(i)`, if given, is entered around each step of document i (its time limit, its
-    corpus context). Returns per document what its steps returned, or the exception (an Exception
+    one model, one rule set) together. `around(i)`, if given, is entered around each step of
+    document i (its time limit, its corpus context). Returns per document what its steps returned, or the exception (an Exception
     or DocumentTimeout) that ended them: one document's failure never stops the others."""
     results: list[Any] = [None] * len(all_steps)
     waiting: dict[int, ScoreRequest | RulesRequest] = {}

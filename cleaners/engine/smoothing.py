@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cleaners.engine.features import row_layout
 from cleaners.model.features import _IDX, _KEEP2, SMOOTH
 
 
@@ -25,11 +26,8 @@ class _Padded:
     """Where each row of the batch sits in a (documents x longest document) layout."""
 
     def __init__(self, offsets: np.ndarray):
-        self.offsets = np.asarray(offsets, dtype=np.int64)
-        self.lengths = np.diff(self.offsets)
-        self.n = int(self.offsets[-1])
-        self.doc = np.repeat(np.arange(len(self.lengths)), self.lengths)
-        self.local = np.arange(self.n) - self.offsets[:-1][self.doc]
+        self.lengths = np.diff(np.asarray(offsets, dtype=np.int64))
+        self.offsets, self.doc, self.local = row_layout(self.lengths)
         self.n_of = self.lengths[self.doc]
         self.width = int(self.lengths.max()) if len(self.lengths) else 0
 

@@ -2,9 +2,9 @@
 the first strong whole-line proposal names the kind."""
 from cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
                             signature, site_notice, tag_list)
-from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
 from typing import Iterable
 
+from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
 from cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
@@ -85,13 +85,13 @@ class _Proposer:
         self._prefilter: Prefilter | None = None
         self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
-        # text-only rules with a declared condition (cleaners.rules.base.when), and by (started,
-        # bit mask of the conditions that hold) the text-only rules to call on a text
+        # the rules with a declared condition (cleaners.rules.base.when), one bit each, and by
+        # (started, bits of the conditions that hold) the text-only rules to call on a text and the
+        # in-context rules whose text gate to ask
         self.conditioned = tuple(r for r in rules if getattr(r, "condition", None) is not None)
         if len(self.conditioned) > 62:
             raise ValueError("at most 62 rules of a set may declare a condition (one bit each)")
-        self._to_call: dict[tuple[bool, int], tuple[tuple[int, Rule], ...]] = {}
-        self._to_gate: dict[int, tuple[tuple[int, Rule], ...]] = {}
+        self._to_ask: dict[tuple[bool, int], tuple[tuple[tuple[int, Rule], ...], tuple[tuple[int, Rule], ...]]] = {}
         self.by_text: dict[str, _Entry] = {}
 
     @property
@@ -105,33 +105,18 @@ class _Proposer:
         """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
         return self.prefilter.may_match(text) and self.start_union.search(text) is not None
 
-    def _off(self, holds: int) -> set[int]:
-        """ids of the conditioned rules whose condition does not hold (a bit per self.conditioned)."""
-        return {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
-
-    def _rules_to_call(self, started: bool, holds: int | None) -> tuple[tuple[int, Rule], ...]:
-        """The text-only rules to call on a text: those its start patterns allow (`started`), less
-        the conditioned ones whose condition does not hold (`holds`: a bit per self.conditioned;
-        None: not evaluated, call them all)."""
-        rules = self.text_only if started else self.text_only_unstarted
+    def _to_ask_of(self, started: bool, holds: int | None):
+        """(the text-only rules to call, the in-context rules whose gate to ask) on a text: those its
+        start patterns allow (`started`), less the conditioned ones whose condition does not hold
+        (`holds`: a bit per self.conditioned; None: not evaluated, ask them all)."""
+        text_only = self.text_only if started else self.text_only_unstarted
         if holds is None:
-            return rules
-        key = (started, holds)
-        found = self._to_call.get(key)
+            return text_only, self.in_context
+        found = self._to_ask.get((started, holds))
         if found is None:
-            off = self._off(holds)
-            found = self._to_call[key] = tuple((i, r) for i, r in rules if id(r) not in off)
-        return found
-
-    def _in_context_to_gate(self, holds: int | None) -> tuple[tuple[int, Rule], ...]:
-        """The in-context rules whose text gate is worth asking: all, less the conditioned ones
-        whose condition does not hold."""
-        if holds is None:
-            return self.in_context
-        found = self._to_gate.get(holds)
-        if found is None:
-            off = self._off(holds)
-            found = self._to_gate[holds] = tuple((i, r) for i, r in self.in_context if id(r) not in off)
+            off = {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
+            found = self._to_ask[(started, holds)] = (tuple((i, r) for i, r in text_only if id(r) not in off),
+                                                      tuple((i, r) for i, r in self.in_context if id(r) not in off))
         return found
 
     def prime(self, texts: Iterable[str]) -> None:
@@ -155,9 +140,9 @@ class _Proposer:
             self.by_text[text] = self._entry(line, Doc([line]), bits)
 
     def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
-        rules = self._rules_to_call(self.started(line.text), holds)
+        rules, in_context = self._to_ask_of(self.started(line.text), holds)
         found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
-        gated = tuple([(i, rule) for i, rule in self._in_context_to_gate(holds) if rule.text_gate is None or rule.text_gate(line)])
+        gated = tuple([(i, rule) for i, rule in in_context if rule.text_gate is None or rule.text_gate(line)])
         entry = (found, tuple([p for _, p in found]), gated)
         if len(_SHARED) >= _SHARED_MAX:
             _SHARED.clear()
