@@ -4,7 +4,7 @@
 #     bench/ab_cli.sh OLD_COMMIT NEW_COMMIT RAW_DIR [REPS=3]
 #
 # Each commit is exported with `git archive` to a temporary folder and run from there with this
-# checkout's .venv (`python -c "from flows.cli import main; main()" run RAW OUT --full`), so both
+# checkout's .venv (`python -c "from newsclean.flows.cli import main; main()" run RAW OUT --full`), so both
 # sides use the same libraries. Prints one line per run: wall, user and system seconds (GNU time)
 # and the flow's own total from run.json. Quote medians; the machine is shared.
 set -euo pipefail
@@ -25,7 +25,7 @@ for i in $(seq "$REPS"); do
     out="$WORK/out-$side"
     rm -rf "$out"
     (cd "$WORK/$side" && /usr/bin/time -f "$side run $i: wall %e s, user %U s, sys %S s" \
-        .venv/bin/python -c "from flows.cli import main; main()" run "$RAW" "$out" --full >/dev/null 2>"$WORK/err") \
+        .venv/bin/python -c "from newsclean.flows.cli import main; main()" run "$RAW" "$out" --full >/dev/null 2>"$WORK/err") \
       || { tail -5 "$WORK/err"; exit 1; }
     tail -1 "$WORK/err"
     "$ROOT/.venv/bin/python" -c "import json,sys; d=json.load(open(sys.argv[1])); print('   flow total', d['durations_s']['total'], 's,', d['docs_cleaned'], 'cleaned')" "$out/run.json"

@@ -1,4 +1,4 @@
-"""A/B CPU time of cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
+"""A/B CPU time of newsclean.cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
 
     .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--rounds 1] [--warm-up ROOTS] [--devset PAGES]
 
@@ -16,20 +16,20 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
 CODE = r'''
 import sys, gzip, json, time
 sys.path.insert(0, sys.argv[1])
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
 pages = [json.loads(l) for l in gzip.open(sys.argv[5])][:int(sys.argv[2])]
 s = Settings()
 if sys.argv[3] == "1":
-    import cleaners.model
-    if hasattr(cleaners.model, "warm_up"):
-        cleaners.model.warm_up()
+    import newsclean.cleaners.model
+    if hasattr(newsclean.cleaners.model, "warm_up"):
+        newsclean.cleaners.model.warm_up()
 def run(ps):
     for p in ps:
         try:
@@ -54,7 +54,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="rounds over the pages per process; the last is "
                     "timed (1: cold caches, as a new worker sees new pages; 2+: warm, as bench_baselines)")
     ap.add_argument("--warm-up", default="", help="roots (comma-separated; 'all') whose process calls "
-                    "cleaners.model.warm_up() first, as a worker would (gc.freeze after model load)")
+                    "newsclean.cleaners.model.warm_up() first, as a worker would (gc.freeze after model load)")
     ap.add_argument("--devset", type=Path, default=devset_dir() / "pages.jsonl.gz",
                     help="the dev pages (default: $NEWSCLEAN_SHARED/devset, else ../shared/devset)")
     a = ap.parse_args()

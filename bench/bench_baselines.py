@@ -4,14 +4,14 @@
         [--skip text,html,prefect] [--out bench/out/baselines.json] [--warm-up]
 
 Text group, on the full-page `text` of the dev pages (shared/devset/pages.jsonl.gz):
-- ours: cleaners.pipeline.clean_texts, Settings.lockstep_docs texts at a time as a batch is cleaned
+- ours: newsclean.cleaners.pipeline.clean_texts, Settings.lockstep_docs texts at a time as a batch is cleaned
   (one process, one core);
 - c4: a C4-style line filter (c4_filter below; Raffel et al. 2020, TFDS c4_utils): keep lines that
   end in terminal punctuation and have >= 5 words, drop lines mentioning javascript or cookie and
   policy boilerplate, drop the page on "lorem ipsum" or a curly brace or < 3 sentences;
 - justext: jusText with the English stop list, on the text's blocks wrapped in <p> elements.
 HTML group, on the same pages' original HTML (shared/devset/html/):
-- ours: cleaners.pipeline.clean_document on an html RawDocument (trafilatura + the line cleaner);
+- ours: newsclean.cleaners.pipeline.clean_document on an html RawDocument (trafilatura + the line cleaner);
 - trafilatura: trafilatura.extract(html) with its defaults;
 - resiliparse: resiliparse.extract.html2text.extract_plain_text(html, main_content=True);
 - justext: jusText on the HTML.
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from cleaners.shared_data import devset_dir, shared_dir  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir, shared_dir  # noqa: E402
 
 DEVSET = devset_dir()
 SCORER = shared_dir() / "tools" / "score-devset"
@@ -90,9 +90,9 @@ def load_pages(limit: int | None = None) -> list[dict]:
 def text_methods():
     import justext
 
-    from cleaners.pipeline import clean_text, clean_texts
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.pipeline import clean_text, clean_texts
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError
 
     settings = Settings()
     stop = justext.get_stoplist("English")
@@ -104,8 +104,8 @@ def text_methods():
             return ""
 
     def ours_batch(pages):
-        """As cleaners.batch cleans a batch: settings.lockstep_docs texts at a time, each decision
-        pass of a group scored in one call (cleaners.pipeline.clean_texts)."""
+        """As newsclean.cleaners.batch cleans a batch: settings.lockstep_docs texts at a time, each decision
+        pass of a group scored in one call (newsclean.cleaners.pipeline.clean_texts)."""
         size, outs = max(1, settings.lockstep_docs), []
         for i in range(0, len(pages), size):
             for doc in clean_texts([p["text"] for p in pages[i:i + size]], settings):
@@ -131,9 +131,9 @@ def html_methods():
     import trafilatura
     from resiliparse.extract.html2text import extract_plain_text
 
-    from cleaners.pipeline import clean_document
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     settings = Settings()
     stop = justext.get_stoplist("English")
@@ -214,13 +214,13 @@ def _plain_batch(args) -> dict:
     import datetime as dt
     import inspect
 
-    from cleaners import store
-    from cleaners.batch import clean_sources
-    from cleaners.settings import Settings
+    from newsclean.cleaners import store
+    from newsclean.cleaners.batch import clean_sources
+    from newsclean.cleaners.settings import Settings
 
     extra = {}
     if stats_path and "corpus" in inspect.signature(clean_sources).parameters:
-        from cleaners import corpus_context
+        from newsclean.cleaners import corpus_context
         extra["corpus"] = corpus_context.load(stats_path)
     result = clean_sources(Path(raw_dir), sources, Settings(**settings), dt.datetime.fromisoformat(cleaned_at), **extra)
     return store.write_part(Path(stage), index, result)
@@ -231,10 +231,10 @@ def plain_run(raw_dir: Path, out_dir: Path) -> dict:
     import datetime as dt
     import multiprocessing as mp
 
-    import cleaners.batch  # noqa: F401  (imported before the fork: workers start warm)
-    from cleaners import store
-    from cleaners.readers import discover
-    from cleaners.settings import Settings
+    import newsclean.cleaners.batch  # noqa: F401  (imported before the fork: workers start warm)
+    from newsclean.cleaners import store
+    from newsclean.cleaners.readers import discover
+    from newsclean.cleaners.settings import Settings
 
     t0 = time.perf_counter()
     cfg = Settings()
@@ -244,8 +244,8 @@ def plain_run(raw_dir: Path, out_dir: Path) -> dict:
     sources, _skipped = discover(raw_dir)
     t_discover = time.perf_counter()
     workers = os.cpu_count() or 1
-    from cleaners import corpus_context
-    from flows.clean_corpus import plan_batches  # the flow's own batching (no Prefect call)
+    from newsclean.cleaners import corpus_context
+    from newsclean.flows.clean_corpus import plan_batches  # the flow's own batching (no Prefect call)
     batches = plan_batches(sources, cfg.batch_size, workers)
     # the corpus pass as the flow runs it: slices hashed in parallel, statistics from the parts
     with mp.get_context("fork").Pool(workers) as pool:
@@ -321,12 +321,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--skip", default="", help="comma list of groups to skip: text, html, prefect")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "baselines.json")
     ap.add_argument("--warm-up", action="store_true",
-                    help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
+                    help="first call newsclean.cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
     a = ap.parse_args(argv)
     if a.warm_up:
-        import cleaners.model
+        import newsclean.cleaners.model
 
-        cleaners.model.warm_up()
+        newsclean.cleaners.model.warm_up()
         results_warm = True
     else:
         results_warm = False

@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate_corpus import Generator, Shares, ensure_corpus  # noqa: E402
 
-# `newsclean` of the code under ROOT (python -m flows.cli with ROOT first on PYTHONPATH), so that a
+# `newsclean` of the code under ROOT (python -m newsclean.flows.cli with ROOT first on PYTHONPATH), so that a
 # clean export of a commit (git archive) can be measured while others edit the working tree.
-NEWSCLEAN = [sys.executable, "-m", "flows.cli"]
+NEWSCLEAN = [sys.executable, "-m", "newsclean.flows.cli"]
 
 
 def bench_env() -> dict:

@@ -3,9 +3,9 @@
     .venv/bin/python bench/bench_text_cleaner.py [--runs 5] [--pages 461]
 
 Reports pages/s (median of --runs runs, each over the same pages) for:
-  model      features + both model stages + title on already-normalised lines (cleaners.model);
-  lines+model  normalisation (cleaners.lines) + the above;
-  pipeline   the real text path, cleaners.pipeline.clean_text (rules, decision, model, metadata).
+  model      features + both model stages + title on already-normalised lines (newsclean.cleaners.model);
+  lines+model  normalisation (newsclean.cleaners.lines) + the above;
+  pipeline   the real text path, newsclean.cleaners.pipeline.clean_text (rules, decision, model, metadata).
 The process is pinned to one CPU and LightGBM runs single-threaded.
 """
 from __future__ import annotations
@@ -32,10 +32,10 @@ def main(argv=None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     except (AttributeError, OSError):
         pass
-    from cleaners.lines import normalise_lines
-    from cleaners.model import LineModel
-    from cleaners.model.train import DEVSET, load_jsonl
-    from cleaners.settings import Settings
+    from newsclean.cleaners.lines import normalise_lines
+    from newsclean.cleaners.model import LineModel
+    from newsclean.cleaners.model.train import DEVSET, load_jsonl
+    from newsclean.cleaners.settings import Settings
 
     pages = load_jsonl(DEVSET / "pages.jsonl.gz")[: a.pages]
     texts = [p["text"] for p in pages]
@@ -57,8 +57,8 @@ def main(argv=None) -> int:
     res = {"model": timed(lambda: [model.analyse(ls) for ls in lines]),
            "lines+model": timed(lambda: [model.analyse([s for s in normalise_lines(t) if s]) for t in texts])}
     if not a.skip_pipeline:
-        from cleaners.pipeline import clean_text
-        from cleaners.types import DocumentError
+        from newsclean.cleaners.pipeline import clean_text
+        from newsclean.cleaners.types import DocumentError
         settings = Settings()
 
         def pipe():

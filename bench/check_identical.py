@@ -29,10 +29,10 @@ sys.path.insert(0, str(CODE_ROOT))
 
 from generate_corpus import mojibake, shared_data  # noqa: E402  (shared_data: this checkout's, not --root's)
 
-from cleaners.pipeline import clean_document, clean_text  # noqa: E402
-from cleaners.readers import discover, read_source  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.types import DocumentError  # noqa: E402
+from newsclean.cleaners.pipeline import clean_document, clean_text  # noqa: E402
+from newsclean.cleaners.readers import discover, read_source  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.types import DocumentError  # noqa: E402
 
 DEVSET = shared_data.devset_dir() / "pages.jsonl.gz"
 SEEDS = shared_data.shared_dir() / "seeds" / "raw"

@@ -4,12 +4,12 @@
         [--out bench/out/context_churn.json]
 
 CORPUS is a text corpus from bench/generate_corpus.py. The script hashes every document's lines
-(cleaners.corpus_context.hash_slice, in --workers processes), then rewrites --share of the files
+(newsclean.cleaners.corpus_context.hash_slice, in --workers processes), then rewrites --share of the files
 in memory exactly as bench_end_to_end.py's 1% re-run does on disk (touch_share: a new remix of a
 random base page), and counts the unchanged sources whose context fingerprint differs between the
 two corpus states: those an incremental run cleans again ("context_changed" in run.json).
 
-It does this for the shipped fingerprint (cleaners.corpus_context.context_fingerprint) and for
+It does this for the shipped fingerprint (newsclean.cleaners.corpus_context.context_fingerprint) and for
 the same quantisation with the per-line document frequencies capped at several values, to show
 where the re-cleaning comes from. With --verify N it then cleans N documents that a cap would
 skip but the uncapped fingerprint re-cleans, once with each corpus state's statistics, and counts
@@ -31,10 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from cleaners import corpus_context  # noqa: E402
-from cleaners.corpus import CorpusStats, key_hash, line_hashes  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.types import RawDocument  # noqa: E402
+from newsclean.cleaners import corpus_context  # noqa: E402
+from newsclean.cleaners.corpus import CorpusStats, key_hash, line_hashes  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.types import RawDocument  # noqa: E402
 
 
 def _hash(args):
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"cap {cap_name:>4}: {len(moved):,} of {len(unchanged):,} unchanged documents re-cleaned "
               f"({100 * len(moved) / max(len(unchanged), 1):.1f}%)", flush=True)
     if a.verify:
-        from cleaners.batch import clean_sources
+        from newsclean.cleaners.batch import clean_sources
         for cap_name, moved in moved_by_cap.items():
             skipped = sorted(moved_by_cap.get("none", set()) - moved)
             if cap_name == "none" or not skipped:

@@ -8,7 +8,7 @@ Folds as in `newsclean eval --cv 2` (cleaners/model/evaluate.py). Models and per
 go to bench/out/cv/TAG/ (fold0, fold1, model.jsonl, pipeline.jsonl). Stage boosters are cached in
 bench/out/cv/fitcache by a hash of their training data, so a title-only change retrains only the
 title models. NC_TT sets the saved folds' title_threshold (default: the packaged default); NC_SEED
-the training seed (LightGBM's bagging and feature sampling; default: cleaners.model.train.SEED).
+the training seed (LightGBM's bagging and feature sampling; default: newsclean.cleaners.model.train.SEED).
 bench/cv_seeds.py runs this over several seeds.
 """
 import sys
@@ -16,12 +16,12 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.par
 import sys, json, time, os
 from pathlib import Path
 import numpy as np
-from cleaners.model import DEFAULTS, LineModel, using
-from cleaners.model import train as tr, labels as lb
-from cleaners.model.evaluate import fold_of, fold_model, corpus_of, clean_page, score, print_score, print_snippet_score
-from cleaners.model.score import snippet_score
-from cleaners.corpus import CorpusStats
-from cleaners.settings import Settings
+from newsclean.cleaners.model import DEFAULTS, LineModel, using
+from newsclean.cleaners.model import train as tr, labels as lb
+from newsclean.cleaners.model.evaluate import fold_of, fold_model, corpus_of, clean_page, score, print_score, print_snippet_score
+from newsclean.cleaners.model.score import snippet_score
+from newsclean.cleaners.corpus import CorpusStats
+from newsclean.cleaners.settings import Settings
 
 import hashlib, lightgbm as lgb
 _orig_fit = tr._fit

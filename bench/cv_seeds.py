@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cleaners.model import train as tr  # noqa: E402
-from cleaners.model.evaluate import score  # noqa: E402
-from cleaners.model.score import snippet_score  # noqa: E402
+from newsclean.cleaners.model import train as tr  # noqa: E402
+from newsclean.cleaners.model.evaluate import score  # noqa: E402
+from newsclean.cleaners.model.score import snippet_score  # noqa: E402
 
 CV = ROOT / "bench" / "out" / "cv"
 

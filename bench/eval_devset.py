@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cleaners.model.evaluate import clean_page, fold_of, main, print_score, score  # noqa: E402,F401
+from newsclean.cleaners.model.evaluate import clean_page, fold_of, main, print_score, score  # noqa: E402,F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -2,11 +2,11 @@
 
     .venv/bin/python bench/html_date_mode.py [--pages 461] [--rounds 3]
 
-Runs cleaners.pipeline.clean_document on the dev pages' HTML (no URL) in three date modes, each
+Runs newsclean.cleaners.pipeline.clean_document on the dev pages' HTML (no URL) in three date modes, each
 mode's pass over all pages in turn (library caches emptied before each pass, the order rotating
 from round to round, medians over rounds; alternating page by page favoured the modes that ran
 second, on warm caches): as shipped (htmldate's extensive search with its last resort, search_page:
-cleaners.extract_html.DATE_PAGE_SEARCH on), the extensive search without search_page
+newsclean.cleaners.extract_html.DATE_PAGE_SEARCH on), the extensive search without search_page
 (DATE_PAGE_SEARCH off), and htmldate's quick mode (trafilatura's set_date_params patched). Prints
 docs per CPU-second, the share of dated pages whose published date equals the annotated one, the
 dates given on pages the truth has no date for (false dates), and the body F1
@@ -35,13 +35,13 @@ def main() -> None:
     import trafilatura.settings as tset
 
     from bench_baselines import load_pages, score
-    from cleaners.pipeline import clean_document
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     import statistics
 
-    import cleaners.extract_html as eh
+    import newsclean.cleaners.extract_html as eh
     from html_speed import clear_library_caches
 
     pages = load_pages(a.pages)

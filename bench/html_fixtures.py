@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
 DEVSET = devset_dir()
 OUT = ROOT / "tests" / "data" / "html_pages"

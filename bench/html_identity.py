@@ -6,9 +6,9 @@ side by side, on the same pages, with everything else (rules, decision, pipeline
 
 For every dev page (with its URL, as a crawl record gives it, and without) and, with --second, the
 pages of trafilatura's evaluation set (many sites and languages, no URL), it compares
-- the extraction (cleaners.extract_html.extract_html): text, mode, fallback, encoding, title,
+- the extraction (newsclean.cleaners.extract_html.extract_html): text, mode, fallback, encoding, title,
   published, sitename, url, author, headline candidates;
-- the cleaned document (cleaners.pipeline.clean_document with the "before" extract_html patched in,
+- the cleaned document (newsclean.cleaners.pipeline.clean_document with the "before" extract_html patched in,
   then the current one): title, text, kept lines, every removed span, published, outlet, url,
   author, notes; or the DocumentError.
 Prints the count of differing pages per field and the first differences, and the CPU seconds of
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
 DEVSET = devset_dir()
 
@@ -51,8 +51,8 @@ def document_record(doc) -> dict:
 
 
 def run_version(extract_fn, data: bytes, url: str | None, settings) -> tuple[dict, dict, float]:
-    import cleaners.pipeline as pipeline
-    from cleaners.types import DocumentError, RawDocument
+    import newsclean.cleaners.pipeline as pipeline
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     c0 = time.process_time()
     try:
@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-url-pass", action="store_true", help="skip the second pass over dev pages without URL")
     a = ap.parse_args(argv)
 
-    from cleaners import extract_html as after
-    from cleaners.settings import Settings
+    from newsclean.cleaners import extract_html as after
+    from newsclean.cleaners.settings import Settings
 
     before = load_module(a.before)
     settings = Settings()

@@ -9,9 +9,9 @@ evidence that a change to the HTML path leaves its output identical.
 
 Cases: the 461 dev pages' HTML with their URL and again without it, and the 990 pages of
 trafilatura's evaluation set (no URL: theirs are pseudo-ids). Each row: title, text, kept lines,
-every removed span, published, outlet, url, author and notes of cleaners.pipeline.clean_document,
+every removed span, published, outlet, url, author and notes of newsclean.cleaners.pipeline.clean_document,
 or the DocumentError's stage and reason; rows sorted as the cases. With --batch N the documents run
-in lock step groups of N (cleaners.engine.scoring.run_batch), as cleaners.batch cleans them; without,
+in lock step groups of N (newsclean.cleaners.engine.scoring.run_batch), as newsclean.cleaners.batch cleans them; without,
 one at a time. ROOT's own cleaners/ package is imported (checked).
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
-from cleaners.shared_data import devset_dir  # noqa: E402  (this checkout's: where the shared data is)
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402  (this checkout's: where the shared data is)
 
 DEV = devset_dir()
 ROOT: Path = HERE
@@ -47,15 +47,15 @@ def _start(root: str) -> None:
     global ROOT
     ROOT = Path(root)
     sys.path.insert(0, root)
-    for name in [m for m in sys.modules if m == "cleaners" or m.startswith("cleaners.")]:
+    for name in [m for m in sys.modules if m == "newsclean" or m.startswith("newsclean.")]:
         del sys.modules[name]
     os.chdir(root)
-    import cleaners
-    assert Path(cleaners.__file__).resolve().parent == ROOT / "cleaners", cleaners.__file__
+    import newsclean.cleaners
+    assert Path(newsclean.cleaners.__file__).resolve().parent == ROOT / "cleaners", newsclean.cleaners.__file__
 
 
 def _raw(case):
-    from cleaners.types import RawDocument
+    from newsclean.cleaners.types import RawDocument
 
     _, rel, url = case
     with gzip.open(DEV / rel, "rb") as fh:
@@ -64,7 +64,7 @@ def _raw(case):
 
 
 def _row(key: str, outcome) -> dict:
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.types import DocumentError
 
     if isinstance(outcome, DocumentError):
         return {"key": key, "error": [outcome.stage, outcome.reason]}
@@ -78,9 +78,9 @@ def _row(key: str, outcome) -> dict:
 
 
 def one(case) -> list[dict]:
-    from cleaners.pipeline import clean_document
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError
 
     try:
         return [_row(case[0], clean_document(_raw(case), Settings()))]
@@ -89,9 +89,9 @@ def one(case) -> list[dict]:
 
 
 def group(group_cases) -> list[dict]:
-    from cleaners.engine.scoring import run_batch
-    from cleaners.pipeline import clean_document_steps
-    from cleaners.settings import Settings
+    from newsclean.cleaners.engine.scoring import run_batch
+    from newsclean.cleaners.pipeline import clean_document_steps
+    from newsclean.cleaners.settings import Settings
 
     outcomes = run_batch([clean_document_steps(_raw(c), Settings()) for c in group_cases])
     return [_row(c[0], d) for c, d in zip(group_cases, outcomes)]

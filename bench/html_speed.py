@@ -5,7 +5,7 @@
 
 Methods (each round runs every method over all pages; the order of the methods rotates from round
 to round, so machine noise and warm-up hit all of them alike):
-- ours: cleaners.pipeline.clean_document on an html RawDocument (no URL, as bench_baselines.py);
+- ours: newsclean.cleaners.pipeline.clean_document on an html RawDocument (no URL, as bench_baselines.py);
 - trafilatura: trafilatura.extract(html) with its defaults (the issue's comparator);
 - trafilatura+metadata (with --with-metadata-baseline): trafilatura doing the same job as our path,
   body plus title, date and author: bare_extraction(include_comments=False, with_metadata=True), the
@@ -13,7 +13,7 @@ to round, so machine noise and warm-up hit all of them alike):
 - before (with --before): clean_document with an older cleaners/extract_html.py patched in, to
   show a change's effect in the same run.
 Before every method's pass the functools caches of trafilatura, htmldate, courlan, dateparser and
-justext, and cleaners.shape's word memo, are emptied: each round then sees the pages as new pages, as a corpus does
+justext, and newsclean.cleaners.shape's word memo, are emptied: each round then sees the pages as new pages, as a corpus does
 (otherwise rounds 2+ of a method would find last round's per-string results cached).
 Reported per method: median over rounds of pages / CPU seconds (process_time), the per-round
 values, and the ratio to trafilatura; with --score, the F1 and leak of round 1's output
@@ -39,13 +39,13 @@ CACHED_PACKAGES = ("trafilatura", "htmldate", "courlan", "dateparser", "justext"
 
 def clear_library_caches() -> int:
     """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
-    argument (per string, per date expression), cleaners.shape's per-line word memo, the line
-    features' last token lists and the rules' proposals by text (cleaners.rules.clear_caches). Caches of
+    argument (per string, per date expression), newsclean.cleaners.shape's per-line word memo, the line
+    features' last token lists and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of
     functions without arguments are resources a process loads once (htmldate's dateparser instance
     and its month names from every dateparser locale, justext's stop lists) and stay, as do
     cleaners' other caches (the model, the registry)."""
-    from cleaners import rules, shape
-    from cleaners.model import features
+    from newsclean.cleaners import rules, shape
+    from newsclean.cleaners.model import features
 
     getattr(shape, "_WORDS_CACHE", {}).clear()
     getattr(features, "_TOKENS_BY_LINE", {}).clear()  # the last page's token lists
@@ -88,10 +88,10 @@ def main(argv: list[str] | None = None) -> dict:
     logging.disable(logging.CRITICAL)
     import trafilatura
 
-    import cleaners.pipeline as pipeline
+    import newsclean.cleaners.pipeline as pipeline
     from bench_baselines import load_pages, score
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     pages = load_pages(a.pages)
     settings = Settings()

@@ -3,7 +3,7 @@
 usage: .venv/bin/python bench/html_vs_trafilatura.py [--limit N] [--out bench/out/html-vs-trafilatura.md]
 
 trafilatura alone: `extract(include_comments=False)` for the body, `extract_metadata` (htmldate's
-original date inside) for title and date. Ours: cleaners.pipeline.clean_document on a RawDocument
+original date inside) for title and date. Ours: newsclean.cleaners.pipeline.clean_document on a RawDocument
 of format "html" (trafilatura bare_extraction + the line cleaner + metadata resolution). Both get
 the page's URL, as a crawl record would give it. Pages are processed alternately (one page by
 one method, then by the other) so that load from other processes on the machine hits both alike.
@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cleaners.shared_data import shared_dir  # noqa: E402
+from newsclean.cleaners.shared_data import shared_dir  # noqa: E402
 
 SHARED = shared_dir()
 DEVSET = SHARED / "devset"
@@ -59,8 +59,8 @@ def second_source(sd, limit: int | None, settings) -> list[str]:
     not contain (`without`). Reported: share of `with` snippets found, share of `without` found."""
     from trafilatura import extract
 
-    from cleaners.pipeline import clean_document
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     pages = [json.loads(line) for line in gzip.open(DEVSET / "trafilatura-pages.jsonl.gz", "rt", encoding="utf-8")]
     if limit:
@@ -113,9 +113,9 @@ def main() -> None:
     from trafilatura import extract
     from trafilatura.metadata import extract_metadata
 
-    from cleaners.pipeline import clean_document
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
 
     sd = load_scorer()
     settings = Settings(use_model=not a.no_model)

@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cleaners.pipeline import clean_document, clean_text  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.shared_data import devset_dir  # noqa: E402
-from cleaners.types import DocumentError, RawDocument  # noqa: E402
+from newsclean.cleaners.pipeline import clean_document, clean_text  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.types import DocumentError, RawDocument  # noqa: E402
 
 DEVSET = devset_dir() / "pages.jsonl.gz"
 

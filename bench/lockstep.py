@@ -4,7 +4,7 @@
     .venv/bin/python bench/lockstep.py --corpus DIR --pages 1000 --sizes 32 --rounds 1   # a generated corpus
 
 Writes the dev pages' full-page text as .txt files once (a temporary folder), then for each
-Settings.lockstep_docs in --sizes runs cleaners.batch.clean_sources over all of them in a fresh
+Settings.lockstep_docs in --sizes runs newsclean.cleaners.batch.clean_sources over all of them in a fresh
 process (rules' caches empty: new pages, as a corpus brings them), --rounds times in alternation,
 and reports the median CPU milliseconds per document, the ratio to lockstep_docs=1 measured in the
 same run, and the process's peak RSS. Every size must give the same rows (checked: a digest of
@@ -33,9 +33,9 @@ CHILD = r"""
 import hashlib, json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[3])
-from cleaners.batch import clean_sources
-from cleaners.model import warm_up
-from cleaners.settings import Settings
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.model import warm_up
+from newsclean.cleaners.settings import Settings
 folder, size = Path(sys.argv[1]), int(sys.argv[2])
 warm_up()
 sources = sorted(p.name for p in folder.glob("*.txt"))
@@ -50,7 +50,7 @@ print(json.dumps({"size": size, "docs": len(sources), "cpu_s": cpu,
 
 
 def main(argv: list[str] | None = None) -> dict:
-    from cleaners.shared_data import devset_dir
+    from newsclean.cleaners.shared_data import devset_dir
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=461)

@@ -19,13 +19,13 @@ sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:
-    from flows.env import configure
+    from newsclean.flows.env import configure
 
     configure()
     from prefect.server.api.server import SubprocessASGIServer
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    from flows.cli import main as cli_main
+    from newsclean.flows.cli import main as cli_main
 
     server = SubprocessASGIServer()
     server.start(timeout=120)

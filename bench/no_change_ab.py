@@ -7,7 +7,7 @@ process, report.html child, API server, tree), wall and CPU seconds.
 OUT must come from a run of CORPUS with the same pipeline version as both trees (otherwise the
 re-run re-cleans everything). Each run gets a fresh copy of OUT (`cp -a`, the original is never
 touched) and is measured as bench/bench_end_to_end.py measures (psutil polling of the whole tree);
-the code under test is each tree's own (`python -m flows.cli` from that tree, its report child too).
+the code under test is each tree's own (`python -m newsclean.flows.cli` from that tree, its report child too).
 """
 from __future__ import annotations
 

@@ -36,25 +36,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("PREFECT_HOME", str(Path(__file__).resolve().parent.parent / ".prefect"))
-from flows.env import configure  # noqa: E402
+from newsclean.flows.env import configure  # noqa: E402
 
 configure()
 
 
 def _batch(args):
-    from flows.clean_corpus import clean_batch
+    from newsclean.flows.clean_corpus import clean_batch
     return clean_batch.fn(*args)
 
 
 def _hash(args):
-    from flows.clean_corpus import hash_lines
+    from newsclean.flows.clean_corpus import hash_lines
     return hash_lines.fn(*args)
 
 
 def without_prefect(raw: str, out: Path, settings: dict, workers: int) -> dict:
-    from cleaners import manifest, store
-    from cleaners.settings import Settings
-    from flows import clean_corpus as cc
+    from newsclean.cleaners import manifest, store
+    from newsclean.cleaners.settings import Settings
+    from newsclean.flows import clean_corpus as cc
 
     cfg = Settings(**settings)
     t0 = time.perf_counter()
@@ -151,9 +151,9 @@ def main() -> None:
     args = ap.parse_args()
     from prefect.task_runners import ProcessPoolTaskRunner
 
-    from cleaners.batch import clean_sources
-    from cleaners.settings import Settings
-    from flows.clean_corpus import clean_corpus
+    from newsclean.cleaners.batch import clean_sources
+    from newsclean.cleaners.settings import Settings
+    from newsclean.flows.clean_corpus import clean_corpus
 
     settings = {"batch_size": args.batch_size}
     raw = str(Path(args.raw_dir).resolve())

@@ -33,16 +33,16 @@ def main(argv: list[str] | None = None) -> None:
     from bench_baselines import load_pages
     from html_speed import clear_library_caches
 
-    import cleaners.model
-    from cleaners import rules
-    from cleaners.lines import normalise_lines
-    from cleaners.pipeline import _clean_extracted, clean_text, read_html
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError
+    import newsclean.cleaners.model
+    from newsclean.cleaners import rules
+    from newsclean.cleaners.lines import normalise_lines
+    from newsclean.cleaners.pipeline import _clean_extracted, clean_text, read_html
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError
 
     pages = load_pages(a.pages)
     settings = Settings()
-    cleaners.model.warm_up()
+    newsclean.cleaners.model.warm_up()
     with_prefilter = rules._Proposer.started
 
     def union_only(self, text: str) -> bool:

@@ -11,7 +11,7 @@ donation appeal, an advice disclaimer, an app promotion, a request for tips), wr
 probe. Each goes into 4 held-out dev bodies at each of three places (after the first paragraph, in
 the middle, at the end), and the page is cleaned with the fold model that did not train on it.
 Prints how many insertions were kept per place. The paragraphs were written together with the
-rules that now catch them (cleaners.rules.site_notice), so this is a regression check, not a
+rules that now catch them (newsclean.cleaners.rules.site_notice), so this is a regression check, not a
 held-out score.
 """
 from __future__ import annotations
@@ -22,12 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cleaners.model import LineModel, using  # noqa: E402
-from cleaners.model import train as tr  # noqa: E402
-from cleaners.model.evaluate import fold_of  # noqa: E402
-from cleaners.pipeline import clean_text  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.types import DocumentError  # noqa: E402
+from newsclean.cleaners.model import LineModel, using  # noqa: E402
+from newsclean.cleaners.model import train as tr  # noqa: E402
+from newsclean.cleaners.model.evaluate import fold_of  # noqa: E402
+from newsclean.cleaners.pipeline import clean_text  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.types import DocumentError  # noqa: E402
 
 DEBRIS = [
     "Sign up for our free daily newsletter to get the most important stories of the day delivered straight to your inbox every morning, along with exclusive analysis from our reporters and special offers from our partners that you will not find anywhere else.",

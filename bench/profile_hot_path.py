@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/profile_hot_path.py [--pages 461] [--html 100] [--interval 0.001] [--warm-up]
 
-- bench/out/profile-text.txt: cleaners.pipeline.clean_texts over the dev pages' full-page text (--lockstep at a time);
-- bench/out/profile-html.txt: cleaners.pipeline.clean_document on the first --html pages' HTML;
+- bench/out/profile-text.txt: newsclean.cleaners.pipeline.clean_texts over the dev pages' full-page text (--lockstep at a time);
+- bench/out/profile-html.txt: newsclean.cleaners.pipeline.clean_document on the first --html pages' HTML;
 - bench/out/profile-stages.json: CPU seconds per stage of the text path, measured without a
   profiler (normalise_lines vs the decision passes vs the rest), so the profile's proportions can
   be checked against unprofiled time; and each component's CPU seconds and share of clean_text
@@ -33,11 +33,11 @@ from pyinstrument import Profiler  # noqa: E402
 sys.path.insert(0, str(ROOT / "bench"))
 from html_speed import clear_library_caches  # noqa: E402
 
-from cleaners.lines import normalise_lines  # noqa: E402
-from cleaners.pipeline import clean_document, clean_texts  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.shared_data import devset_dir  # noqa: E402
-from cleaners.types import DocumentError, RawDocument  # noqa: E402
+from newsclean.cleaners.lines import normalise_lines  # noqa: E402
+from newsclean.cleaners.pipeline import clean_document, clean_texts  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.types import DocumentError, RawDocument  # noqa: E402
 
 DEVSET = devset_dir()
 OUT = ROOT / "bench" / "out"
@@ -62,8 +62,8 @@ def _profile(fn, items, interval: float) -> str:
 
 
 def clean_all(texts: list[str], settings: Settings) -> int:
-    """The text path over `texts`, settings.lockstep_docs at a time (cleaners.pipeline.clean_texts:
-    each decision pass of a group scored in one call), as cleaners.batch cleans a batch. Returns
+    """The text path over `texts`, settings.lockstep_docs at a time (newsclean.cleaners.pipeline.clean_texts:
+    each decision pass of a group scored in one call), as newsclean.cleaners.batch cleans a batch. Returns
     how many texts ended in a DocumentError; any other error is raised (a broken cleaner must not
     pass for a fast one)."""
     size = max(1, settings.lockstep_docs)
@@ -100,12 +100,12 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     import gc
     from collections import Counter
 
-    import cleaners.decide as decide_mod
-    import cleaners.engine.features as engine_fx
-    import cleaners.rules as rules_mod
-    import cleaners.model as model_mod
-    import cleaners.model.features as fx
-    import cleaners.pipeline as pipeline_mod
+    import newsclean.cleaners.decide as decide_mod
+    import newsclean.cleaners.engine.features as engine_fx
+    import newsclean.cleaners.rules as rules_mod
+    import newsclean.cleaners.model as model_mod
+    import newsclean.cleaners.model.features as fx
+    import newsclean.cleaners.pipeline as pipeline_mod
 
     acc: Counter = Counter()
     clock = time.process_time
@@ -135,7 +135,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
         finally:
             acc["  text-only rules, first sight of a text"] += clock() - t
     proposer._entry = timed_entry
-    import cleaners.engine.rule_conditions as conditions_mod
+    import newsclean.cleaners.engine.rule_conditions as conditions_mod
 
     wrap(conditions_mod, "condition_bits", "  rule conditions (one polars pass per group)")
     wrap(model_mod.LineModel, "analyse_many", "line model (analyse_many: a group's pass in one call)")
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--html", type=int, default=100)
     ap.add_argument("--interval", type=float, default=0.001)
     ap.add_argument("--warm-up", action="store_true",
-                    help="first call cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
+                    help="first call newsclean.cleaners.model.warm_up() as a worker does (model load, gc.freeze, gc threshold)")
     ap.add_argument("--lockstep", type=int, default=Settings().lockstep_docs,
                     help="documents cleaned in lock step, their passes scored in one call (Settings.lockstep_docs; 1: one at a time)")
     ap.add_argument("--budget", action="store_true",
@@ -241,9 +241,9 @@ def main(argv: list[str] | None = None) -> dict:
     settings = Settings(lockstep_docs=a.lockstep)
     pages = _pages(a.pages)
     if a.warm_up:
-        import cleaners.model
+        import newsclean.cleaners.model
 
-        cleaners.model.warm_up()
+        newsclean.cleaners.model.warm_up()
     st = stages(pages, settings)
     st["warm_up"] = a.warm_up
     st["shares_cold"] = cpu_shares(pages, settings, cold=True)

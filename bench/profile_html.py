@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/profile_html.py [--pages 461] [--out bench/out/profile-html-stages.json]
 
-Runs cleaners.pipeline.clean_document on the dev pages' HTML (no URL, as bench_baselines.py) with
+Runs newsclean.cleaners.pipeline.clean_document on the dev pages' HTML (no URL, as bench_baselines.py) with
 timing wrappers around the stages (functions looked up by name at call time, so wrapping them
 times every call): decoding, parsing, metadata (and within it htmldate's find_date and
 trafilatura's author search), trafilatura's body extraction (first call) and its recall-mode retry
@@ -72,11 +72,11 @@ def main(argv: list[str] | None = None) -> dict:
     import trafilatura
     import trafilatura.metadata as tm
 
-    import cleaners.extract_html as eh
-    import cleaners.pipeline as pipeline
+    import newsclean.cleaners.extract_html as eh
+    import newsclean.cleaners.pipeline as pipeline
     from bench_baselines import load_pages
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError, RawDocument
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
     from html_speed import clear_library_caches
 
     everything = load_pages()

@@ -8,7 +8,7 @@ peak memory (max RSS of the child that builds it, from /usr/bin/time -v or ru_ma
 Each root is a source tree (a `git archive` export) whose flows/report/build.py is used; OUT is
 copied once per side into a scratch folder (the report is written next to the tables), so the
 OUT given is never modified. Both sides use the same cleaners/ (the --after root's by default,
-`--cleaners-root` to choose), since the report reads raw lines through cleaners.pipeline.
+`--cleaners-root` to choose), since the report reads raw lines through newsclean.cleaners.pipeline.
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ decision passes, each timed on the same pages in one process.
 Variants (every round runs each over the dev pages' full-page text; the order rotates from round
 to round, and every cache that remembers a line or a page is emptied before each pass, so each pass
 sees the pages as new ones, as a corpus does):
-- shipped: cleaners.pipeline.clean_text as packaged (a seed bag of four stage 1 -> stage 2 chains);
+- shipped: newsclean.cleaners.pipeline.clean_text as packaged (a seed bag of four stage 1 -> stage 2 chains);
 - one chain: the same pipeline with the bag's first chain alone (its stage 1 and stage 2, the
   packaged headline ranker and gate): the cost of a single model;
 - rules only: the same pipeline with Settings(use_model=False);
@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_baselines import c4_filter  # noqa: E402
 from html_speed import clear_library_caches  # noqa: E402
 
-from cleaners.lines import normalise_lines  # noqa: E402
-from cleaners.model import FILES, SUFFIX, LineModel, lexicon, using, warm_up  # noqa: E402
-from cleaners.model.score import score  # noqa: E402
-from cleaners.pipeline import clean_text  # noqa: E402
-from cleaners.settings import Settings  # noqa: E402
-from cleaners.shared_data import devset_dir  # noqa: E402
-from cleaners.types import DocumentError  # noqa: E402
+from newsclean.cleaners.lines import normalise_lines  # noqa: E402
+from newsclean.cleaners.model import FILES, SUFFIX, LineModel, lexicon, using, warm_up  # noqa: E402
+from newsclean.cleaners.model.score import score  # noqa: E402
+from newsclean.cleaners.pipeline import clean_text  # noqa: E402
+from newsclean.cleaners.settings import Settings  # noqa: E402
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
+from newsclean.cleaners.types import DocumentError  # noqa: E402
 
 DEVSET = devset_dir()
 

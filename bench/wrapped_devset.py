@@ -1,10 +1,10 @@
-"""The text cleaner on hard-wrapped copies of the dev pages (cleaners.unwrap).
+"""The text cleaner on hard-wrapped copies of the dev pages (newsclean.cleaners.unwrap).
 
     .venv/bin/python bench/wrapped_devset.py [--width 72] [--pages 461] [--no-unwrap]
 
 Each block (line) of a dev page's full-page `text` is wrapped with textwrap.fill at --width, with
 no blank line between blocks (the hardest case: a paragraph's end cannot be told from a wrap by a
-blank line). Both the original and the wrapped text go through cleaners.pipeline.clean_text (no
+blank line). Both the original and the wrapped text go through newsclean.cleaners.pipeline.clean_text (no
 corpus pass, no URL) and are scored as shared/tools/score-devset scores. --no-unwrap turns the
 joining off, to show what it is worth.
 """
@@ -25,14 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-unwrap", action="store_true")
     a = ap.parse_args(argv)
 
-    import cleaners.lines as lines_module
-    from cleaners.lines import split_lines
-    from cleaners.model.score import score
-    from cleaners.model.train import DEVSET, load_jsonl
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError
-    from cleaners.unwrap import wrap_width
+    import newsclean.cleaners.lines as lines_module
+    from newsclean.cleaners.lines import split_lines
+    from newsclean.cleaners.model.score import score
+    from newsclean.cleaners.model.train import DEVSET, load_jsonl
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError
+    from newsclean.cleaners.unwrap import wrap_width
 
     if a.no_unwrap:
         lines_module.unwrap = lambda lines: lines

@@ -2,7 +2,7 @@
 
 Every document ends in exactly one place: an articles row or a quarantine row. Nothing a document
 does can stop the batch: errors become quarantine rows, and a document (or a reader's next record)
-that runs longer than Settings.doc_timeout_s is stopped (cleaners.timelimit) and quarantined with
+that runs longer than Settings.doc_timeout_s is stopped (newsclean.cleaners.timelimit) and quarantined with
 stage "timeout". A second file with the same bytes as one already seen is quarantined as a
 duplicate, so doc_id stays unique.
 """
@@ -16,15 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from cleaners.corpus import CorpusStats
-from cleaners.corpus_context import document_context
-from cleaners.model import using
-from cleaners.engine.scoring import run_batch
-from cleaners.pipeline import clean_document_steps
-from cleaners.readers import read_source
-from cleaners.settings import Settings
-from cleaners.timelimit import DocumentTimeout, time_limit
-from cleaners.types import CleanDocument, DocumentError, RawDocument
+from newsclean.cleaners.corpus import CorpusStats
+from newsclean.cleaners.corpus_context import document_context
+from newsclean.cleaners.model import using
+from newsclean.cleaners.engine.scoring import run_batch
+from newsclean.cleaners.pipeline import clean_document_steps
+from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.timelimit import DocumentTimeout, time_limit
+from newsclean.cleaners.types import CleanDocument, DocumentError, RawDocument
 
 
 @dataclass
@@ -113,7 +113,7 @@ def _failure(raw: RawDocument, outcome: BaseException, settings: Settings) -> di
 
 def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
                  seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
-    """Clean a group of read items in lock step (cleaners.engine.scoring.run_batch: every decision
+    """Clean a group of read items in lock step (newsclean.cleaners.engine.scoring.run_batch: every decision
     pass of all of them meets the line model in one call) and record each in reading order. An
     item is (source, RawDocument or DocumentError). Each document keeps its own time limit (its
     steps' time added up) and its own corpus context."""

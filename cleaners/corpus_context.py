@@ -1,4 +1,4 @@
-"""The corpus pass of a run, between discovery and cleaning: build cleaners.corpus.CorpusStats over
+"""The corpus pass of a run, between discovery and cleaning: build newsclean.cleaners.corpus.CorpusStats over
 every document, save it for the cleaning batches (read-only context), and fingerprint each
 source's corpus context so that incremental runs know whom a corpus change affects.
 
@@ -33,13 +33,13 @@ from typing import Iterable, Iterator
 import numpy as np
 import xxhash
 
-from cleaners.corpus import CorpusStats, DocContext, key_hash, line_hashes
-from cleaners.lines import normalise_lines
-from cleaners.metadata.resolve import record_evidence
-from cleaners.metadata.urls import domain_from_url
-from cleaners.readers import read_source
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.corpus import CorpusStats, DocContext, key_hash, line_hashes
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.metadata.resolve import record_evidence
+from newsclean.cleaners.metadata.urls import domain_from_url
+from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 STATS_FILE = "corpus-stats.npz"
 HASHES_FILE = "line-hashes-{:05d}.npz"
@@ -50,7 +50,7 @@ CACHE_FORMAT = 1
 
 def document_lines(raw: RawDocument, settings: Settings) -> list[str]:
     """The non-empty normalised lines the line cleaner will see for this document."""
-    from cleaners.pipeline import input_text
+    from newsclean.cleaners.pipeline import input_text
 
     return [ln for ln in normalise_lines(input_text(raw), settings.keep_curly_quotes) if ln]
 
@@ -257,7 +257,7 @@ def statistics_of(parts, sources: list[str], settings: Settings) -> tuple[Corpus
 # Reading, decoding and hashing every file is most of an incremental run's corpus pass, though only
 # the changed files have new lines. Each run's parts are kept with its tables: the live generation
 # holds line-hashes/ (OUT/.tables/current/line-hashes, published with the tables and the manifest
-# by cleaners.store.commit), keyed per file by path and sha256 (the manifest's: size + mtime, else
+# by newsclean.cleaners.store.commit), keyed per file by path and sha256 (the manifest's: size + mtime, else
 # the bytes). The next run reads only files with no cached part under today's content hash, pipeline
 # version and code (cache_version), builds the statistics from the cached parts and the new ones
 # exactly as from a full pass (the counts do not depend on the order of documents), and stages the

@@ -1,6 +1,6 @@
 """The one place that decides what is removed.
 
-Rules propose (cleaners.rules); the learned model scores each line (cleaners.model); this step
+Rules propose (newsclean.cleaners.rules); the learned model scores each line (newsclean.cleaners.model); this step
 combines them along the document:
 1. strong rule proposals are removed wherever they are, with the rule's kind;
 2. the article body runs from the first to the last prose line that survives step 1 (on a page
@@ -10,10 +10,10 @@ combines them along the document:
 4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
 5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
    subheading between paragraphs survives); a long prose paragraph needs the model sure;
-6. a table in pipe syntax (cleaners.tables) is one block, which no line rule and not the model
+6. a table in pipe syntax (newsclean.cleaners.tables) is one block, which no line rule and not the model
    judge row by row: it goes whole unless it lies inside the body or right below it.
 
-It decides under a policy (cleaners.policy), which says which rules propose and whether the line
+It decides under a policy (newsclean.cleaners.policy), which says which rules propose and whether the line
 model scores. The text path's (the default) searches the body as above. A body chosen upstream (the
 one trafilatura extracted from a page) is given instead: the decision until stable (cleaners.
 fixpoint) still searches it, to learn which proposals remove, and keep_given_body_steps then has
@@ -30,16 +30,16 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from cleaners import shape
-from cleaners.rules import Doc, Line, Proposal, propose
-from cleaners.rules.base import whole_line
-from cleaners.page_threshold import expected_f1_threshold
-from cleaners.policy import TEXT, Policy
-from cleaners.settings import Settings
-from cleaners.tables import table_blocks
-from cleaners.titles import label_cut
-from cleaners.types import DocumentError, Span
-from cleaners.engine.scoring import ScoreRequest, Steps, run_steps
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules import Doc, Line, Proposal, propose
+from newsclean.cleaners.rules.base import whole_line
+from newsclean.cleaners.page_threshold import expected_f1_threshold
+from newsclean.cleaners.policy import TEXT, Policy
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.tables import table_blocks
+from newsclean.cleaners.titles import label_cut
+from newsclean.cleaners.types import DocumentError, Span
+from newsclean.cleaners.engine.scoring import ScoreRequest, Steps, run_steps
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
@@ -136,16 +136,16 @@ def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | Non
 
 def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
     """What the packaged line model must score for a document's non-empty lines: a
-    cleaners.engine.scoring.ScoreRequest (the model, the lines, their DocContext), or None when no
+    newsclean.cleaners.engine.scoring.ScoreRequest (the model, the lines, their DocContext), or None when no
     model is packaged. The decision yields it (decide_steps); whoever drives the steps scores it,
     one document at a time (run_steps) or a whole batch in one call (run_batch).
 
-    `context` is a cleaners.corpus.DocContext for exactly these lines (corpus repetition, URL), or
+    `context` is a newsclean.cleaners.corpus.DocContext for exactly these lines (corpus repetition, URL), or
     a callable texts -> DocContext (e.g. `lambda t: stats.doc_context(t, site_key, url)`, which
     stays right when decide_stable re-runs on fewer lines); without one, per-line corpus document
-    frequencies (if any) are used, else the context made active with cleaners.model.using()."""
-    from cleaners.corpus import DocContext
-    from cleaners.model import LineModel, active_context
+    frequencies (if any) are used, else the context made active with newsclean.cleaners.model.using()."""
+    from newsclean.cleaners.corpus import DocContext
+    from newsclean.cleaners.model import LineModel, active_context
 
     if callable(context):
         context = context(texts)
@@ -165,7 +165,7 @@ def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | N
 
 
 def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | None, settings: Settings) -> np.ndarray:
-    """Lines the model alone calls debris, at the page's threshold (cleaners.page_threshold). The
+    """Lines the model alone calls debris, at the page's threshold (newsclean.cleaners.page_threshold). The
     model's headline is never body: it counts as debris here, as the model scores it."""
     if proba is None:
         return np.zeros(len(lines), bool)
@@ -370,10 +370,10 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     `debris_proba`, if given, holds the model's P(debris) for each non-empty line; otherwise, with
     settings.use_model and policy.use_model, the packaged line model scores them (`model_context`:
     a DocContext with the corpus repetition of these non-empty lines, optional). `policy`
-    (cleaners.policy): the rules that propose and whether the model runs (a pass decides as above
+    (newsclean.cleaners.policy): the rules that propose and whether the model runs (a pass decides as above
     under any policy; a given body's final say comes after the passes: keep_given_body_steps); `url`: the
-    document's address, which names its outlet in a headline's trailing label (cleaners.titles);
-    `removed_before`: the numbers of lines an earlier pass removed (cleaners.fixpoint). The body
+    document's address, which names its outlet in a headline's trailing label (newsclean.cleaners.titles);
+    `removed_before`: the numbers of lines an earlier pass removed (newsclean.cleaners.fixpoint). The body
     is not extended across them: the earlier pass saw them there, and they stopped it then."""
     doc = Doc(_doc_lines(lines), corpus_doc_freq=corpus_doc_freq)
     n = len(doc.lines)
@@ -408,7 +408,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                 full, cuts[i] = cuts[i][0][2], []
         whole[i] = full
 
-    # --- model hook: P(debris) per non-empty line from the learned line model (cleaners.model) ---
+    # --- model hook: P(debris) per non-empty line from the learned line model (newsclean.cleaners.model) ---
     model_title: int | None = None
     if debris_proba is None and settings.use_model and policy.use_model and n:
         request = score_request([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
@@ -552,7 +552,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
             kept.append((line, residual[i]))
         return spans, kept
 
-    # The model's headline (cleaners.model title pass) wins over the shape rule when it lies above
+    # The model's headline (newsclean.cleaners.model title pass) wins over the shape rule when it lies above
     # the body or is not prose itself, and no rule cuts it, calls it a caption or proposes it
     # strongly. It must also come before every kept line: the output puts the title first, and a
     # title taken from the middle of the text would not be found again in it (idempotence).
@@ -567,7 +567,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
         spans, kept = assemble(title)
     if title is not None:
         # the headline's trailing outlet or label ("Headline | Outlet") is removed like any span, so
-        # the next pass (cleaners.fixpoint) sees the headline as the output will show it
+        # the next pass (newsclean.cleaners.fixpoint) sees the headline as the output will show it
         cut = label_cut(title.text, url, (ln.text for ln in doc.lines))
         if cut is not None:
             start, kind = cut
@@ -577,7 +577,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
 
 def keep_given_body_steps(lines: Sequence[str], search: Steps[Decision], policy: Policy) -> Steps[Decision]:
     """The final say on a given body (policy.searches_body False), as steps: `search` decides
-    `lines` until stable (cleaners.fixpoint) under `policy`; of its removals only those the policy
+    `lines` until stable (newsclean.cleaners.fixpoint) under `policy`; of its removals only those the policy
     keeps stand, and every other line is body (keep_given_body). Where the search finds no prose
     line, the body stays as it came, when it holds MIN_AS_IS_CHARS (DocumentError otherwise)."""
     try:

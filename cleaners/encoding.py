@@ -5,7 +5,7 @@ import codecs
 
 from charset_normalizer import from_bytes
 
-from cleaners.types import DocumentError
+from newsclean.cleaners.types import DocumentError
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),

@@ -1,11 +1,11 @@
 """HTML pages to candidate article bodies plus metadata evidence, before the line cleaner sees them.
 
-bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else cleaners.encoding)
+bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else newsclean.cleaners.encoding)
 -> one lxml tree -> trafilatura `bare_extraction(include_comments=False, with_metadata=True)`:
 body text, title, date (htmldate's original publication date, never last-modified), sitename,
 url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
 visible text (one block per line) is returned too, as the other candidate body. Nothing here
-calls the cleaner: the caller (cleaners.pipeline) chooses between the candidates with it, sets
+calls the cleaner: the caller (newsclean.cleaners.pipeline) chooses between the candidates with it, sets
 the visible text as the body (mode "visible text", `fallback`) when it chooses that one, and
 records that it did.
 
@@ -28,11 +28,11 @@ from typing import Any
 import lxml.html
 from lxml import etree
 
-from cleaners import readability_gate, xpath_gate
-from cleaners.encoding import decode
-from cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
-from cleaners.shape import fold
-from cleaners.types import DocumentError
+from newsclean.cleaners import readability_gate, xpath_gate
+from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
+from newsclean.cleaners.shape import fold
+from newsclean.cleaners.types import DocumentError
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 logging.getLogger("htmldate").setLevel(logging.CRITICAL)
@@ -600,7 +600,7 @@ def _gc_paused():
 
 def extract_html(data: bytes | str, *, url: str | None = None, header: str | None = None) -> HtmlExtraction:
     """Extract the candidate bodies and the metadata evidence of one page (raw bytes, or text a
-    record already decoded); the caller chooses the body (cleaners.pipeline.choose_body_steps).
+    record already decoded); the caller chooses the body (newsclean.cleaners.pipeline.choose_body_steps).
     Raises DocumentError("extract") only when it is not a parseable page at all, or no text was
     read above the parser's depth limit.
 

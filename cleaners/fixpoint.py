@@ -13,8 +13,8 @@ removed row still points at exactly its text: a cut inside a line that was alrea
 through the kept pieces; a cut that touches an earlier one is merged with it; a later pass that
 removes what was left of a cut line turns the line's spans into one whole-line removal.
 
-Every pass decides under the same policy (cleaners.policy). On a given body (the HTML path's) the
-stable decision is the search whose removals the policy then filters (cleaners.decide.
+Every pass decides under the same policy (newsclean.cleaners.policy). On a given body (the HTML path's) the
+stable decision is the search whose removals the policy then filters (newsclean.cleaners.decide.
 keep_given_body_steps): the passes see every removal of the passes before, as they do on text.
 """
 from __future__ import annotations
@@ -22,11 +22,11 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from cleaners.decide import Decision, decide_steps, keep_given_body_steps
-from cleaners.engine.scoring import Steps, run_steps
-from cleaners.policy import TEXT, Policy
-from cleaners.settings import Settings
-from cleaners.types import Span
+from newsclean.cleaners.decide import Decision, decide_steps, keep_given_body_steps
+from newsclean.cleaners.engine.scoring import Steps, run_steps
+from newsclean.cleaners.policy import TEXT, Policy
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import Span
 
 # A bound on the passes, against a pathological page that gives up one line per pass. A page that
 # reaches it is not idempotent: on the dev pages (both renderings, 922) a pass count above 4 is
@@ -75,9 +75,9 @@ def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decisio
 def decide_stable_steps(lines: Sequence[str], settings: Settings, *, policy: Policy = TEXT,
                         decide_fn: Callable[..., Decision] | None = None, **kwargs) -> Steps[Decision]:
     """`decide` repeated on its own output until a pass removes nothing (see the module docstring),
-    as steps (cleaners.engine.scoring): each pass yields its request for the line model.
+    as steps (newsclean.cleaners.engine.scoring): each pass yields its request for the line model.
     `policy`: what the decider may do (the text path's by default; on a given body the policy has
-    the final say, cleaners.decide.keep_given_body_steps). `decide_fn`, when given, is a plain function that
+    the final say, newsclean.cleaners.decide.keep_given_body_steps). `decide_fn`, when given, is a plain function that
     decides a pass in place of decide_steps."""
     passes = _passes_steps(lines, settings, policy, decide_fn, kwargs)
     if policy.searches_body:

@@ -4,7 +4,7 @@ Hugo, Jekyll, Eleventy, Astro and most Markdown blogs begin a post with YAML bet
 (or TOML between "+++"): its title, date, author, tags. Read as text, the block's lines are
 neither article nor debris, and its "title: …" line looked like the headline. So a document that
 starts with such a block has it read as its metadata (the record's own fields: they win over
-anything inferred, cleaners.metadata.resolve) and its lines are not text (cleaners.lines leaves
+anything inferred, newsclean.cleaners.metadata.resolve) and its lines are not text (newsclean.cleaners.lines leaves
 them empty, as a Markdown renderer does; they keep their place, so line numbers still count raw
 lines).
 
@@ -19,7 +19,7 @@ import tomllib
 from typing import Any
 
 MAX_LINES = 80
-# The fields of a post's front matter that say what the record fields say (cleaners.metadata.resolve)
+# The fields of a post's front matter that say what the record fields say (newsclean.cleaners.metadata.resolve)
 KNOWN_FIELDS = frozenset({"title", "date", "published", "publishdate", "author", "authors", "url", "permalink",
                           "slug", "description", "tags", "categories", "lastmod", "updated", "layout", "draft"})
 _DELIMITERS = {"---": ("---", "..."), "+++": ("+++",)}
@@ -64,7 +64,7 @@ def _flat(value: Any) -> bool:
 def _parse(text: str) -> tuple[dict, int]:
     if not text.startswith(_OPENINGS):  # most documents: nothing to split
         return {}, 0
-    from cleaners.lines import split_lines  # the line ends that number lines (cleaners.lines imports this module)
+    from newsclean.cleaners.lines import split_lines  # the line ends that number lines (newsclean.cleaners.lines imports this module)
 
     lines = split_lines(text[:HEAD_CHARS])[:MAX_LINES + 1]
     opening = lines[0].lstrip("\ufeff").strip()

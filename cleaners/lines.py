@@ -13,9 +13,9 @@ import ftfy
 from ftfy import chardata, fixes
 from ftfy.badness import BADNESS_RE, is_bad
 
-from cleaners import front_matter
-from cleaners.markdown import plain_lines
-from cleaners.unwrap import unwrap
+from newsclean.cleaners import front_matter
+from newsclean.cleaners.markdown import plain_lines
+from newsclean.cleaners.unwrap import unwrap
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 # Line and paragraph separators other than CR/LF (and what ftfy turns them into) become spaces too:
@@ -183,8 +183,8 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
 
 
 def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
-    """The text's lines, each normalised, Markdown rendered to plain text (cleaners.markdown) and
-    hard-wrapped paragraphs joined (cleaners.unwrap): one entry per raw line, so list positions are
+    """The text's lines, each normalised, Markdown rendered to plain text (newsclean.cleaners.markdown) and
+    hard-wrapped paragraphs joined (newsclean.cleaners.unwrap): one entry per raw line, so list positions are
     raw line numbers."""
     if _ASCII_SUSPECT.search(text):
         lines = [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]

@@ -1,7 +1,7 @@
 """The manifest of an OUT_DIR: what each source looked like when its rows were written.
 
 OUT/manifest.json records, per source (a path relative to RAW_DIR): size, mtime_ns, the sha256 of
-its bytes and the fingerprint of its corpus context (cleaners.corpus_context), plus the
+its bytes and the fingerprint of its corpus context (newsclean.cleaners.corpus_context), plus the
 pipeline_version the rows were cleaned with. An incremental run compares the current RAW_DIR with
 it to decide what to clean:
 
@@ -11,7 +11,7 @@ it to decide what to clean:
 - sources gone from RAW_DIR have their rows dropped;
 - a different pipeline_version (code or settings) re-cleans everything.
 
-The manifest goes live in the same atomic generation switch as the tables (cleaners.store.commit),
+The manifest goes live in the same atomic generation switch as the tables (newsclean.cleaners.store.commit),
 so it always describes exactly the tables beside it.
 
 The flow holds it as columns (Table: numpy arrays, scan_table, plan_table), never as an object per
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cleaners.atomic import atomic_write_text
+from newsclean.cleaners.atomic import atomic_write_text
 
 MANIFEST = "manifest.json"
 # 1: {"sources": {source: {"size", "mtime_ns", "sha256", "context"}}} (read, no longer written);

@@ -3,7 +3,7 @@
 A crawl keeps some pages that hold no article at all: a bot check or an access block ("Checking
 your browser before accessing …"), the empty shell of a page whose text a script would have made
 ("You need to enable JavaScript to run this app."), an error page ("404 Not Found"), a frameset, or
-a redirect. Their lines are debris to the line rules (cleaners.rules.navigation.ACCESS_NOTICE), but
+a redirect. Their lines are debris to the line rules (newsclean.cleaners.rules.navigation.ACCESS_NOTICE), but
 what is left of such a page is a few lines of its notice, and writing that as an article would put
 "This process is automatic." into the corpus. So a short document that holds such a notice is
 quarantined with what to do about it, and so is a page whose markup says its content is elsewhere.
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from cleaners.rules.encoded_data import is_encoded_data
-from cleaners.rules.navigation import ACCESS_NOTICE
-from cleaners.types import Span
+from newsclean.cleaners.rules.encoded_data import is_encoded_data
+from newsclean.cleaners.rules.navigation import ACCESS_NOTICE
+from newsclean.cleaners.types import Span
 
 INTERSTITIAL_MAX_WORDS = 80  # a notice page's text; an article, even a brief, is longer
 NOTICE_MAX_WORDS = 25  # a notice is a line of its own, not a sentence that quotes one
@@ -60,7 +60,7 @@ def notice_reason(lines: Iterable[str]) -> str | None:
 
 def data_reason(text: str) -> str | None:
     """Why a document with no article body left is not text at all, or None: runs of encoded data
-    (cleaners.rules.encoded_data: base64, a minified script, a hex dump) are most of its characters."""
+    (newsclean.cleaners.rules.encoded_data: base64, a minified script, a hex dump) are most of its characters."""
     if not is_encoded_data(text):
         return None
     longest = max(len(run) for run in text.split())

@@ -1,11 +1,11 @@
 """Clean one document: decode, normalise, tag, decide, infer metadata. No Prefect here.
 
-bytes -> text (cleaners.encoding) -> normalised lines (cleaners.lines) -> rule proposals and model
-scores -> decision (cleaners.decide) -> CleanDocument with metadata and provenance.
+bytes -> text (newsclean.cleaners.encoding) -> normalised lines (newsclean.cleaners.lines) -> rule proposals and model
+scores -> decision (newsclean.cleaners.decide) -> CleanDocument with metadata and provenance.
 
-An HTML page: candidate bodies and metadata evidence (cleaners.extract_html) -> the body chosen
+An HTML page: candidate bodies and metadata evidence (newsclean.cleaners.extract_html) -> the body chosen
 (choose_body_steps) -> normalised lines -> the same decision under the extracted-body policy
-(cleaners.policy), or the text path when the body is the page's visible text.
+(newsclean.cleaners.policy), or the text path when the body is the page's visible text.
 """
 from __future__ import annotations
 
@@ -14,18 +14,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.decide import NO_BODY, Decision
-from cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps
-from cleaners.fixpoint import decide_stable_steps
-from cleaners.encoding import decode
-from cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
-from cleaners.lines import normalise_line, normalise_lines
-from cleaners.metadata.text_evidence import read_text_metadata
-from cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, notice_reason
-from cleaners.policy import TEXT, Policy, extracted_body
-from cleaners.settings import Settings
-from cleaners.types import CleanDocument, DocumentError, Found, RawDocument
+from newsclean.cleaners.decide import NO_BODY, Decision
+from newsclean.cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps
+from newsclean.cleaners.fixpoint import decide_stable_steps
+from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
+from newsclean.cleaners.lines import normalise_line, normalise_lines
+from newsclean.cleaners.metadata.text_evidence import read_text_metadata
+from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
+from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, notice_reason
+from newsclean.cleaners.policy import TEXT, Policy, extracted_body
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import CleanDocument, DocumentError, Found, RawDocument
 
 
 def document_text(raw: RawDocument) -> str:
@@ -42,7 +42,7 @@ def clean_text(text: str, settings: Settings, **kwargs) -> CleanDocument:
 
 def clean_texts(texts: list[str], settings: Settings, metas: list[dict | None] | None = None) -> list[CleanDocument | BaseException]:
     """clean_text for a batch of texts, the line model scoring each decision pass of all of them in
-    one call (cleaners.engine.scoring.run_batch): per text its CleanDocument or the exception
+    one call (newsclean.cleaners.engine.scoring.run_batch): per text its CleanDocument or the exception
     (a DocumentError) that stopped it. The same output as clean_text on each."""
     metas = metas or [None] * len(texts)
     return run_batch([clean_text_steps(t, settings, meta=m) for t, m in zip(texts, metas)])
@@ -50,7 +50,7 @@ def clean_texts(texts: list[str], settings: Settings, metas: list[dict | None] |
 
 def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
                      meta: dict | None = None, lines: list[str] | None = None) -> Steps[CleanDocument]:
-    """Clean already-decoded text, as steps (cleaners.engine.scoring). Raises DocumentError when no
+    """Clean already-decoded text, as steps (newsclean.cleaners.engine.scoring). Raises DocumentError when no
     article body is left. `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
@@ -58,10 +58,10 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
 
 
 def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: dict | None) -> Steps[Decision]:
-    """The decider on normalised lines under `policy` (cleaners.policy), as steps."""
+    """The decider on normalised lines under `policy` (newsclean.cleaners.policy), as steps."""
     # the rules' first look at the lines, taken for a whole batch at once when one is cleaned
     yield RulesRequest(policy.rules, [line for line in lines if line])
-    # decide until nothing more goes: idempotent (cleaners.fixpoint)
+    # decide until nothing more goes: idempotent (newsclean.cleaners.fixpoint)
     return (yield from decide_stable_steps(lines, settings, policy=policy, url=record_url(meta or {})))
 
 
@@ -124,7 +124,7 @@ def read_html(data: bytes | str, *, url: str | None = None, header: str | None =
 
 def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_id: str, meta: dict) -> Steps[tuple[CleanDocument, list[str]]]:
     """The line cleaner on the page's chosen body: trafilatura's is decided under the extracted-body
-    policy (cleaners.policy.extracted_body: cue rules' removals, edge rules' on an English body
+    policy (newsclean.cleaners.policy.extracted_body: cue rules' removals, edge rules' on an English body
     outside lists, the page's headline and the furniture above it dropped); a page that fell back
     to its visible text goes through the whole text path instead."""
     if ext.fallback:
@@ -143,12 +143,12 @@ def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
 
 def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDocument]:
     """Clean one RawDocument and resolve its metadata (record > html > url > text), as steps
-    (cleaners.engine.scoring: a batch's documents are scored together by run_batch).
+    (newsclean.cleaners.engine.scoring: a batch's documents are scored together by run_batch).
 
-    HTML: trafilatura extracts the candidate bodies and metadata (cleaners.extract_html), the
+    HTML: trafilatura extracts the candidate bodies and metadata (newsclean.cleaners.extract_html), the
     cleaner chooses the body (choose_body_steps), then the same decider removes the debris
     trafilatura's body holds (captions, related links, calls to action, signatures) under the
-    extracted-body policy (cleaners.policy). A page trafilatura cannot read goes through the
+    extracted-body policy (newsclean.cleaners.policy). A page trafilatura cannot read goes through the
     plain-text path on its visible text, with a note.
     """
     if raw.format not in ("text", "html"):
@@ -193,7 +193,7 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
 def _notice_page_said(text: str, title: str | None = None) -> Iterator[None]:
     """A document left with no body because its lines were an access notice (a bot check, a
     script-less shell, an error page) or encoded data (a base64 blob saved as text) is quarantined
-    with that reason (cleaners.page_kind)."""
+    with that reason (newsclean.cleaners.page_kind)."""
     try:
         yield
     except DocumentError as err:
@@ -223,7 +223,7 @@ def normalised_lines_for(raw_dir: Path, source: str, settings: Settings | None =
     path = Path(raw_dir) / source
     if path.suffix.lower() == ".txt" and path.is_file():
         return normalise_lines(decode(path.read_bytes()), settings.keep_curly_quotes)
-    from cleaners.readers import read_source
+    from newsclean.cleaners.readers import read_source
 
     file = source if path.is_file() else source.rpartition("#")[0]
     for item in read_source(raw_dir, file, settings):

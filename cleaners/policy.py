@@ -1,4 +1,4 @@
-"""What the decider (cleaners.decide) may do with a document's lines: a Policy.
+"""What the decider (newsclean.cleaners.decide) may do with a document's lines: a Policy.
 
 TEXT, the default, is the text path's: every rule proposes, the line model scores the lines, the
 decider searches the text for its article body, and what lies outside the body is debris.
@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from cleaners.rules import RULES, Rule
-from cleaners.shape import stop_share, words
-from cleaners.types import Span
+from newsclean.cleaners.rules import RULES, Rule
+from newsclean.cleaners.shape import stop_share, words
+from newsclean.cleaners.types import Span
 
 # Rules that stay reliable inside a body trafilatura extracted: they fire on explicit cues
 # ("RELATED:", a "Related stories" header and the headline under it, "Photo: Getty Images", "Sign up
@@ -56,7 +56,7 @@ class Policy:
     rules: tuple[Rule, ...] = RULES  # the rules that propose
     use_model: bool = True  # the line model scores the lines (when settings.use_model allows it)
     # True: the decider's body is the output's. False: the body is given, and every line of it stays
-    # that no removal this policy keeps takes (cleaners.decide.keep_given_body)
+    # that no removal this policy keeps takes (newsclean.cleaners.decide.keep_given_body)
     searches_body: bool = True
     removed_by: frozenset[str] | None = None  # rules whose removals stand anywhere; None: every removal stands
     removed_outside_lists_by: frozenset[str] = frozenset()  # rules whose removals stand outside lists and tables

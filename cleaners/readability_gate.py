@@ -17,7 +17,7 @@ check after it and the result are the same as with readability run. Over the 461
 990 pages of trafilatura's evaluation set it is skipped on 724 of 2,104 comparisons (the balanced
 extractions and the recall retries), and no page's output changes (bench/html_identity.py).
 
-The gate acts only inside `gated()` (cleaners.extract_html), so trafilatura called elsewhere in the
+The gate acts only inside `gated()` (newsclean.cleaners.extract_html), so trafilatura called elsewhere in the
 process (the benchmarks' baseline) runs as it is. It is installed only when the installed
 trafilatura's `compare_extraction`, `_prefer_readability` and `try_readability` are the code the
 bound was checked against (their source's hash): another version runs readability every time.

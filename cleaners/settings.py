@@ -27,10 +27,10 @@ class Settings:
     # Limits: a file over max_bytes is quarantined without being read whole.
     max_bytes: int = 50_000_000
     doc_timeout_s: float = 30.0
-    # Decision thresholds (rules + model); see cleaners.decide.
+    # Decision thresholds (rules + model); see newsclean.cleaners.decide.
     # P(debris) from which the model alone removes a line: at least model_threshold, and on a page
     # the model is unsure about up to model_threshold_max, where keeping more maximises the page's
-    # expected F1 (cleaners.page_threshold; set it to model_threshold for one fixed threshold).
+    # expected F1 (newsclean.cleaners.page_threshold; set it to model_threshold for one fixed threshold).
     model_threshold: float = 0.5
     model_threshold_max: float = 0.7
     # Model-only removal of what reads as article text (a sentence next to the body, or a line
@@ -46,7 +46,7 @@ class Settings:
     # Orchestration
     batch_size: int = 500
     # Documents of a batch cleaned in lock step: each decision pass of all of them is scored by the
-    # line model in one call over one table of their lines (cleaners.engine). More saves per-call
+    # line model in one call over one table of their lines (newsclean.cleaners.engine). More saves per-call
     # work and costs memory (~3-4 MB per document of ~500 lines); 1 cleans one document at a time.
     lockstep_docs: int = 32
 

@@ -62,7 +62,7 @@ def _mark_patterns() -> tuple[re.Pattern, re.Pattern]:
 
 
 # Python's \w leaves combining marks out, so a Devanagari, Bengali or Tamil word would split at each
-# vowel sign and virama ("नमस्ते" into "नमस", "त"). Lines are NFC (cleaners.lines), so a Latin letter's
+# vowel sign and virama ("नमस्ते" into "नमस", "त"). Lines are NFC (newsclean.cleaners.lines), so a Latin letter's
 # accent is part of it already and most lines hold no mark: the plain pattern serves them.
 def word_pattern(text: str) -> re.Pattern:
     """The pattern that finds the words of `text` (WORD, or the same with combining marks inside words

@@ -23,11 +23,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas import ARROW_SCHEMAS
-from schemas.validate import resolve_duplicates, validate_batch
-from cleaners.atomic import atomic_write_text  # noqa: F401  (part of this module's API)
-from cleaners.batch import BatchResult
-from cleaners.manifest import MANIFEST
+from newsclean.schemas import ARROW_SCHEMAS
+from newsclean.schemas.validate import resolve_duplicates, validate_batch
+from newsclean.cleaners.atomic import atomic_write_text  # noqa: F401  (part of this module's API)
+from newsclean.cleaners.batch import BatchResult
+from newsclean.cleaners.manifest import MANIFEST
 
 TABLES = ("articles", "removed", "quarantine")
 STAGING = ".staging"
@@ -36,7 +36,7 @@ GENERATIONS = ".tables"  # OUT/.tables/<generation>/ + OUT/.tables/current -> <g
 CURRENT = "current"
 MANIFEST_NAME = MANIFEST  # saved into the staging folder by the flow, published with the tables
 # Folders a run may stage that go live with its tables but get no link in OUT_DIR: the corpus
-# pass's per-file line hashes (cleaners.corpus_context.CACHE_DIR), read by the next run.
+# pass's per-file line hashes (newsclean.cleaners.corpus_context.CACHE_DIR), read by the next run.
 SIDECARS = ("line-hashes",)
 
 

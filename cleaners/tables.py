@@ -17,7 +17,7 @@ Read one line at a time, a row of short cells is shaped like a breadcrumb or a m
 News | Sport"), and the line model never saw a table in its training pages. The structure is what
 tells a table apart: a delimiter row (cells of dashes, as many as the header row's), or at least
 MIN_FRAMED_ROWS different rows that each open and close with a pipe and have as many cells (a
-menu is one line, rarely framed, and the same line where a page repeats it). The decision step (cleaners.decide) keeps or drops the block as one:
+menu is one line, rarely framed, and the same line where a page repeats it). The decision step (newsclean.cleaners.decide) keeps or drops the block as one:
 kept where it lies inside the article body or right below it, dropped elsewhere.
 
 Rows may stand apart by blank lines (the HTML path writes one paragraph per row) when the first two

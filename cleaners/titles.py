@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from cleaners.metadata.outlets import registrable_domain
-from cleaners.shape import STOP_WORDS, ends_sentence, fold, words
+from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.shape import STOP_WORDS, ends_sentence, fold, words
 
 MAX_LABEL_WORDS = 3
 MIN_HEAD_WORDS = 2
@@ -24,7 +24,7 @@ _SEP = re.compile(r"\s+(?:\|{1,2}|-{1,2}|–|—|/|·)\s+")
 
 def _domain_name(url: str | None) -> str:
     """The site's name in its URL: "riverside-gazette" -> "riversidegazette" for
-    https://www.riverside-gazette.co.uk/news/1 (offline public-suffix list, cleaners.metadata)."""
+    https://www.riverside-gazette.co.uk/news/1 (offline public-suffix list, newsclean.cleaners.metadata)."""
     if not url:
         return ""
     try:

@@ -33,7 +33,7 @@ class RawDocument:
     """One input document as a reader found it.
 
     `data` is the raw bytes the doc_id is computed from. `text` is set when a reader already holds
-    decoded text (a record's field); otherwise the bytes are decoded by cleaners.encoding.
+    decoded text (a record's field); otherwise the bytes are decoded by newsclean.cleaners.encoding.
     `format` is "text" or "html". `meta` holds metadata a record or archive header supplied
     (url, title, published, outlet, author, id), which wins over anything inferred.
     """
@@ -51,7 +51,7 @@ class RawDocument:
 
 @dataclass(frozen=True)
 class Span:
-    """A removed piece of one line. Offsets index the normalised line (see cleaners.lines)."""
+    """A removed piece of one line. Offsets index the normalised line (see newsclean.cleaners.lines)."""
 
     line: int  # 1-based line number in the raw text
     start: int

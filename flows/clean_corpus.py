@@ -13,15 +13,15 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   they write validated parquet parts into OUT/.staging/<run>/ and return only counts.
 - Retries apply to the reading steps (discovery, fingerprints, the corpus pass), never to
   cleaning: a document that fails to clean fails deterministically and is quarantined instead.
-- Incremental: OUT/manifest.json (cleaners.manifest) says which sources changed; only those are
+- Incremental: OUT/manifest.json (newsclean.cleaners.manifest) says which sources changed; only those are
   cleaned, the rows of the others are carried over, the rows of deleted sources dropped.
 - The corpus pass reads only files whose line hashes are not cached with the live tables
-  (OUT/.tables/current/line-hashes, cleaners.corpus_context.LineHashCache), keyed by the
+  (OUT/.tables/current/line-hashes, newsclean.cleaners.corpus_context.LineHashCache), keyed by the
   manifest's sha256: a re-run after a few edits re-reads those files, not the corpus.
 - Per-source state is columnar (manifest.Table, plan masks, fingerprint arrays); the process
   pool's workers are stopped once the cleaning is done, and report.html is built in a child
   process, so the flow's own process does not grow with the corpus (bench/RESULTS.md, end to end and memory).
-- One writer per OUT_DIR (cleaners.runlock): a second run on the same OUT_DIR fails at once.
+- One writer per OUT_DIR (newsclean.cleaners.runlock): a second run on the same OUT_DIR fails at once.
 """
 from __future__ import annotations
 
@@ -45,13 +45,13 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from cleaners import corpus_context, manifest, store
-from cleaners.batch import clean_sources
-from cleaners.readers import discover
-from cleaners.runlock import RunLock
-from cleaners.settings import Settings
-from flows import progress
-from flows.prefect_api import share_api_with_workers
+from newsclean.cleaners import corpus_context, manifest, store
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover
+from newsclean.cleaners.runlock import RunLock
+from newsclean.cleaners.settings import Settings
+from newsclean.flows import progress
+from newsclean.flows.prefect_api import share_api_with_workers
 
 # A batch smaller than this is not worth a task of its own, nor a worker process: spawning workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
@@ -90,7 +90,7 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
 def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, index: int,
                sha256: list[str] | None = None, name: str | None = None) -> str:
     """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
-    hash every line (cleaners.corpus_context.write_slice) into a part of the line-hash cache.
+    hash every line (newsclean.cleaners.corpus_context.write_slice) into a part of the line-hash cache.
     Returns the part file's path."""
     return str(corpus_context.write_slice(Path(raw_dir), sources, Settings(**settings), Path(folder), index, sha256, name))
 
@@ -98,7 +98,7 @@ def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, in
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def corpus_statistics(parts: list, sources: list[str], settings: dict, stage_dir: str,
                       cache_dir: str | None = None, new_parts: list[str] = (), tag: str = "") -> dict:
-    """Line repetition over the whole corpus (cleaners.corpus) from the hashed parts (cached ones
+    """Line repetition over the whole corpus (newsclean.cleaners.corpus) from the hashed parts (cached ones
     with their masks of files to use, and this run's), saved in the staging folder as the cleaning
     batches' read-only context, and each source's context fingerprint (uint64, aligned with
     `sources`). Then the line-hash cache is tidied for the next run."""
@@ -157,13 +157,13 @@ _WARMED = False
 
 def _warm_worker() -> None:
     """Once per worker process, before its first batch: load (and compile) the line model and
-    freeze the garbage collector's view of it (cleaners.model.warm_up: gc 5.6% -> 0.3% of the
+    freeze the garbage collector's view of it (newsclean.cleaners.model.warm_up: gc 5.6% -> 0.3% of the
     cleaner's CPU). Not in the flow's own process, whose gc settings stay as they are."""
     global _WARMED
     if _WARMED or multiprocessing.current_process().name == "MainProcess":
         return
     _WARMED = True
-    from cleaners.model import warm_up
+    from newsclean.cleaners.model import warm_up
 
     warm_up()
 
@@ -191,7 +191,7 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
 def validate_tables(stage_dir: str) -> dict:
     """Merge the carried-over rows and the batches' parts into one staged file per table (streamed),
     then run the checks across batches (unique keys, every removed row belongs to a document)."""
-    from schemas.validate import check_tables
+    from newsclean.schemas.validate import check_tables
 
     stage = Path(stage_dir)
     for name in store.TABLES:
@@ -206,7 +206,7 @@ def validate_tables(stage_dir: str) -> dict:
 @task(name="write-tables", cache_policy=NO_CACHE)
 def write_tables(stage_dir: str, out_dir: str, new_manifest: "manifest.Table | dict") -> dict:
     """Publish the staged tables and the new manifest into OUT_DIR as one generation (one atomic
-    switch: cleaners.store.commit), so the manifest always describes exactly the live tables.
+    switch: newsclean.cleaners.store.commit), so the manifest always describes exactly the live tables.
     new_manifest: a manifest.Table, or {"pipeline_version", "sources": Table or {source: Entry}}."""
     if isinstance(new_manifest, dict):
         entries = new_manifest["sources"]
@@ -254,7 +254,7 @@ REPORT_IN_PROCESS_MAX_DOCS = 500
 def write_report(out_dir: str, raw_dir: str, n_docs: int) -> list[str]:
     """OUT/report.html for people to look at, and a link artifact to it. A view: never fails a run.
     n_docs: the documents in the tables (articles and quarantine rows)."""
-    from flows.report import build_report, publish_report
+    from newsclean.flows.report import build_report, publish_report
 
     try:
         if n_docs <= REPORT_IN_PROCESS_MAX_DOCS:
@@ -268,7 +268,7 @@ def write_report(out_dir: str, raw_dir: str, n_docs: int) -> list[str]:
 
 
 def _build_report_apart(out_dir: Path, raw_dir: Path) -> Path:
-    """flows.report.build_report in a short-lived child process: the report reads per-document
+    """newsclean.flows.report.build_report in a short-lived child process: the report reads per-document
     columns of the whole tables (its memory grows with the corpus), and a child gives all of it
     back when it exits, instead of leaving the flow's process at the report's peak."""
     import subprocess
@@ -277,7 +277,7 @@ def _build_report_apart(out_dir: Path, raw_dir: Path) -> Path:
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    code = ("import sys; from pathlib import Path; from flows.report import build_report; "
+    code = ("import sys; from pathlib import Path; from newsclean.flows.report import build_report; "
             "print(build_report(Path(sys.argv[1]), Path(sys.argv[2])))")
     done = subprocess.run([sys.executable, "-c", code, str(Path(out_dir).resolve()), str(Path(raw_dir).resolve())],
                           env=env, capture_output=True, text=True)

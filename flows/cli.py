@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from flows.env import configure
+from newsclean.flows.env import configure
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Turn scraped news into a clean, trustworthy text corpus.")
 console = Console(stderr=True)
@@ -73,7 +73,7 @@ def run(
     _check_dirs(raw_dir, out_dir)
     if task_runner not in ("process", "thread", "dask"):
         fail(f"unknown task runner {task_runner!r}: use process, thread or dask")
-    from cleaners.runlock import LockedError, RunLock
+    from newsclean.cleaners.runlock import LockedError, RunLock
 
     lock = RunLock(out_dir)  # taken before Prefect starts: a second run fails in a second, not after start-up
     try:
@@ -81,17 +81,17 @@ def run(
     except LockedError as exc:
         fail(str(exc), code=3)
     configure()
-    from cleaners.settings import Settings
+    from newsclean.cleaners.settings import Settings
 
     try:
         settings = Settings.load(settings_file, keep_curly_quotes=keep_curly_quotes, batch_size=batch_size)
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
-    from flows import prefect_api
+    from newsclean.flows import prefect_api
 
     api = prefect_api.start_temporary_api()  # comes up while the flow's modules import
-    from flows import progress
-    from flows.clean_corpus import clean_corpus, runner_for
+    from newsclean.flows import progress
+    from newsclean.flows.clean_corpus import clean_corpus, runner_for
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as bar:
@@ -121,7 +121,7 @@ def schema(as_json: bool = typer.Option(False, "--json", help="Print the contrac
 
     from rich.markup import escape
 
-    from schemas.describe import describe
+    from newsclean.schemas.describe import describe
 
     contract = describe()
     if as_json:
@@ -167,13 +167,13 @@ def serve(
         fail("--interval must be a positive number of seconds")
     _check_dirs(raw_dir, out_dir)
     configure()
-    from cleaners.settings import Settings
+    from newsclean.cleaners.settings import Settings
 
     try:
         settings = Settings.load(settings_file)
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
-    from flows.serve import serve_flow, ServeError
+    from newsclean.flows.serve import serve_flow, ServeError
 
     try:
         serve_flow(raw_dir.resolve(), out_dir.resolve(), cron=cron, interval=interval, name=name,
@@ -188,7 +188,7 @@ _PASSTHROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_
 @app.command(context_settings=_PASSTHROUGH)
 def train(ctx: typer.Context) -> None:
     """Train the line model from the dev pages (reproducible; see --help). Writes cleaners/model/files/."""
-    from cleaners.model.train import main as train_main
+    from newsclean.cleaners.model.train import main as train_main
 
     raise typer.Exit(train_main(ctx.args) or 0)
 
@@ -196,7 +196,7 @@ def train(ctx: typer.Context) -> None:
 @app.command(name="eval", context_settings=_PASSTHROUGH)
 def evaluate(ctx: typer.Context) -> None:
     """Score the real pipeline on the dev pages' text: P/R/F1, pages under 0.5, leak, title match (--cv 2: cross-validated)."""
-    from cleaners.model.evaluate import main as eval_main
+    from newsclean.cleaners.model.evaluate import main as eval_main
 
     raise typer.Exit(eval_main(ctx.args) or 0)
 

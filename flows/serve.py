@@ -41,7 +41,7 @@ def serve_flow(raw_dir: Path, out_dir: Path, *, cron: str | None = None, interva
                          "PREFECT_API_URL=http://127.0.0.1:4200/api (Prefect's temporary server cannot run schedules)")
     from prefect.types.entrypoint import EntrypointType
 
-    from flows.clean_corpus import clean_corpus
+    from newsclean.flows.clean_corpus import clean_corpus
 
     kwargs: dict = {}
     if cron:
@@ -54,7 +54,7 @@ def serve_flow(raw_dir: Path, out_dir: Path, *, cron: str | None = None, interva
         description=f"Clean {raw_dir} into {out_dir} (incremental).",
         tags=["newsclean"],
         # A run still going when the next one is due: the later run fails at once on OUT_DIR's lock
-        # (cleaners.runlock); limit=1 also keeps this server process from starting them together.
+        # (newsclean.cleaners.runlock); limit=1 also keeps this server process from starting them together.
         limit=1,
         print_starting_message=True,
         entrypoint_type=EntrypointType.MODULE_PATH,  # runs wherever the package is installed

@@ -1,5 +1,5 @@
 """The output tables' contract: pandera models (what values may be) and Arrow schemas (how they
 are stored). Every table newsclean writes is validated against these before it is written."""
-from schemas.tables import ARROW_SCHEMAS, MODELS, Articles, Quarantine, Removed
+from newsclean.schemas.tables import ARROW_SCHEMAS, MODELS, Articles, Quarantine, Removed
 
 __all__ = ["ARROW_SCHEMAS", "MODELS", "Articles", "Quarantine", "Removed"]

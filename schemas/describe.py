@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.tables import ARROW_SCHEMAS, CROSS_TABLE_CHECKS, MODELS
+from newsclean.schemas.tables import ARROW_SCHEMAS, CROSS_TABLE_CHECKS, MODELS
 
 _BUILTIN = {  # pandera's built-in checks, spelled for people
     "str_matches": lambda st: f"matches {st['pattern']}",

@@ -1,10 +1,10 @@
 """pandera models and Arrow schemas of articles, removed and quarantine.
 
-The models are the documented contract: `newsclean schema` prints them (schemas.describe), the
+The models are the documented contract: `newsclean schema` prints them (newsclean.schemas.describe), the
 README's column tables are tested against them, and every batch is validated against them before
-it is written (schemas.validate). Checks that need two tables at once (a removed line must not be
+it is written (newsclean.schemas.validate). Checks that need two tables at once (a removed line must not be
 left in its article's text, every removed row belongs to a written document, a source ends in one
-place only) are in schemas.validate as well and are listed in CROSS_TABLE_CHECKS.
+place only) are in newsclean.schemas.validate as well and are listed in CROSS_TABLE_CHECKS.
 """
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ import pandera.pandas as pa  # noqa: E402
 import pyarrow as pa_arrow  # noqa: E402
 from pandera.typing import Series  # noqa: E402
 
-from cleaners.lines import has_mojibake
-from cleaners.metadata.dates import EARLIEST
-from cleaners.metadata.outlets import registrable_domain
-from cleaners.types import KINDS
+from newsclean.cleaners.lines import has_mojibake
+from newsclean.cleaners.metadata.dates import EARLIEST
+from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.types import KINDS
 
 HEX16 = r"^[0-9a-f]{16}$"
 STAGES = ("discover", "read", "decode", "extract", "clean", "decide", "validate", "timeout")
@@ -163,7 +163,7 @@ class Quarantine(pa.DataFrameModel):
 
 MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine}
 
-# Checks over more than one table (implemented in schemas.validate): name -> (tables, meaning).
+# Checks over more than one table (implemented in newsclean.schemas.validate): name -> (tables, meaning).
 CROSS_TABLE_CHECKS = {
     "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is one of the lines its text was made from (positional; the same words may rightly stay elsewhere, e.g. a subheading repeated in a table of contents)"),
     "removed_doc_id_known": (("removed", "articles", "quarantine"), "every removed.doc_id is an articles.doc_id or a quarantine.doc_id"),

@@ -23,8 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from cleaners.batch import BatchResult, duplicate_reason
-from schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, MOJIBAKE, STAGES, text_problem_where
+from newsclean.cleaners.batch import BatchResult, duplicate_reason
+from newsclean.schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, MOJIBAKE, STAGES, text_problem_where
 
 _HEX16 = re.compile(HEX16)
 
@@ -84,7 +84,7 @@ def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
 
 
 # Rules that remove a repeated copy of a paragraph whose first copy stays in the text by design
-# (cleaners.decide and cleaners.pipeline's HTML path): their rows are exempt from the removed-line
+# (newsclean.cleaners.decide and newsclean.cleaners.pipeline's HTML path): their rows are exempt from the removed-line
 # check.
 COPY_RULES = frozenset({"repeated_paragraph"})
 
@@ -232,7 +232,7 @@ def check_tables(folder: Path) -> list[str]:
     Bounded memory at any corpus size: key columns are read one at a time as arrow arrays and
     compared with arrow set look-ups (`is_in`) and numpy; removed.parquet (~230 rows per document)
     is streamed; nothing is held as a Python object per row."""
-    from cleaners.store import iter_batches
+    from newsclean.cleaners.store import iter_batches
 
     folder = Path(folder)
     arts_path, quar_path = folder / "articles.parquet", folder / "quarantine.parquet"

@@ -19,8 +19,8 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     # each pytest-xdist worker gets a Prefect home of its own: two ephemeral servers writing one
     # SQLite database would wait on each other's locks
     os.environ["PREFECT_HOME"] = str(Path(os.environ["PREFECT_HOME"]) / "xdist" / os.environ["PYTEST_XDIST_WORKER"])
-from flows.env import configure  # noqa: E402
-from flows.prefect_api import answers_health, free_port  # noqa: E402
+from newsclean.flows.env import configure  # noqa: E402
+from newsclean.flows.prefect_api import answers_health, free_port  # noqa: E402
 
 configure()
 
@@ -35,7 +35,7 @@ def expected_seeds() -> dict[str, dict]:
 
 @pytest.fixture
 def settings():
-    from cleaners.settings import Settings
+    from newsclean.cleaners.settings import Settings
     return Settings()
 
 

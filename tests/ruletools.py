@@ -1,8 +1,8 @@
 """Helpers for the per-rule tests: wrap a line in a plausible article and see what happens to it."""
 from __future__ import annotations
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 
 BODY = [
     "The city council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
@@ -34,14 +34,14 @@ def survives(line: str, where: str = "middle") -> bool:
 
 def alone(rule, text: str):
     """What `rule` proposes for `text` as a document of that one line (None: nothing)."""
-    from cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.base import Doc, Line
 
     line = Line(0, 1, text)
     return rule(line, Doc([line]))
 
 
 class FixedScores:
-    """A line-model request answered with given scores (cleaners.engine.scoring's request protocol):
+    """A line-model request answered with given scores (newsclean.cleaners.engine.scoring's request protocol):
     what a test hands the decision in place of the model."""
 
     def __init__(self, proba, title):
@@ -62,6 +62,6 @@ class FixedScores:
 
 def fixed_scores(monkeypatch, proba, title) -> None:
     """Every decision pass gets P(debris) `proba` and headline index `title` instead of the model's."""
-    import cleaners.decide as decide_module
+    import newsclean.cleaners.decide as decide_module
 
     monkeypatch.setattr(decide_module, "score_request", lambda texts, *a, **k: FixedScores(proba, title))

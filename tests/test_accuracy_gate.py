@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.model.score import score
+from newsclean.cleaners.model.score import score
 
 PAGES = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
 F1_FLOOR = 0.952  # measured 0.9585 (line-model-6, the seed bag; 0.955 with line-model-5)
 LEAK_CEILING = 0.09  # measured 0.083 (line-model-6; 0.086 with line-model-5)
 MODEL_F1_FLOOR = 0.93
 # Kind (b) on the same pages: their true bodies with a few of their own debris lines inserted
-# (cleaners.model.evaluate.kind_b_cases). Measured (line-model-6): F1 0.981, 26.5% of inserted debris
+# (newsclean.cleaners.model.evaluate.kind_b_cases). Measured (line-model-6): F1 0.981, 26.5% of inserted debris
 # lines kept, 3.6% of body lines lost, headline 0.938 (of 64 texts with one); line-model-5: 0.984, 25.7%, 3.6%, 0.938.
 KIND_B_F1_FLOOR = 0.97
 KIND_B_DEBRIS_KEPT_CEILING = 0.35
@@ -41,9 +41,9 @@ def pages():
 
 @pytest.mark.slow
 def test_pipeline_f1_on_the_gate_pages(pages):
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError
 
     settings = Settings()
     preds = {}
@@ -62,10 +62,10 @@ def test_pipeline_f1_on_the_gate_pages(pages):
 
 def test_line_model_f1_on_the_gate_pages(pages):
     """The model alone (with the corpus pass over these pages), no rules: keeps its accuracy."""
-    from cleaners.corpus import CorpusStats
-    from cleaners.lines import normalise_lines
-    from cleaners.model import LineModel
-    from cleaners.model.train import site_key
+    from newsclean.cleaners.corpus import CorpusStats
+    from newsclean.cleaners.lines import normalise_lines
+    from newsclean.cleaners.model import LineModel
+    from newsclean.cleaners.model.train import site_key
 
     model = LineModel.default()
     docs = [[s for s in normalise_lines(p["text"]) if s] for p in pages]
@@ -83,10 +83,10 @@ def test_line_model_f1_on_the_gate_pages(pages):
 def test_kind_b_texts_of_the_gate_pages(pages):
     """Mostly clean text with residual debris (the sample corpus's kind): the body stays whole,
     most inserted debris goes, and the headline on top is found."""
-    from cleaners.model import LineModel
-    from cleaners.model.evaluate import clean_kind_b, kind_b_cases
-    from cleaners.model.score import kind_b_score
-    from cleaners.settings import Settings
+    from newsclean.cleaners.model import LineModel
+    from newsclean.cleaners.model.evaluate import clean_kind_b, kind_b_cases
+    from newsclean.cleaners.model.score import kind_b_score
+    from newsclean.cleaners.settings import Settings
 
     cases, kept_pages = kind_b_cases(pages)
     assert len(cases) == len(pages) >= 90

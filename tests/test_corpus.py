@@ -1,4 +1,4 @@
-"""Corpus-level line repetition (cleaners.corpus)."""
+"""Corpus-level line repetition (newsclean.cleaners.corpus)."""
 import sys
 import unicodedata
 
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleaners.corpus import CorpusStats, DocContext, _Counter, line_hashes, normalise_for_hash
+from newsclean.cleaners.corpus import CorpusStats, DocContext, _Counter, line_hashes, normalise_for_hash
 
 
 def test_normalisation_folds_case_digits_punctuation():
@@ -71,7 +71,7 @@ def test_empty_context():
 def test_drop_punctuation_is_translate_of_the_drop_table(text):
     # the byte-and-line split form, with its table filled as characters are met, deletes exactly
     # what str.translate deletes with the whole table built up front
-    from cleaners.corpus import drop_punctuation
+    from newsclean.cleaners.corpus import drop_punctuation
     assert drop_punctuation(text) == text.translate(FULL_DROP_TABLE)
 
 
@@ -82,7 +82,7 @@ FULL_DROP_TABLE = {cp: None for cp in range(sys.maxunicode + 1) if unicodedata.c
 def test_drop_table_beyond_its_cache_of_kept_characters(monkeypatch):
     """Past its cap the table stops caching kept characters (arbitrary code points cannot grow it
     without bound) and still answers every character as the full table does."""
-    from cleaners import corpus
+    from newsclean.cleaners import corpus
 
     table = corpus._DropTable()
     monkeypatch.setattr(corpus, "_DROP_OTHER", table)

@@ -33,8 +33,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from schemas.tables import MODELS
-from schemas.validate import check_tables
+from newsclean.schemas.tables import MODELS
+from newsclean.schemas.validate import check_tables
 from tests.conftest import ROOT
 from tests.test_properties import DATELINES, DEBRIS, HEADLINES, PROSE
 

@@ -6,9 +6,9 @@ dates recur), and a section heading with no date or byline under it."""
 import numpy as np
 import pytest
 
-from cleaners import shape
-from cleaners.decide import decide
-from cleaners.settings import Settings
+from newsclean.cleaners import shape
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.settings import Settings
 
 HEADLINE = "City Council Approves New Budget For Public Schools"
 ARTICLE = [

@@ -3,9 +3,9 @@ about, but not over a heading that ends like a sentence (the last entry of a tab
 import numpy as np
 import pytest
 
-from cleaners import shape
-from cleaners.decide import decide
-from cleaners.settings import Settings
+from newsclean.cleaners import shape
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.settings import Settings
 
 BODY = [
     "A mobile app is a program built for phones and tablets, installed from an app store and used by touch.",
@@ -71,7 +71,7 @@ SITE_FOOTER = ["\u00a9 2024 Foundation for Modern Heritage", "Privacy policy", "
 def test_a_body_without_prose_is_the_models_body_lines():
     """A timeline, a list or a data sheet has no line that ends a sentence: its body is what the
     model calls body, not a quarantined document."""
-    from cleaners.pipeline import clean_text
+    from newsclean.cleaners.pipeline import clean_text
 
     lines = SITE_MENU + ["Student village Schlachtensee, Berlin"] + TIMELINE + SITE_FOOTER
     doc = clean_text("\n\n".join(lines), Settings())
@@ -79,9 +79,9 @@ def test_a_body_without_prose_is_the_models_body_lines():
 
 
 def test_a_page_of_menus_still_has_no_body():
-    from cleaners.decide import NO_BODY
-    from cleaners.pipeline import clean_text
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.decide import NO_BODY
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.types import DocumentError
 
     menus = SITE_MENU + ["News", "Sport", "Weather", "Travel", "Culture", "Business", "Science"] + SITE_FOOTER
     with pytest.raises(DocumentError, match="no article body"):
@@ -89,7 +89,7 @@ def test_a_page_of_menus_still_has_no_body():
     assert "no article body" in NO_BODY
 
 
-# cleaners.fixpoint runs decide again on what a pass kept. A line the first pass removed stopped
+# newsclean.cleaners.fixpoint runs decide again on what a pass kept. A line the first pass removed stopped
 # the body's extension there; the next pass must not extend the body across the gap it left.
 CLOSING = "Readers can send their questions about the new apps to the newsroom by post."
 
@@ -223,7 +223,7 @@ def test_a_short_title_cased_line_not_right_above_the_body_is_no_headline():
 
 
 def test_cleaning_an_article_with_a_short_headline_again_keeps_it():
-    from cleaners.pipeline import clean_text
+    from newsclean.cleaners.pipeline import clean_text
 
     text = "\n\n".join(["Home", "Home Repair Programs", *BODY])
     once = clean_text(text, Settings())
@@ -249,7 +249,7 @@ def test_is_paragraph(text, paragraph):
 
 
 def test_a_lede_closing_on_a_quote_is_not_taken_for_the_headline():
-    from cleaners.pipeline import clean_text
+    from newsclean.cleaners.pipeline import clean_text
 
     doc = clean_text("\n\n".join(["Home", LEDE, *BODY]), Settings())
     assert doc.title != LEDE and LEDE in doc.text

@@ -6,8 +6,8 @@ numbered one less in the body."""
 import numpy as np
 import pytest
 
-from cleaners.decide import decide
-from cleaners.settings import Settings
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.settings import Settings
 
 INTRO = "We tested dozens of board games with friends and family over a whole winter of game nights."
 ITEMS = [

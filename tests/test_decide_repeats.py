@@ -2,10 +2,10 @@
 box) keeps its first copy; the second goes as boilerplate, rule repeated_paragraph."""
 import numpy as np
 
-from cleaners.decide import decide
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.shape import REPEAT_MIN_WORDS, repeat_key
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.shape import REPEAT_MIN_WORDS, repeat_key
 from tests.ruletools import BODY, article
 
 PARA = BODY[1]
@@ -57,7 +57,7 @@ from hypothesis import given, settings as hsettings, strategies as st  # noqa: E
 def test_fold_is_memoised_without_changing_what_it_returns(text):
     import unicodedata
 
-    from cleaners import shape
+    from newsclean.cleaners import shape
 
     plain = " ".join(unicodedata.normalize("NFKC", text or "").lower().translate(shape._FOLD_TABLE).split())
     assert shape.fold(text) == plain

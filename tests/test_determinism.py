@@ -1,6 +1,6 @@
 """Two runs of the same input give identical tables (excluding cleaned_at), however the work is
 batched or which task runner runs it; and nothing is written outside OUT_DIR, whatever the input
-names. The in-process checks use cleaners.batch.clean_sources; one test runs the real CLI twice."""
+names. The in-process checks use newsclean.cleaners.batch.clean_sources; one test runs the real CLI twice."""
 from __future__ import annotations
 
 import datetime as dt
@@ -16,10 +16,10 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from cleaners.batch import clean_sources
-from cleaners.readers import discover
-from cleaners.settings import Settings
-from schemas.validate import validate_batch
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover
+from newsclean.cleaners.settings import Settings
+from newsclean.schemas.validate import validate_batch
 from tests.conftest import ROOT, SEEDS_RAW
 from tests.test_crash_safety import write_doc
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import ftfy.bad_codecs  # noqa: F401  registers sloppy-windows-1252
 import pytest
 
-from cleaners.batch import clean_sources
-from cleaners.settings import Settings
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.settings import Settings
 from tests.conftest import SEEDS_RAW
 
 SEEDS = sorted(p.name for p in SEEDS_RAW.glob("*.txt"))

@@ -1,4 +1,4 @@
-"""The batched line features (cleaners.engine.features.batch_features) are doc_features' rows, bit
+"""The batched line features (newsclean.cleaners.engine.features.batch_features) are doc_features' rows, bit
 for bit: whatever documents share a batch, in any order and batch size, with or without a lexicon
 and corpus context, and the tokens it hands out are the ones doc_features keeps."""
 from __future__ import annotations
@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cleaners.corpus import DocContext
-from cleaners.engine.features import batch_features
-from cleaners.lines import normalise_lines
-from cleaners.model import LineModel
-from cleaners.model import features as fx
+from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.engine.features import batch_features
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.model import LineModel
+from newsclean.cleaners.model import features as fx
 
 # a DocContext's df_site of 0 (no site key) makes df_site_log -inf, in doc_features as here
 pytestmark = pytest.mark.filterwarnings("ignore:divide by zero encountered in log1p:RuntimeWarning")

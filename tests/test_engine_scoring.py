@@ -1,4 +1,4 @@
-"""The lock-step driver (cleaners.engine.scoring): a batch of documents cleaned together, each
+"""The lock-step driver (newsclean.cleaners.engine.scoring): a batch of documents cleaned together, each
 decision pass of all of them scored in one LineModel.analyse_many call, gives every document what
 cleaning it alone gives, and one document's failure or slowness stays its own."""
 from __future__ import annotations
@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
 
-from cleaners.batch import clean_sources
-from cleaners.engine.scoring import ScoreRequest, run_batch, run_steps
-from cleaners.model import LineModel
-from cleaners.pipeline import clean_text, clean_texts
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.engine.scoring import ScoreRequest, run_batch, run_steps
+from newsclean.cleaners.model import LineModel
+from newsclean.cleaners.pipeline import clean_text, clean_texts
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
 from tests.conftest import SEEDS_RAW
 from tests.test_properties import texts as generated_texts
 

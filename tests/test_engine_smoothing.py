@@ -1,12 +1,12 @@
-"""batch_stage2 (cleaners.engine.smoothing) gives, bit for bit, the smoothing features that
+"""batch_stage2 (newsclean.cleaners.engine.smoothing) gives, bit for bit, the smoothing features that
 stage2_features_many gives each document alone, for any mix of document lengths."""
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from cleaners.engine.smoothing import batch_stage2
-from cleaners.model import features as fx
+from newsclean.cleaners.engine.smoothing import batch_stage2
+from newsclean.cleaners.model import features as fx
 
 N_FEATURES = len(fx.FEATURE_NAMES)
 # probabilities on and around the thresholds the features test (0.2, 0.5, 0.8), and ties

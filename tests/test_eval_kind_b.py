@@ -1,6 +1,6 @@
 """The kind-(b) evaluation: mostly clean texts built from true bodies, scored line by line."""
-from cleaners.model.evaluate import kind_b_cases
-from cleaners.model.score import kind_b_score
+from newsclean.cleaners.model.evaluate import kind_b_cases
+from newsclean.cleaners.model.score import kind_b_score
 
 LINES = ["Share this", "Mayor opens the new library", "The library opened on Monday with 40,000 books.",
          "Related: Ten best reads", "Visitors queued from early morning, staff said."]

@@ -1,7 +1,7 @@
 """The metadata part of `newsclean eval`: publication date and author against the dev pages'."""
-from cleaners.model.evaluate import clean_page
-from cleaners.model.score import metadata_score
-from cleaners.settings import Settings
+from newsclean.cleaners.model.evaluate import clean_page
+from newsclean.cleaners.model.score import metadata_score
+from newsclean.cleaners.settings import Settings
 
 PAGES = [{"id": "a", "published": "2023-09-01", "author": "Jane Roe and John Doe"},
          {"id": "b", "published": "2024-01-05T10:00:00", "author": "Ann Lee"},
@@ -21,14 +21,14 @@ def test_clean_page_reports_the_date_and_author_it_read():
     text = "\n\n".join(["Council backs bigger bus network", "By Jane Roe on September 9, 2021",
                        "The city council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
                        "Council members said the new routes would serve neighbourhoods that have gone without reliable service for years."])
-    from cleaners.model import LineModel
+    from newsclean.cleaners.model import LineModel
 
     out = clean_page({"id": "x", "text": text}, LineModel.default(), None, "pipeline", Settings())
     assert (out["published"], out["author"]) == ("2021-09-09", "Jane Roe")
 
 
 def test_without_url_the_eval_cleans_the_text_alone(monkeypatch):
-    from cleaners.model import evaluate
+    from newsclean.cleaners.model import evaluate
 
     seen = []
     monkeypatch.setattr(evaluate, "clean_page", lambda page, *rest: seen.append(page.get("url")) or {})
@@ -44,7 +44,7 @@ def test_eval_cleans_the_rendering_it_is_asked_for(tmp_path):
     import gzip
     import json
 
-    from cleaners.model import evaluate
+    from newsclean.cleaners.model import evaluate
 
     body = ["The city council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
             "Council members said the new routes would serve neighbourhoods that have gone without reliable service for years."]

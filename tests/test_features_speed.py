@@ -1,4 +1,4 @@
-"""The speed shortcuts in the line features (cleaners.model.features) give what the plain forms give:
+"""The speed shortcuts in the line features (newsclean.cleaners.model.features) give what the plain forms give:
 all patterns counted per line in one pass ("(?m)^" patterns searched as "\\n"), token lists per line
 from a cache, the word hashes of title_features from one longer draw."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from cleaners.model import features as fx
+from newsclean.cleaners.model import features as fx
 
 
 def _pattern_counts_plain(lines: list[str]) -> dict[str, np.ndarray]:
@@ -115,7 +115,7 @@ def test_stage2_features_on_dev_lines():
     import json
     from pathlib import Path
 
-    from cleaners.lines import normalise_lines
+    from newsclean.cleaners.lines import normalise_lines
 
     subset = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
     with gzip.open(subset, "rt", encoding="utf-8") as fh:

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from cleaners import store
+from newsclean.cleaners import store
 from tests.conftest import SEEDS_RAW
 
 pytestmark = pytest.mark.prefect
@@ -24,7 +24,7 @@ def read_artifacts(flow_run_id) -> dict:
 def test_run_publishes_summary_and_breakdown_artifacts(tmp_path):
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.clean_corpus import clean_corpus
+    from newsclean.flows.clean_corpus import clean_corpus
 
     raw, out = tmp_path / "raw", tmp_path / "out"
     shutil.copytree(SEEDS_RAW, raw)

@@ -7,7 +7,7 @@ import shutil
 import pandas as pd
 import pytest
 
-from cleaners import store
+from newsclean.cleaners import store
 from tests.conftest import SEEDS_RAW
 
 pytestmark = [pytest.mark.prefect, pytest.mark.slow]
@@ -22,8 +22,8 @@ def _article(topic: str, n: int) -> str:
 def test_dask_local_cluster_gives_identical_output(tmp_path, monkeypatch):
     from distributed import LocalCluster
 
-    import flows.clean_corpus as cc
-    from flows.clean_corpus import clean_corpus, runner_for
+    import newsclean.flows.clean_corpus as cc
+    from newsclean.flows.clean_corpus import clean_corpus, runner_for
 
     raw = tmp_path / "raw"
     shutil.copytree(SEEDS_RAW, raw)

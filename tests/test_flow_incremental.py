@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cleaners import corpus_context, manifest, store
-from cleaners.corpus import DocContext
-from cleaners.types import RawDocument
-from cleaners.settings import Settings
+from newsclean.cleaners import corpus_context, manifest, store
+from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.types import RawDocument
+from newsclean.cleaners.settings import Settings
 from tests.conftest import SEEDS_RAW
 
 SHARED = "Subscribe to our weekly newsletter for the best stories from the region"
@@ -139,7 +139,7 @@ def _digests(out: Path) -> dict[str, str]:
 def flow_fn():
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.clean_corpus import clean_corpus
+    from newsclean.flows.clean_corpus import clean_corpus
     # Threads: these tests are about what is cleaned, not where (test_flow_dask compares runners).
     return clean_corpus.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
 
@@ -213,8 +213,8 @@ def test_incremental_runs_clean_only_what_changed(tmp_path, flow_fn):
 def test_clean_batch_gives_the_corpus_statistics_to_the_line_model(tmp_path, monkeypatch):
     """The corpus pass's statistics reach the cleaning of each document (read-only, loaded from
     the staging folder by the batch task), through the task's plain function."""
-    from cleaners.corpus import CorpusStats
-    from flows.clean_corpus import clean_batch, corpus_statistics, hash_lines
+    from newsclean.cleaners.corpus import CorpusStats
+    from newsclean.flows.clean_corpus import clean_batch, corpus_statistics, hash_lines
 
     cfg = Settings()
     raw, stage = tmp_path / "raw", tmp_path / "stage"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from cleaners.runlock import LOCK_NAME, LockedError, RunLock, is_locked
+from newsclean.cleaners.runlock import LOCK_NAME, LockedError, RunLock, is_locked
 from tests.conftest import ROOT, SEEDS_RAW
 
 CLI = [str(Path(sys.executable).with_name("newsclean"))]
-HOLD = ("import sys, time; from cleaners.runlock import RunLock; l = RunLock(sys.argv[1]).acquire(); "
+HOLD = ("import sys, time; from newsclean.cleaners.runlock import RunLock; l = RunLock(sys.argv[1]).acquire(); "
         "print('held', flush=True); time.sleep(float(sys.argv[2]))")
 
 
@@ -65,7 +65,7 @@ def test_flow_refuses_an_out_dir_another_process_writes(tmp_path):
     """The flow itself takes the lock (served, scheduled and deployed runs have no CLI in front)."""
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.clean_corpus import clean_corpus
+    from newsclean.flows.clean_corpus import clean_corpus
 
     out = tmp_path / "out"
     holder = _holder(out)

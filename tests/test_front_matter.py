@@ -1,12 +1,12 @@
-"""Front matter (cleaners.front_matter): a static-site post's metadata block is its metadata, not text."""
+"""Front matter (newsclean.cleaners.front_matter): a static-site post's metadata block is its metadata, not text."""
 from __future__ import annotations
 
 import datetime as dt
 
-from cleaners import front_matter
-from cleaners.batch import clean_sources
-from cleaners.lines import normalise_lines
-from cleaners.settings import Settings
+from newsclean.cleaners import front_matter
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.settings import Settings
 from tests.articles import BODY
 
 YAML_POST = """---

@@ -1,4 +1,4 @@
-"""The cheap ftfy gate in cleaners.lines gives exactly what ftfy.fix_text gives, line by line."""
+"""The cheap ftfy gate in newsclean.cleaners.lines gives exactly what ftfy.fix_text gives, line by line."""
 from __future__ import annotations
 
 import gzip
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cleaners import lines as L
-from cleaners.shared_data import devset_dir
+from newsclean.cleaners import lines as L
+from newsclean.cleaners.shared_data import devset_dir
 
 DEVSET = devset_dir() / "pages.jsonl.gz"
 
@@ -101,7 +101,7 @@ def test_space_folding_matches_the_plain_pattern():
         assert L._SPACES_TO_FOLD.sub(" ", line) == L._SPACES.sub(" ", line)
 
 
-# The gated mojibake test (cleaners.lines.has_mojibake) answers as ftfy.badness.is_bad does: the
+# The gated mojibake test (newsclean.cleaners.lines.has_mojibake) answers as ftfy.badness.is_bad does: the
 # normalisation asks it of lines, the articles schema's text_is_clean check of whole texts.
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_ALPHABET | st.characters(min_codepoint=0x80, max_codepoint=0x2fff), max_size=40).map("".join))

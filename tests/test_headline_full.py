@@ -1,11 +1,11 @@
-"""The full headline over a shortened copy of it (cleaners.model.headline): a breadcrumb's last item
+"""The full headline over a shortened copy of it (newsclean.cleaners.model.headline): a breadcrumb's last item
 or a section heading that repeats the headline's first words must not become the title."""
 import pytest
 
-import cleaners.model as line_model
-from cleaners.model.headline import NEAR, full_headline
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+import newsclean.cleaners.model as line_model
+from newsclean.cleaners.model.headline import NEAR, full_headline
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY
 
 SHORT = "Council Backs Bigger Bus Network"

@@ -3,8 +3,8 @@ an articles row or a quarantine row (discovery's skipped entries are quarantine 
 reason a person can act on; nothing crashes, hangs or goes missing.
 
 All fixtures are generated here in a temporary RAW_DIR, one folder per case, and cleaned in one
-pass through the same steps as the flow (discover -> cleaners.batch.clean_sources ->
-schemas.validate.validate_batch), without Prefect. Slow inputs (a 20 MB line, the time limit) have
+pass through the same steps as the flow (discover -> newsclean.cleaners.batch.clean_sources ->
+newsclean.schemas.validate.validate_batch), without Prefect. Slow inputs (a 20 MB line, the time limit) have
 their own tests.
 """
 from __future__ import annotations
@@ -26,12 +26,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import cleaners.readers as readers
-from cleaners.batch import clean_sources
-from cleaners.readers import discover, read_bounded, reader_for
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
-from schemas.validate import failing_rows, validate_batch
+import newsclean.cleaners.readers as readers
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover, read_bounded, reader_for
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
+from newsclean.schemas.validate import failing_rows, validate_batch
 
 PROSE = (
     "The city council voted on Tuesday to approve a new budget for the coming year, officials said.\n\n"
@@ -455,8 +455,8 @@ def test_one_20_mb_line(tmp_path):
 # ---------------------------------------------------------------- the per-document time limit
 import threading  # noqa: E402
 
-import cleaners.batch as batch  # noqa: E402
-from cleaners.timelimit import DocumentTimeout, time_limit  # noqa: E402
+import newsclean.cleaners.batch as batch  # noqa: E402
+from newsclean.cleaners.timelimit import DocumentTimeout, time_limit  # noqa: E402
 
 
 def _spin(seconds: float) -> None:
@@ -501,7 +501,7 @@ def test_time_limit_is_disarmed_after_the_block():
 
 
 # An alarm may land in a gc callback (hypothesis installs one), where Python prints and ignores the
-# exception: the limit then fires again (cleaners.timelimit), which is what these tests show.
+# exception: the limit then fires again (newsclean.cleaners.timelimit), which is what these tests show.
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_slow_document_is_quarantined_and_the_run_goes_on(tmp_path):
     """A real slow input: a 4 MB document (seconds of work) against a 0.5 s limit; the next
@@ -536,7 +536,7 @@ def test_a_swallowed_timeout_still_quarantines(tmp_path, monkeypatch):
 
 
 def test_a_reader_that_hangs_is_stopped_after_its_good_records(tmp_path, monkeypatch):
-    from cleaners.types import RawDocument
+    from newsclean.cleaners.types import RawDocument
 
     def hanging_reader(path, source, data, settings):
         yield RawDocument(source=f"{source}#1", data=ARTICLE.encode())
@@ -593,7 +593,7 @@ def test_thread_fallback_fires_again_and_leaves_nothing_pending():
 
 @pytest.mark.parametrize("content", [b"", b"\xef\xbb\xbf", " \n\t\n\u00a0\n".encode()])
 def test_an_empty_document_is_called_empty(tmp_path, content):
-    from cleaners.batch import clean_sources
+    from newsclean.cleaners.batch import clean_sources
 
     for name in ("empty.txt", "story"):  # named as text, and read by content
         (tmp_path / name).write_bytes(content)

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from cleaners.extract_html import DEEP_LIMIT, TOO_DEEP, extract_html, parse_html, visible_text
-from cleaners.pipeline import clean_document
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.extract_html import DEEP_LIMIT, TOO_DEEP, extract_html, parse_html, visible_text
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 from tests.articles import PARAGRAPHS
 
 HEAD = "<html><head><title>Council votes to expand bus network</title></head><body>"

@@ -3,10 +3,10 @@ cp1252 byte: the C1 control characters that leaves are repaired before parsing, 
 drops control characters from its output and the repair is impossible after it ("LLCâs")."""
 from __future__ import annotations
 
-from cleaners.extract_html import extract_html, repair_source_mojibake
-from cleaners.pipeline import clean_document
-from cleaners.settings import Settings
-from cleaners.types import RawDocument
+from newsclean.cleaners.extract_html import extract_html, repair_source_mojibake
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import RawDocument
 from tests.articles import PARAGRAPHS, page
 
 

@@ -1,12 +1,12 @@
 """The HTML path's speed-ups change no output.
 
-- extract_html, its body chosen (cleaners.pipeline.read_html: the choice between trafilatura's
+- extract_html, its body chosen (newsclean.cleaners.pipeline.read_html: the choice between trafilatura's
   body and the page's visible text moved there from extract_html), on a fixed set of dev pages
   (tests/data/html_pages: WCXB v1.0, CC-BY-4.0) gives exactly the extraction the code before the
   speed-ups gave (expected.jsonl was written by
   cleaners/extract_html.py of commit 02a00c6, through bench/html_fixtures.py): body text, mode,
   fallback, title, date, sitename, url, author, headline candidates; except that the date of the
-  two pages decided only by htmldate's last resort (search_page, now off: cleaners.extract_html.
+  two pages decided only by htmldate's last resort (search_page, now off: newsclean.cleaners.extract_html.
   DATE_PAGE_SEARCH), whose truth has no date, is None where that code gave its guess;
 - page_metadata gives the fields trafilatura's own extract_metadata gives;
 - page_chars counts what the per-text-node sum over the visible text counted.
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.extract_html import _VISIBLE_TEXT, nonspace_chars, page_chars, page_metadata, parse_html
-from cleaners.pipeline import read_html
+from newsclean.cleaners.extract_html import _VISIBLE_TEXT, nonspace_chars, page_chars, page_metadata, parse_html
+from newsclean.cleaners.pipeline import read_html
 
 PAGES = Path(__file__).parent / "data" / "html_pages"
 FIELDS = ("text", "mode", "fallback", "encoding", "title", "published", "sitename", "url", "author", "headlines")
@@ -59,7 +59,7 @@ def test_page_metadata_matches_trafilatura(rec):
     from trafilatura.metadata import extract_metadata
     from trafilatura.settings import set_date_params
 
-    from cleaners.extract_html import decode_html
+    from newsclean.cleaners.extract_html import decode_html
 
     tree = parse_html(decode_html(_data(rec))[0])
     ours = page_metadata(tree, None, page_search=True)  # htmldate's whole cascade, as trafilatura runs it
@@ -86,7 +86,7 @@ def test_page_chars_counts_the_visible_text(html):
 
 
 def test_page_chars_on_the_fixture_pages():
-    from cleaners.extract_html import decode_html
+    from newsclean.cleaners.extract_html import decode_html
 
     for rec in _expected():
         tree = parse_html(decode_html(_data(rec))[0])

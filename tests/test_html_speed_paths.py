@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-import cleaners.extract_html as eh
+import newsclean.cleaners.extract_html as eh
 
 PAGES = Path(__file__).parent / "data" / "html_pages"
 

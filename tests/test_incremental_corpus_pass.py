@@ -1,5 +1,5 @@
 """The corpus pass of an incremental run re-reads only the files whose bytes changed: every file's
-line hashes are kept in OUT/.line-hashes/ (cleaners.corpus_context.LineHashCache), keyed by the
+line hashes are kept in OUT/.line-hashes/ (newsclean.cleaners.corpus_context.LineHashCache), keyed by the
 file's path and sha256 (the manifest's), and the statistics and fingerprints built from cached and
 new parts are exactly those of a full pass."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cleaners import corpus_context, manifest, store
-from cleaners.settings import Settings
+from newsclean.cleaners import corpus_context, manifest, store
+from newsclean.cleaners.settings import Settings
 
 SHARED = "Subscribe to our newsletter for the latest stories every morning."
 
@@ -132,7 +132,7 @@ def test_tidy_merges_small_parts_and_drops_stale_ones(tmp_path):
 def test_flow_rerun_reads_only_the_changed_file_and_equals_a_fresh_run(tmp_path):
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.clean_corpus import clean_corpus
+    from newsclean.flows.clean_corpus import clean_corpus
 
     flow_fn = clean_corpus.with_options(task_runner=ThreadPoolTaskRunner(max_workers=2))
     raw, out = tmp_path / "raw", tmp_path / "out"

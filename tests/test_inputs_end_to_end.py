@@ -1,4 +1,4 @@
-"""Every input format in one folder, through cleaners.batch.clean_sources (no Prefect): each
+"""Every input format in one folder, through newsclean.cleaners.batch.clean_sources (no Prefect): each
 document ends in exactly one place, rows pass the table schemas, metadata carries provenance."""
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pyarrow.parquet as pq
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from cleaners.batch import clean_sources
-from cleaners.readers import discover
-from cleaners.settings import Settings
-from schemas.validate import failing_rows
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover
+from newsclean.cleaners.settings import Settings
+from newsclean.schemas.validate import failing_rows
 from tests.articles import PARAGRAPHS, page
 from tests.conftest import SEEDS_RAW
 
@@ -90,7 +90,7 @@ def test_a_folder_mixing_every_format(tmp_path):
 
 
 def test_removed_offsets_point_at_their_text_for_every_format(tmp_path):
-    from cleaners.pipeline import normalised_lines_for
+    from newsclean.cleaners.pipeline import normalised_lines_for
     raw = tmp_path / "raw"
     raw.mkdir()
     _build(raw)

@@ -1,8 +1,8 @@
 """Article text that looks like debris but must survive."""
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY, article, fixed_scores, survives
 
 
@@ -42,8 +42,8 @@ def test_subheading_survives_and_title_is_extracted():
 def test_model_headline_below_a_furniture_sentence_starts_the_article(monkeypatch):
     """The line model picks the headline; one 'sentence' above it (a cookie notice the model let
     through) is page furniture, not the start of the body: it goes, and the headline is the title."""
-    from cleaners.decide import decide
-    from cleaners.settings import Settings
+    from newsclean.cleaners.decide import decide
+    from newsclean.cleaners.settings import Settings
 
     lines = ["This website uses cookies to improve your experience on our pages.", "Council backs bigger bus network",
              "The city council voted on Tuesday to expand the downtown bus network after months of debate.",
@@ -67,8 +67,8 @@ _CLOSING_LIST = ["Council backs bigger bus network",
 
 
 def _decide_with(monkeypatch, proba):
-    from cleaners.decide import decide
-    from cleaners.settings import Settings
+    from newsclean.cleaners.decide import decide
+    from newsclean.cleaners.settings import Settings
 
     fixed_scores(monkeypatch, proba, 0)
     return [ln.text for ln, _ in decide(_CLOSING_LIST, Settings()).kept]

@@ -1,11 +1,11 @@
 """Markdown input (Firecrawl, Jina Reader, crawl4ai...) is cleaned as the text it renders to
-(cleaners.markdown, called by cleaners.lines.normalise_lines)."""
+(newsclean.cleaners.markdown, called by newsclean.cleaners.lines.normalise_lines)."""
 import pytest
 
-from cleaners.lines import normalise_lines, split_lines
-from cleaners.markdown import is_markdown, plain_line
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.lines import normalise_lines, split_lines
+from newsclean.cleaners.markdown import is_markdown, plain_line
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 
 ARTICLE = """[Skip to content](#main)
 
@@ -87,8 +87,8 @@ def test_plain_text_is_not_markdown(text):
 
 
 def test_markdown_files_are_discovered_and_cleaned(tmp_path):
-    from cleaners.pipeline import clean_document
-    from cleaners.readers import discover, read_source
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.readers import discover, read_source
 
     (tmp_path / "page.md").write_text(ARTICLE, encoding="utf-8")
     assert discover(tmp_path)[0] == ["page.md"]

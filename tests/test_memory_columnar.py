@@ -9,7 +9,7 @@ import tracemalloc
 
 import numpy as np
 
-from cleaners import corpus_context, manifest
+from newsclean.cleaners import corpus_context, manifest
 
 
 def _random_manifest(n: int, rng: random.Random, version: str = "v1") -> manifest.Manifest:

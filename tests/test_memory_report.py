@@ -14,12 +14,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cleaners import store
-from cleaners.batch import duplicate_reason
-from flows.report import build as report_build
-from flows.report import build_report
-from schemas.tables import ARROW_SCHEMAS
-from schemas.validate import check_tables, resolve_duplicates
+from newsclean.cleaners import store
+from newsclean.cleaners.batch import duplicate_reason
+from newsclean.flows.report import build as report_build
+from newsclean.flows.report import build_report
+from newsclean.schemas.tables import ARROW_SCHEMAS
+from newsclean.schemas.validate import check_tables, resolve_duplicates
 from tests.test_report import without_build_values, write_big_run, write_small_run
 
 # --------------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def random_tables(folder: Path, seed: int, n: int = 60) -> Path:
 @pytest.fixture()
 def small_batches(monkeypatch):
     """Every streamed read in pieces of a few rows."""
-    import schemas.validate as validate
+    import newsclean.schemas.validate as validate
 
     real = store.iter_batches
     monkeypatch.setattr(store, "iter_batches", lambda path, columns=None, rows=200_000: real(path, columns, 5))

@@ -5,13 +5,13 @@ import datetime as dt
 
 import pytest
 
-from cleaners.metadata import outlets as outlets_mod
-from cleaners.metadata.dates import date_from_datelines
-from cleaners.metadata.resolve import Evidence, parse_any_date, record_evidence, resolve
-from cleaners.metadata.urls import date_from_url, domain_from_url
-from cleaners.pipeline import clean_document, clean_text
-from cleaners.settings import Settings
-from cleaners.types import RawDocument
+from newsclean.cleaners.metadata import outlets as outlets_mod
+from newsclean.cleaners.metadata.dates import date_from_datelines
+from newsclean.cleaners.metadata.resolve import Evidence, parse_any_date, record_evidence, resolve
+from newsclean.cleaners.metadata.urls import date_from_url, domain_from_url
+from newsclean.cleaners.pipeline import clean_document, clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import RawDocument
 from tests.articles import BODY, PARAGRAPHS
 
 TODAY = dt.date(2026, 1, 1)
@@ -197,7 +197,7 @@ def test_one_stamp_repeated_below_the_article_is_its_date():
 @pytest.mark.parametrize("written, date", [("24.02.2018", dt.date(2018, 2, 24)), ("05.03.2018", dt.date(2018, 3, 5)),
                                            ("12.16.2025", dt.date(2025, 12, 16))])  # month first only where it must be
 def test_dotted_dates_are_day_first_unless_they_cannot_be(written, date):
-    from cleaners.metadata.dates import parse_date
+    from newsclean.cleaners.metadata.dates import parse_date
 
     assert parse_date(written) == date
 
@@ -286,7 +286,7 @@ def test_a_blog_stamp_that_ends_with_its_author_names_the_author():
     ("Published on 3 March 2025 by J. R. Smith", "J. R. Smith"),  # an initial's full stop is no end
 ])
 def test_the_author_at_a_stamps_end_stops_at_its_sentence(stamp, author):
-    from cleaners.rules.byline import stamp_author_names
+    from newsclean.cleaners.rules.byline import stamp_author_names
 
     assert stamp_author_names(stamp) == (author,)
 
@@ -327,14 +327,14 @@ def test_the_copyright_holder_is_the_outlet(notice, outlet):
 
 @pytest.mark.parametrize("notice", ["© 2024 all rights reserved", "Copyright © 2024", "© Jane Doe/dpa"])
 def test_a_copyright_notice_without_a_holder_names_no_outlet(notice):
-    from cleaners.metadata.outlets import copyright_holder
+    from newsclean.cleaners.metadata.outlets import copyright_holder
 
     assert copyright_holder(notice) is None
 
 
 @pytest.mark.parametrize("notice", ["© RIPRODUZIONE RISERVATA", "© Tous droits réservés", "© 2024 Alle Rechte vorbehalten"])
 def test_all_rights_reserved_in_other_languages_is_no_holder(notice):
-    from cleaners.metadata.outlets import copyright_holder
+    from newsclean.cleaners.metadata.outlets import copyright_holder
 
     assert copyright_holder(notice) is None
 
@@ -383,7 +383,7 @@ def test_every_month_name_the_date_pattern_knows_is_read(month):
     # a name the pattern finds but dateparser cannot read takes the stamp and leaves no date
     import unicodedata
 
-    from cleaners.metadata.dates import parse_date
+    from newsclean.cleaners.metadata.dates import parse_date
 
     d = parse_date(unicodedata.normalize("NFC", f"Updated 3 {month} 2024"))
     assert d is not None and (d.year, d.day) == (2024, 3), month

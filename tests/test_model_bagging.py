@@ -1,4 +1,4 @@
-"""A seed bag averaged into one booster (cleaners.model.bagging) scores the mean of its members."""
+"""A seed bag averaged into one booster (newsclean.cleaners.model.bagging) scores the mean of its members."""
 from __future__ import annotations
 
 import json
@@ -7,8 +7,8 @@ import re
 import numpy as np
 import pytest
 
-from cleaners.model import FILES, LineModel, bagging, compiled, member_name
-from cleaners.model import train as tr
+from newsclean.cleaners.model import FILES, LineModel, bagging, compiled, member_name
+from newsclean.cleaners.model import train as tr
 from tests.test_model_compiled import _small_booster
 
 lgb = pytest.importorskip("lightgbm")

@@ -1,4 +1,4 @@
-"""The compiled boosters (cleaners.model.compiled) score exactly as LightGBM does, and fall back to it."""
+"""The compiled boosters (newsclean.cleaners.model.compiled) score exactly as LightGBM does, and fall back to it."""
 from __future__ import annotations
 
 import gzip
@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cleaners.model import FILES, LineModel
-from cleaners.model import compiled
+from newsclean.cleaners.model import FILES, LineModel
+from newsclean.cleaners.model import compiled
 
 lgb = pytest.importorskip("lightgbm")
 DEVSET = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"  # in the repo
@@ -95,7 +95,7 @@ def test_packaged_model_scores_without_lightgbm_once_compiled():
 
     pytest.importorskip("lleaves")
     LineModel.load(FILES)  # warms the cache (the default folder, as the child process uses)
-    code = ("import sys; from cleaners.model import LineModel, FILES; m = LineModel.load(FILES); "
+    code = ("import sys; from newsclean.cleaners.model import LineModel, FILES; m = LineModel.load(FILES); "
             "p, t = m.analyse(['Headline of the story', 'A first sentence of the body, long enough to read.']); "
             "assert len(p) == 2; print('lightgbm' in sys.modules)")
     root = Path(__file__).resolve().parents[1]
@@ -141,7 +141,7 @@ def test_packaged_model_identical_on_dev_pages(monkeypatch):
     pytest.importorskip("lleaves")
     if not DEVSET.exists():
         pytest.skip("dev pages not available")
-    from cleaners.lines import normalise_lines
+    from newsclean.cleaners.lines import normalise_lines
 
     fast = LineModel.load(FILES)
     assert all(getattr(p, "compiled", False) for p in fast._predict.values())
@@ -177,7 +177,7 @@ def test_warm_up_freezes_and_raises_the_threshold():
     process, since it changes the process's garbage-collector settings."""
     import subprocess
 
-    code = ("import gc; from cleaners.model import warm_up, GC_YOUNG_THRESHOLD; m = warm_up(); "
+    code = ("import gc; from newsclean.cleaners.model import warm_up, GC_YOUNG_THRESHOLD; m = warm_up(); "
             "assert m is not None and gc.get_freeze_count() > 1000, gc.get_freeze_count(); "
             "assert gc.get_threshold()[0] == GC_YOUNG_THRESHOLD; print('ok')")
     root = Path(__file__).resolve().parents[1]
@@ -203,11 +203,11 @@ def test_lightgbm_input_reads_tiny_values_as_zero():
 
 def test_parts_round_trip_through_save(tmp_path):
     """model.parts() gives what train.save writes and LineModel.load reads back: the same scores."""
-    from cleaners.model import train
+    from newsclean.cleaners.model import train
 
     model = LineModel.load(FILES)
     parts = model.parts()
-    from cleaners.model import member_name
+    from newsclean.cleaners.model import member_name
 
     chains = {member_name(stage, i) for stage in ("stage1", "stage2") for i in range(model.meta.get("bag", 1))}
     assert set(parts) == chains | {"title", "title_gate", "lexicon"}
@@ -224,8 +224,8 @@ def test_prepared_rows_score_as_the_rows_themselves():
     LightGBM's own, scores them as it scores the plain float32 rows (tiny values read as zero)."""
     import numpy as np
 
-    from cleaners.model import LineModel
-    from cleaners.model import compiled
+    from newsclean.cleaners.model import LineModel
+    from newsclean.cleaners.model import compiled
 
     model = LineModel.default()
     rng = np.random.default_rng(3)

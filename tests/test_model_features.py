@@ -1,8 +1,8 @@
 """Line features: shape, patterns, position, neighbours, topic fit, corpus repetition."""
 import numpy as np
 
-from cleaners.corpus import CorpusStats
-from cleaners.model import features as fx
+from newsclean.cleaners.corpus import CorpusStats
+from newsclean.cleaners.model import features as fx
 
 BODY = [
     "The river authority said on Monday that the flood barrier would be raised before the storm arrives.",

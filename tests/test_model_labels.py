@@ -1,7 +1,7 @@
 """Training labels come from aligning the page to the truth, not from word membership."""
 import numpy as np
 
-from cleaners.model.labels import aligned_share, body_labels, fold_title, snippet_labels, title_index
+from newsclean.cleaners.model.labels import aligned_share, body_labels, fold_title, snippet_labels, title_index
 
 
 def test_menu_words_that_occur_in_the_article_are_not_body():
@@ -35,7 +35,7 @@ def test_title_folding_and_index():
 
 
 def test_markup_title_is_the_h1_its_meta_titles_agree_with():
-    from cleaners.model.labels import markup_title_indices
+    from newsclean.cleaners.model.labels import markup_title_indices
     lines = ["Menu", "Council closes the old bridge", "By Ann Lee", "The council voted on Tuesday.",
              "Council closes the old bridge"]
     page = ('<html><head><title>Council closes the old bridge | Daily Post</title></head>'
@@ -47,7 +47,7 @@ def test_markup_title_is_the_h1_its_meta_titles_agree_with():
 
 
 def test_markup_title_look_alikes_give_no_label():
-    from cleaners.model.labels import markup_title_indices
+    from newsclean.cleaners.model.labels import markup_title_indices
     lines = ["Daily Post Blog", "Council closes the old bridge", "The council voted on Tuesday."]
     # the <h1> is the site's name: the <title> goes on with a whole headline after it
     site_h1 = ('<html><head><title>Daily Post Blog: Council closes the old bridge after a long vote</title>'
@@ -68,7 +68,7 @@ def test_snippet_pages_teach_the_title_ranker_their_markup_headline(tmp_path):
     label with weight, and a page without one teaches the title models nothing."""
     import gzip
 
-    from cleaners.model import train as tr
+    from newsclean.cleaners.model import train as tr
 
     html = ('<html><head><meta property="og:title" content="Council closes the old bridge"></head>'
             '<body><h1>Council closes the old bridge</h1></body></html>')

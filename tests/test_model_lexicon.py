@@ -4,9 +4,9 @@ import json
 import numpy as np
 import pytest
 
-from cleaners.model import FILES, LineModel
-from cleaners.model import features as fx
-from cleaners.model import lexicon
+from newsclean.cleaners.model import FILES, LineModel
+from newsclean.cleaners.model import features as fx
+from newsclean.cleaners.model import lexicon
 
 SITES = lexicon.MIN_SITES + 2  # enough sites for a word to enter the lexicon
 BODY = "The council said the new bridge would open next spring, officials confirmed on Tuesday."

@@ -5,9 +5,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cleaners.corpus import CorpusStats, DocContext
-from cleaners.model import FILES, LineModel
-from cleaners.model import features as fx
+from newsclean.cleaners.corpus import CorpusStats, DocContext
+from newsclean.cleaners.model import FILES, LineModel
+from newsclean.cleaners.model import features as fx
 
 FULL_PAGE = """Skip to content
 Menu
@@ -84,8 +84,8 @@ def test_mostly_clean_text_keeps_its_body(model):
         assert p[lines.index(s)] < 0.7, s
     assert p[lines.index("Construction timeline")] < 0.7
     # and the pipeline (rules + model + contiguity of the body) keeps the paragraphs
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
 
     kept = clean_text("\n\n".join(lines), Settings()).text.split("\n\n")
     for s in body[:3]:
@@ -93,8 +93,8 @@ def test_mostly_clean_text_keeps_its_body(model):
 
 
 def test_short_clean_text_keeps_subheading_and_last_paragraph(model):
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
 
     lines = [ln for ln in FULL_PAGE.split("\n")[6:] if ln][:-11]
     kept = clean_text("\n\n".join(lines), Settings()).text.split("\n\n")

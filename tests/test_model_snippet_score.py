@@ -1,5 +1,5 @@
 """The snippet pages' metric (trafilatura's evaluation): with-snippets kept, without-snippets left out."""
-from cleaners.model.score import snippet_score
+from newsclean.cleaners.model.score import snippet_score
 
 PAGES = [
     {"id": "a", "with": ["The council approved the budget.", "Schools get more money."],

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.model import train
+from newsclean.cleaners.model import train
 
 
 def _write(folder: Path, files: dict[str, str]) -> Path:

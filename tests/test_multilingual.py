@@ -1,13 +1,13 @@
 """Articles in other languages than English keep their body.
 
-The prose test of the decision step (cleaners.shape.is_sentence_like) once counted English function
+The prose test of the decision step (newsclean.cleaners.shape.is_sentence_like) once counted English function
 words only, so a German or Spanish page had no "sentence" at all and was quarantined as having no
 body: on the 835 non-English snippet pages of the dev set, 604 came out empty."""
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.shape import is_sentence_like
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.shape import is_sentence_like
 
 GERMAN = """Startseite
 Politik
@@ -162,7 +162,7 @@ def test_short_lines_in_those_scripts_are_not_prose(line):
 
 def test_sentence_marks_are_unicodes_sentence_terminals():
     regex = pytest.importorskip("regex")  # installed with dateparser (htmldate)
-    from cleaners.shape import _TERMINALS
+    from newsclean.cleaners.shape import _TERMINALS
 
     sterm = regex.compile(r"\p{Sentence_Terminal}")
     expected = {chr(c) for c in range(0x10000) if sterm.match(chr(c))} | {"\u2026"}
@@ -177,7 +177,7 @@ def test_sentence_marks_are_unicodes_sentence_terminals():
 def test_words_keep_their_combining_marks(line, expected):
     # Python's \w leaves combining marks out: "नमस्ते" came out as "नमस", "त", so a three-word
     # Hindi byline counted as seven words and read as a standfirst
-    from cleaners.shape import words
+    from newsclean.cleaners.shape import words
 
     assert words(line) == expected
 
@@ -187,7 +187,7 @@ def test_combining_marks_are_unicodes_marks():
     import re
     import unicodedata
 
-    from cleaners.shape import combining_marks
+    from newsclean.cleaners.shape import combining_marks
 
     marks = re.compile(f"[{combining_marks()}]")
     expected = {chr(c) for c in range(0x10000) if unicodedata.category(chr(c))[0] == "M"}

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.lines import normalise_lines
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 
 PAGES = Path(__file__).parent / "data" / "news_layouts"
 

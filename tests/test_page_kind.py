@@ -1,13 +1,13 @@
-"""Pages that are not an article (cleaners.page_kind): a bot check, a script-rendered shell, an error
+"""Pages that are not an article (newsclean.cleaners.page_kind): a bot check, a script-rendered shell, an error
 page, a frameset, a redirect are quarantined with what to do; articles that look like them stay."""
 from __future__ import annotations
 
 import pytest
 
-from cleaners.pipeline import clean_document
-from cleaners.rules.navigation import ACCESS_NOTICE
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.rules.navigation import ACCESS_NOTICE
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 from tests.articles import BODY, PARAGRAPHS, page
 
 

@@ -1,4 +1,4 @@
-"""The per-page debris threshold (cleaners.page_threshold): it keeps the set of lines with the
+"""The per-page debris threshold (newsclean.cleaners.page_threshold): it keeps the set of lines with the
 highest expected F1, so on a page the model is unsure about it keeps more, within its bounds."""
 from itertools import combinations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from cleaners.decide import decide
-from cleaners.page_threshold import expected_f1_threshold
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.page_threshold import expected_f1_threshold
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
 
 
 def _expected_f1(body: np.ndarray, words: np.ndarray, keep: np.ndarray) -> float:

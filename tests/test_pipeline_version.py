@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cleaners import settings as settings_module
-from cleaners.settings import Settings
+from newsclean.cleaners import settings as settings_module
+from newsclean.cleaners.settings import Settings
 
 
 @pytest.fixture

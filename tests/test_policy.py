@@ -1,4 +1,4 @@
-"""The decider's policy (cleaners.policy): on a body trafilatura extracted, only the trusted rules'
+"""The decider's policy (newsclean.cleaners.policy): on a body trafilatura extracted, only the trusted rules'
 removals stand, every other line is body, a repeated paragraph and the furniture above the page's
 headline go, and the line model does not run; extract_html calls nothing of the cleaner."""
 from __future__ import annotations
@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.decide import NO_BODY
-from cleaners.fixpoint import decide_stable, decide_stable_steps
-from cleaners.lines import normalise_lines
-from cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, TEXT, extracted_body
-from cleaners.rules import RULES
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
+from newsclean.cleaners.decide import NO_BODY
+from newsclean.cleaners.fixpoint import decide_stable, decide_stable_steps
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, TEXT, extracted_body
+from newsclean.cleaners.rules import RULES
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
 from tests.articles import PARAGRAPHS
 
 HEADLINE = "Council votes to expand the city bus network"
@@ -102,13 +102,13 @@ def test_the_line_model_does_not_run_on_an_extracted_body():
         next(steps)
 
 
-CLEANER = ("cleaners.pipeline", "cleaners.decide", "cleaners.fixpoint", "cleaners.policy", "cleaners.engine", "cleaners.model")
+CLEANER = ("newsclean.cleaners.pipeline", "newsclean.cleaners.decide", "newsclean.cleaners.fixpoint", "newsclean.cleaners.policy", "newsclean.cleaners.engine", "newsclean.cleaners.model")
 
 
 def test_extract_html_imports_nothing_of_the_cleaner():
     # the extraction returns candidate bodies; the pipeline chooses between them with the cleaner
     root = Path(__file__).resolve().parent.parent
-    code = f"import sys, cleaners.extract_html; print(sorted(m for m in sys.modules if m.startswith({CLEANER!r})))"
+    code = f"import sys, newsclean.cleaners.extract_html; print(sorted(m for m in sys.modules if m.startswith({CLEANER!r})))"
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     # nor at call time: no import of the cleaner anywhere in the module, a function's included

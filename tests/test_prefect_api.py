@@ -1,4 +1,4 @@
-"""flows.prefect_api: the CLI's temporary Prefect API server, started before the flow's modules are
+"""newsclean.flows.prefect_api: the CLI's temporary Prefect API server, started before the flow's modules are
 imported, without importing Prefect's server module, and seen by every thread of the process.
 
 Each case runs in a fresh interpreter: Prefect's process-wide settings are read at its import."""
@@ -15,9 +15,9 @@ from tests.conftest import ROOT
 
 PROBE = r'''
 import json, os, sys, threading, urllib.request
-from flows.env import configure
+from newsclean.flows.env import configure
 configure()
-from flows import prefect_api
+from newsclean.flows import prefect_api
 from prefect.settings import PREFECT_API_URL
 
 def in_a_new_thread():
@@ -126,7 +126,7 @@ def test_stopping_prefect_services_closes_the_event_websocket(prefect_server, mo
     from prefect.events.worker import EventsWorker
     from prefect.logging.handlers import APILogWorker
 
-    from flows import prefect_api
+    from newsclean.flows import prefect_api
     from tests.conftest import stop_prefect_services
 
     api, _ = prefect_server

@@ -17,10 +17,10 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from cleaners.lines import normalise_lines
-from cleaners.pipeline import clean_document, clean_text
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.pipeline import clean_document, clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 EXAMPLES = 2000
 SETTINGS = Settings()
@@ -57,7 +57,7 @@ line = st.one_of(
 
 @st.composite
 def pipe_table(draw) -> str:
-    """A table in pipe syntax (cleaners.tables): a header, a delimiter row, rows of cells, its lines
+    """A table in pipe syntax (newsclean.cleaners.tables): a header, a delimiter row, rows of cells, its lines
     one or two line breaks apart (GFM, or the HTML path's output); one "line" of a document."""
     width = draw(st.integers(1, 4))
     cell = st.one_of(st.sampled_from(PROSE), st.sampled_from(DEBRIS), st.sampled_from(["1", "82.0", "North Dakota", ""]), words)
@@ -81,7 +81,7 @@ def article_like(draw) -> str:
 @st.composite
 def markdown_like(draw) -> str:
     """An article as Markdown scrapers save it: linked menu items, a # headline, prose with inline
-    links and emphasis, an image, a linked teaser (cleaners.markdown)."""
+    links and emphasis, an image, a linked teaser (newsclean.cleaners.markdown)."""
     out = [f"* [{draw(st.sampled_from(DEBRIS))}](https://example.com/{k})" for k in range(draw(st.integers(0, 4)))]
     out.append("# " + draw(st.sampled_from(HEADLINES)))
     for ln in draw(st.lists(line, max_size=8)):
@@ -98,7 +98,7 @@ def markdown_like(draw) -> str:
 
 @st.composite
 def wrapped_like(draw) -> str:
-    """Paragraphs of prose hard-wrapped at some width, between debris lines (cleaners.unwrap)."""
+    """Paragraphs of prose hard-wrapped at some width, between debris lines (newsclean.cleaners.unwrap)."""
     width = draw(st.integers(40, 132))
     parts = [draw(st.sampled_from(DEBRIS)) for _ in range(draw(st.integers(0, 3)))]
     for _ in range(draw(st.integers(1, 4))):
@@ -242,10 +242,10 @@ def test_removed_offsets_point_at_the_removed_text(text):
         by_line[span.line] = span
 
 
-# ------------------------------------------- cleaners.fixpoint: offsets through several passes
-from cleaners.decide import Decision  # noqa: E402
-from cleaners.fixpoint import decide_stable  # noqa: E402
-from cleaners.rules import Line  # noqa: E402
+# ------------------------------------------- newsclean.cleaners.fixpoint: offsets through several passes
+from newsclean.cleaners.decide import Decision  # noqa: E402
+from newsclean.cleaners.fixpoint import decide_stable  # noqa: E402
+from newsclean.cleaners.rules import Line  # noqa: E402
 
 
 def _one_cut_per_pass(lines, settings, **kw):
@@ -266,7 +266,7 @@ def _one_cut_per_pass(lines, settings, **kw):
     return Decision(None, kept, spans)
 
 
-from cleaners.types import Span  # noqa: E402
+from newsclean.cleaners.types import Span  # noqa: E402
 
 cut_lines = st.lists(st.lists(st.sampled_from(["CUT", "a", "bb", "x", "CUTa", "aCUT"]), max_size=8).map(" ".join), min_size=1, max_size=5)
 

@@ -1,5 +1,5 @@
 """trafilatura's readability fallback is skipped only where it cannot be chosen
-(cleaners.readability_gate), and the extraction is the same either way."""
+(newsclean.cleaners.readability_gate), and the extraction is the same either way."""
 from __future__ import annotations
 
 import gzip
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from lxml.etree import tostring
 
-from cleaners import readability_gate as gate
-from cleaners.extract_html import extract_html, parse_html
+from newsclean.cleaners import readability_gate as gate
+from newsclean.cleaners.extract_html import extract_html, parse_html
 
 trafilatura = pytest.importorskip("trafilatura")
 import trafilatura.core as core  # noqa: E402
@@ -68,7 +68,7 @@ def test_the_bound_holds_for_readability_text(html):
 
 
 def test_the_bound_holds_on_the_fixture_pages():
-    from cleaners.extract_html import decode_html
+    from newsclean.cleaners.extract_html import decode_html
 
     for data in _fixture_pages():
         html = decode_html(data)[0]
@@ -81,7 +81,7 @@ def test_readability_is_skipped_where_it_cannot_win(readability_runs):
     with_gate = extract_html(html.encode())
     assert readability_runs.runs == 0
     with gate.gated(False):
-        from cleaners.extract_html import _extract_html
+        from newsclean.cleaners.extract_html import _extract_html
 
         without = _extract_html(html.encode(), url=None, header=None)
     assert readability_runs.runs >= 1
@@ -105,7 +105,7 @@ def test_outside_the_gate_trafilatura_runs_as_it_is(readability_runs):
 
 
 def test_the_fixture_pages_extract_the_same_with_and_without_the_gate(readability_runs):
-    from cleaners.extract_html import _extract_html
+    from newsclean.cleaners.extract_html import _extract_html
 
     for data in _fixture_pages():
         with gate.gated(True):
@@ -122,7 +122,7 @@ def test_a_bound_that_fails_runs_readability_as_without_the_gate(readability_run
     monkeypatch.setattr(gate, "_PageText", broken)  # reading the tree fails
     html = _page("<nav>Home</nav>" + ARTICLE)
     with gate.gated(False):
-        from cleaners.extract_html import _extract_html
+        from newsclean.cleaners.extract_html import _extract_html
 
         without = _extract_html(html.encode(), url=None, header=None)
     readability_runs.runs = 0

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from cleaners.extract_html import choose_title, decode_html, extract_html, strip_site_suffix, visible_text
-from cleaners.pipeline import clean_document
-from cleaners.readers import read_source
-from cleaners.settings import Settings
-from cleaners.types import RawDocument
+from newsclean.cleaners.extract_html import choose_title, decode_html, extract_html, strip_site_suffix, visible_text
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import RawDocument
 from tests.articles import PARAGRAPHS, page
 
 
@@ -47,7 +47,7 @@ def test_charset_precedence():
     assert decode_html(b"\xef\xbb\xbf" + latin.encode("utf-8"))[1] == "utf-8"
     # bytes that are valid UTF-8 with multi-byte characters are UTF-8 whatever the <meta> says
     assert decode_html(latin.encode("utf-8"))[0] == latin
-    # no declaration: detection (cleaners.encoding)
+    # no declaration: detection (newsclean.cleaners.encoding)
     assert decode_html(f"<html><body>{body}</body></html>".encode("cp1252"))[0].endswith(f"{body}</body></html>")
 
 
@@ -109,7 +109,7 @@ def test_page_trafilatura_cannot_read_falls_back_to_the_text_path():
 def test_empty_page_is_quarantined_with_a_reason():
     import pytest
 
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.types import DocumentError
     with pytest.raises(DocumentError) as err:
         _clean("<html><head><title>x</title></head><body><nav>Home</nav></body></html>")
     assert err.value.stage in ("extract", "decide")
@@ -134,7 +134,7 @@ def test_headline_choice():
 
 
 def test_visible_text_one_block_per_line():
-    from cleaners.extract_html import parse_html
+    from newsclean.cleaners.extract_html import parse_html
     tree = parse_html("<html><body><script>var x=1;</script><div>Menu <b>bold</b></div><p>One</p><p>Two<br>Three</p></body></html>")
     assert visible_text(tree) == "Menu bold\n\nOne\n\nTwo\n\nThree"
 
@@ -165,17 +165,17 @@ def test_a_long_paragraph_repeated_in_the_body_is_kept_once():
 
 def test_cue_rules_name_existing_rules():
     # the HTML path keeps removals by rule name: a renamed rule must fail here, not silently vanish
-    from cleaners.policy import CUE_RULES, EDGE_RULES
-    from cleaners.rules import RULES
+    from newsclean.cleaners.policy import CUE_RULES, EDGE_RULES
+    from newsclean.cleaners.rules import RULES
     assert CUE_RULES | EDGE_RULES <= {rule.__name__ for rule in RULES}
 
 
 def test_html_body_is_judged_by_the_cue_rules_only():
     # trafilatura's body keeps only cue-rule removals, so only those rules run on it (in RULES order)
-    from cleaners.decide import decide
-    from cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, Policy
-    from cleaners.settings import Settings
-    from cleaners.rules import RULES
+    from newsclean.cleaners.decide import decide
+    from newsclean.cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, Policy
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.rules import RULES
     assert list(HTML_RULES) == [r for r in RULES if r in HTML_RULES]
     assert {r.__name__ for r in HTML_RULES} == CUE_RULES | EDGE_RULES
     lines = ["Mayor unveils plan", "", "The council voted on Tuesday to approve the new budget for the coming year.",

@@ -1,14 +1,14 @@
-"""E-mail files (.eml, cleaners.readers.mail): the body part decoded, Subject and Date as metadata."""
+"""E-mail files (.eml, newsclean.cleaners.readers.mail): the body part decoded, Subject and Date as metadata."""
 from __future__ import annotations
 
 import datetime as dt
 from email.message import EmailMessage
 
-from cleaners.batch import clean_sources
-from cleaners.readers import read_source, reader_for
-from cleaners.readers.mail import read as read_mail
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import read_source, reader_for
+from newsclean.cleaners.readers.mail import read as read_mail
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
 from tests.articles import BODY, page
 
 

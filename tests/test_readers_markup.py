@@ -1,15 +1,15 @@
 """HTML labelled as text (a page saved as .txt, a record's text field holding markup) goes the HTML
-path (cleaners.readers.markup), and text that only mentions tags stays text."""
+path (newsclean.cleaners.readers.markup), and text that only mentions tags stays text."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from cleaners.pipeline import clean_document
-from cleaners.readers import read_source
-from cleaners.readers.markup import looks_like_html
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.readers.markup import looks_like_html
+from newsclean.cleaners.settings import Settings
 from tests.articles import BODY, page
 
 

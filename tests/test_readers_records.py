@@ -10,10 +10,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from cleaners.pipeline import clean_document
-from cleaners.readers import discover, read_source, reader_for
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.readers import discover, read_source, reader_for
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 from tests.articles import BODY, page
 
 

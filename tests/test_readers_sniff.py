@@ -11,12 +11,12 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from cleaners.batch import clean_sources
-from cleaners.readers import discover, read_source
-from cleaners.readers.sniff import name_kind
-from cleaners.settings import Settings
-from cleaners.types import DocumentError
-from schemas.validate import failing_rows
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover, read_source
+from newsclean.cleaners.readers.sniff import name_kind
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError
+from newsclean.schemas.validate import failing_rows
 from tests.articles import BODY, PARAGRAPHS, page
 from tests.conftest import SEEDS_RAW
 

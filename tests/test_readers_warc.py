@@ -8,10 +8,10 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from cleaners.pipeline import clean_document
-from cleaners.readers import read_source
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 from tests.articles import BODY, page
 
 URL = "https://www.reuters.com/world/2018/02/24/council-votes-to-expand-bus-network"
@@ -115,7 +115,7 @@ def test_the_same_page_at_two_addresses_of_an_archive_is_one_article_and_a_recor
     # left out (doc_id unique) with advice about a record, not "remove the duplicate file"
     import gzip
 
-    from cleaners.batch import clean_sources
+    from newsclean.cleaners.batch import clean_sources
     from tests.articles import page
 
     html = page().encode("utf-8")

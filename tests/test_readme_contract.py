@@ -1,4 +1,4 @@
-"""The README's column tables are the schemas (schemas.describe), so the two cannot drift:
+"""The README's column tables are the schemas (newsclean.schemas.describe), so the two cannot drift:
 same columns in the same order, same storage types, nullability and meaning; and the README names
 the same removal kinds as the vocabulary the schema enforces."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from schemas.describe import describe
-from schemas.tables import KINDS
+from newsclean.schemas.describe import describe
+from newsclean.schemas.tables import KINDS
 from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -6,13 +6,13 @@ from importlib import resources
 
 import pytest
 
-from cleaners.metadata.outlets import registrable_domain
-from cleaners.metadata.registry import load_registry
+from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.metadata.registry import load_registry
 
 
 @pytest.fixture(scope="module")
 def rows():
-    with resources.files("cleaners.metadata").joinpath("outlets.csv").open(encoding="utf-8", newline="") as fh:
+    with resources.files("newsclean.cleaners.metadata").joinpath("outlets.csv").open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh))
 
 

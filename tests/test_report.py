@@ -1,4 +1,4 @@
-"""flows.report.build_report on tables written here with the output contract's columns."""
+"""newsclean.flows.report.build_report on tables written here with the output contract's columns."""
 from __future__ import annotations
 
 import json
@@ -14,8 +14,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from flows.report import build_report
-from flows.report.build import segment_line
+from newsclean.flows.report import build_report
+from newsclean.flows.report.build import segment_line
 
 XSS = "<script>alert(1)</script>"
 
@@ -454,7 +454,7 @@ def test_removed_table_is_streamed_in_batches_with_the_same_counts(tmp_path, mon
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from flows.report import build as report_build
+    from newsclean.flows.report import build as report_build
 
     rows = [{"doc_id": f"{i % 37:016x}", "line": i, "start": 0, "end": 3, "text": "a b c"[: 1 + i % 5],
              "kind": ["navigation", "caption", "boilerplate"][i % 3], "rule": "r", "whole_line": i % 2 == 0}
@@ -480,7 +480,7 @@ def test_small_tables_report_in_the_flow_process_and_large_ones_in_a_child(tmp_p
     per-build values: the generation time and the CSP nonce)."""
     import subprocess
 
-    from flows import clean_corpus
+    from newsclean.flows import clean_corpus
 
     out, raw = write_small_run(tmp_path)
     real_run, children = subprocess.run, []
@@ -492,7 +492,7 @@ def test_small_tables_report_in_the_flow_process_and_large_ones_in_a_child(tmp_p
 
     monkeypatch.setattr(subprocess, "run", recording_run)
     # outside a flow run, publishing the link artifact would start an ephemeral Prefect server
-    monkeypatch.setattr("flows.report.publish_report", lambda path: [])
+    monkeypatch.setattr("newsclean.flows.report.publish_report", lambda path: [])
     n_docs = 4  # the fixture's three articles and one quarantined file
     assert n_docs <= clean_corpus.REPORT_IN_PROCESS_MAX_DOCS
     assert clean_corpus.write_report.fn(str(out), str(raw), n_docs)[0] == str(out / "report.html")

@@ -16,7 +16,7 @@ except ImportError:
     from browser_fixture import browser, open_page, screenshot  # noqa: F401
     from test_report import XSS, write_small_run
 
-from flows.report import build_report  # noqa: E402
+from newsclean.flows.report import build_report  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -117,7 +117,7 @@ SEED = "002_b6644f9eb1b60515.txt"
 
 def _newsclean() -> list[str]:
     exe = Path(sys.executable).parent / "newsclean"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "flows.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "newsclean.flows.cli"]
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,10 @@
-"""Author bios (cleaners.rules.byline.author_bio): a paragraph that opens with the writer's name and
+"""Author bios (newsclean.cleaners.rules.byline.author_bio): a paragraph that opens with the writer's name and
 says what they are, under the writer's name line or an about-the-author label. Written in wordings
 the dev pages do not hold; look-alikes are the article's own people and lists of people or products."""
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY
 
 

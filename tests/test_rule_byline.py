@@ -4,9 +4,9 @@ import datetime as dt
 
 import pytest
 
-from cleaners.pipeline import clean_document, clean_text
-from cleaners.settings import Settings
-from cleaners.types import RawDocument
+from newsclean.cleaners.pipeline import clean_document, clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import RawDocument
 from tests.ruletools import BODY, alone, article, kind_of, survives
 
 
@@ -74,7 +74,7 @@ def test_labelled_credits_are_a_byline():
 
 def test_wire_credits_are_no_byline():
     # like "The Associated Press contributed to this report", the references keep them with the story
-    from cleaners.rules.byline import byline
+    from newsclean.cleaners.rules.byline import byline
     assert alone(byline, "Reporting by Jane Roe in London; Editing by John Doe") is None
 
 
@@ -130,7 +130,7 @@ def test_a_sentence_wrapped_before_by_is_not_a_byline():
 
 
 def test_a_byline_is_never_a_title_candidate():
-    from cleaners.model.features import doc_features, title_candidates
+    from newsclean.cleaners.model.features import doc_features, title_candidates
 
     lines = ["Council backs bigger bus network", "by Jane Roe, The Weekly Dispatch", "By Jane Roe",
              "By the numbers: ten years of buses", *BODY]
@@ -161,19 +161,19 @@ def test_a_byline_with_its_date_gives_author_and_date(line, author, date):
 
 @pytest.mark.parametrize("line", ["Last Updated · January 28, 2026", "Reviewed Recently · March 2, 2025"])
 def test_a_stamp_label_is_not_a_name(line):
-    from cleaners.rules.byline import byline_parts
+    from newsclean.cleaners.rules.byline import byline_parts
 
     assert byline_parts(line) is None
 
 
 def test_by_with_a_year_in_a_sentence_is_no_byline():
-    from cleaners.rules.byline import byline_parts
+    from newsclean.cleaners.rules.byline import byline_parts
 
     assert byline_parts("By the end of 2024 the plan") is None
 
 
 def test_a_by_glued_to_the_name_is_a_byline():
-    from cleaners.rules.byline import byline_parts
+    from newsclean.cleaners.rules.byline import byline_parts
 
     assert byline_parts("ByAngela Kaye Carpenter Updated onFebruary 16, 2026")[0] == ("Angela Kaye Carpenter",)
     assert byline_parts("Byron Smith") is None  # a name that starts with "By"
@@ -229,14 +229,14 @@ def test_labels_over_a_date_are_no_byline(label):
 @pytest.mark.parametrize("line, name", [("Gwyn Topham Transport correspondent", "Gwyn Topham"),
                                         ("Mary Ann Smith Senior economics editor", "Mary Ann Smith")])
 def test_a_name_and_a_sentence_case_title_on_one_line_is_a_byline(line, name):
-    from cleaners.rules.byline import byline_parts
+    from newsclean.cleaners.rules.byline import byline_parts
 
     assert byline_parts(line) is not None and byline_parts(line)[0] == (name,)
     assert kind_of(line, "before") == "byline"
 
 
 def test_a_title_case_title_does_not_say_where_the_name_ends():
-    from cleaners.rules.byline import byline_parts
+    from newsclean.cleaners.rules.byline import byline_parts
 
     assert byline_parts("Jane Roe Senior Reporter") is None
 
@@ -258,7 +258,7 @@ def test_a_headline_that_opens_with_such_a_word_over_a_date_is_no_byline(headlin
 
 @pytest.mark.parametrize("names", ["Jane Roe and John Doe", "Jane Roe, John Doe", "Jane Roe, John Doe and Kenji Tanaka"])
 def test_several_names_over_the_article_s_date_are_a_byline_of_each(names):
-    from cleaners.rules.byline import byline_names
+    from newsclean.cleaners.rules.byline import byline_names
 
     doc = clean_text(article(before=[names, "Dec 14, 2025"]), Settings())
     assert (names, "byline") in [(s.text, s.kind) for s in doc.removed]

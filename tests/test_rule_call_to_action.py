@@ -179,7 +179,7 @@ def test_look_alikes_survive(line):
 
 
 def test_a_german_headline_starting_with_jetzt_is_no_button():
-    from cleaners.rules.call_to_action import reader_engagement
+    from newsclean.cleaners.rules.call_to_action import reader_engagement
     from tests.ruletools import alone
 
     assert alone(reader_engagement, "Jetzt müssen sich alle Bürger anmelden") is None

@@ -1,7 +1,7 @@
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY, alone, kind_of, removed_kinds, article, survives
 
 
@@ -138,7 +138,7 @@ def test_a_sentence_with_a_slash_survives():
 @pytest.mark.parametrize("line", ["1 tablespoon ground cinnamon", "4½ cups or 1125 ml of water", "½ cup sugar", "200 lb"])
 def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
     # a recipe's ingredient or a spec sheet's value, not an image's description
-    from cleaners.rules.caption import alt_text
+    from newsclean.cleaners.rules.caption import alt_text
     assert alone(alt_text, line) is None
 
 
@@ -147,7 +147,7 @@ def test_a_lower_case_line_that_starts_with_a_number_is_no_alt_text(line):
 def test_a_lower_case_list_item_is_no_alt_text(line):
     # an item of a list (Markdown's, the HTML path's output, a page's bullets), which the decision
     # keeps inside the body; before, every short lower-case item went as alt text
-    from cleaners.rules.caption import alt_text
+    from newsclean.cleaners.rules.caption import alt_text
     assert alone(alt_text, line) is None
 
 
@@ -155,14 +155,14 @@ def test_a_lower_case_list_item_is_no_alt_text(line):
                                   "#[no_mangle]", "(depending on height of fixture)", "ω = 2 x π x rpm / 60"])
 def test_a_line_of_code_or_a_remark_in_parentheses_is_no_alt_text(line):
     # alt text describes a picture in words; brackets and operators are code's, or a price list's remark
-    from cleaners.rules.caption import alt_text
+    from newsclean.cleaners.rules.caption import alt_text
     assert alone(alt_text, line) is None
 
 
 def test_a_list_written_without_bullets_is_no_alt_text_but_a_lone_line_is():
     # alt text stands alone by its picture; lower-case short lines in a run are a list's items
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.caption import alt_text
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.caption import alt_text
     items = ["slopes", "obstacles to be avoided", "variable mowing times", "lawn type"]
     doc = Doc([Line(i, i + 1, text) for i, text in enumerate(["The mower adapts to:", *items, "It costs $900."])])
     assert [alt_text(line, doc) for line in doc.lines[1:-1]] == [None] * len(items)
@@ -177,7 +177,7 @@ def test_a_list_written_without_bullets_is_no_alt_text_but_a_lone_line_is():
 
 @pytest.mark.parametrize("line", ["aerial view of the flooded town", "acme movers logo", "screenshot of the app"])
 def test_a_lower_case_line_without_a_marker_is_still_alt_text(line):
-    from cleaners.rules.caption import alt_text
+    from newsclean.cleaners.rules.caption import alt_text
     assert alone(alt_text, line) is not None
 
 
@@ -207,7 +207,7 @@ def test_a_heading_that_mentions_captions_is_no_label():
 
 
 def test_a_photographer_and_agency_glued_after_a_caption_s_question_go():
-    from cleaners.rules.caption import glued_credit
+    from newsclean.cleaners.rules.caption import glued_credit
 
     line = "Do you have a healthy relationship with your phone? Morsa Images/DigitalVision via Getty Images"
     p = alone(glued_credit, line)
@@ -275,8 +275,8 @@ def test_a_past_tense_paragraph_above_a_credit_line_stays(para):
 
 def test_a_headline_above_the_lead_pictures_credit_is_no_caption():
     # a headline is in the present tense too, but ends in no full stop
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.caption import caption_above_credit
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.caption import caption_above_credit
 
     lines = [Line(0, 1, "Making city buses work: seven lessons from the new routes"), Line(1, 2, "Photo: Getty Images")]
     assert caption_above_credit(lines[0], Doc(lines)) is None

@@ -1,8 +1,8 @@
-"""Each rule's declared condition (cleaners.rules.base.when) is necessary: wherever it is False
+"""Each rule's declared condition (newsclean.cleaners.rules.base.when) is necessary: wherever it is False
 on a line, the rule proposes nothing there. Checked on the lines of real pages (the accuracy-gate
 pages, the news layouts, the seeds; every dev page when ../shared is beside the checkout) and on
 the look-alikes the per-rule tests use; and the first look taken for a batch at once
-(cleaners.rules.prime) gives exactly the proposals of the rules called one line at a time."""
+(newsclean.cleaners.rules.prime) gives exactly the proposals of the rules called one line at a time."""
 from __future__ import annotations
 
 import gzip
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cleaners.engine.rule_conditions import condition_matrix, lines_frame
-from cleaners.lines import normalise_lines
-from cleaners.rules import CONDITIONS_MIN_TEXTS, RULES, Doc, Line, _Proposer, propose_plain
-from cleaners.shared_data import devset_dir
+from newsclean.cleaners.engine.rule_conditions import condition_matrix, lines_frame
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.rules import CONDITIONS_MIN_TEXTS, RULES, Doc, Line, _Proposer, propose_plain
+from newsclean.cleaners.shared_data import devset_dir
 from tests.conftest import SEEDS_RAW
 
 DATA = Path(__file__).parent / "data"

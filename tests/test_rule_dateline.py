@@ -2,8 +2,8 @@ import datetime as dt
 
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY, alone, article, kind_of
 
 LEDE = "Coral Springs cops who responded to the school say several deputies waited outside, according to reports."
@@ -62,8 +62,8 @@ def test_capitalised_sentence_subject_is_not_a_dateline():
 @pytest.mark.parametrize("headline", ["Best Drip Coffee Makers (2026): Real Reviews, No Fluff",
                                       "Top 10 Phones (2025) - Tested and Ranked"])
 def test_a_year_in_brackets_is_not_a_dateline_outlet(headline):
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.dateline import leading_dateline
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.dateline import leading_dateline
     line = Line(0, 1, headline)
     assert leading_dateline(line, Doc([line])) is None
 
@@ -90,8 +90,8 @@ def test_a_year_in_brackets_is_not_a_dateline_outlet(headline):
      "NEW YORK, March 3, 2026 (GLOBE NEWSWIRE) --"),
 ])
 def test_wire_datelines_of_other_agencies_and_languages(line, dateline):
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.dateline import leading_dateline
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.dateline import leading_dateline
     ln = Line(0, 1, line)
     p = leading_dateline(ln, Doc([ln]))
     assert p is not None and p.kind == "dateline" and line[p.start:p.end] == dateline
@@ -113,8 +113,8 @@ def test_wire_datelines_of_other_agencies_and_languages(line, dateline):
     "GET /users/ - Returns the list of users that the token may read, newest first.",  # an API route
 ])
 def test_dateline_look_alikes_survive(line):
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.dateline import leading_dateline
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.dateline import leading_dateline
     ln = Line(0, 1, line)
     assert leading_dateline(ln, Doc([ln])) is None
 
@@ -219,7 +219,7 @@ def test_stamp_forms_above_the_article_are_datelines_and_give_the_date(stamp, da
     "Prices rose - March 5, 2024 was a record",
 ])
 def test_place_stamp_look_alikes(line):
-    from cleaners.rules.dateline import place_date_stamp
+    from newsclean.cleaners.rules.dateline import place_date_stamp
     from tests.ruletools import alone
 
     assert alone(place_date_stamp, line) is None
@@ -240,7 +240,7 @@ def test_a_name_and_date_below_the_article_heads_a_comment_not_a_stamp():
     ("September 1st, 2023 By Emily Norwood", dt.date(2023, 9, 1)),
 ])
 def test_september_dates_keep_their_day_and_month(stamp, date):
-    from cleaners.metadata.dates import parse_date
+    from newsclean.cleaners.metadata.dates import parse_date
 
     assert parse_date(stamp) == date
 
@@ -254,11 +254,11 @@ def test_a_sentence_after_a_published_date_is_no_stamp():
 @pytest.mark.parametrize("line", ["2/1/2023 -1.0%", "11/1/2013 -3.8%", "March 2024 -0.8 %", "2024-05-01 -3,200"])
 def test_a_date_and_a_negative_number_is_a_row_of_data_not_a_stamp(line):
     # a table of monthly changes as plain text: the dash before the number is its minus sign
-    from cleaners.rules.dateline import date_stamp
+    from newsclean.cleaners.rules.dateline import date_stamp
     assert alone(date_stamp, line) is None
 
 
 @pytest.mark.parametrize("line", ["5 March 2024 -12:30", "Feb 24, 2018 - 2 min read", "Feb 24, 2018 -Jane Doe"])
 def test_a_date_and_a_dash_before_a_time_or_a_name_is_still_a_stamp(line):
-    from cleaners.rules.dateline import date_stamp
+    from newsclean.cleaners.rules.dateline import date_stamp
     assert alone(date_stamp, line) is not None

@@ -1,4 +1,4 @@
-"""Encoded data saved as text (cleaners.rules.encoded_data): base64 blobs, data URIs, hex dumps and
+"""Encoded data saved as text (newsclean.cleaners.rules.encoded_data): base64 blobs, data URIs, hex dumps and
 image file names go; CJK prose, web addresses, code and long words in prose stay. A document that is
 only encoded data is quarantined with a reason that says so."""
 from __future__ import annotations
@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from cleaners.pipeline import clean_document
-from cleaners.rules.encoded_data import encoded_data, is_encoded_data
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.rules.encoded_data import encoded_data, is_encoded_data
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 from tests.ruletools import alone, kind_of, survives
 
 _RNG = random.Random(7)

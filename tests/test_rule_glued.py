@@ -1,9 +1,9 @@
-"""Debris glued after a paragraph's last sentence (cleaners.rules.glued, caption.glued_credit,
+"""Debris glued after a paragraph's last sentence (newsclean.cleaners.rules.glued, caption.glued_credit,
 caption.lead_credit): only the glued run goes, with the kind its own line would get."""
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import BODY, alone, article, removed_kinds, survives
 
 PARA = "Residents can share their views at a public meeting on Thursday evening at the library."
@@ -64,7 +64,7 @@ def _reference_tail(text: str, max_words: int = 8):
     """glued_tail by the plain definition: the last sentence end followed by more text, anywhere."""
     import re
 
-    from cleaners import shape
+    from newsclean.cleaners import shape
     ends = list(re.finditer(r"[.!?…][\"'’”)\]]*\s+(?=\S)", text))
     if not ends or len(text[ends[-1].end():].split()) > max_words:
         return None
@@ -81,7 +81,7 @@ _TOKENS = st.sampled_from(["The", "vote", "was", "held", "on", "Monday.", "it", 
 @hsettings(max_examples=1000, deadline=None)
 @given(st.lists(_TOKENS, max_size=40).map(" ".join))
 def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text):
-    from cleaners.rules.base import Line, glued_tail
+    from newsclean.cleaners.rules.base import Line, glued_tail
     assert glued_tail(Line(0, 1, text)) == _reference_tail(text)
 
 
@@ -89,12 +89,12 @@ def test_glued_tail_searches_only_the_end_but_finds_what_a_full_scan_finds(text)
 def test_a_link_to_the_rest_of_a_story_is_not_cut_off_a_teaser(tail):
     # "… Read more" ends a teaser of another story; cut off, the teaser would read as a sentence of
     # the body, so the line is left whole for the line model
-    from cleaners.rules.glued import glued_debris
+    from newsclean.cleaners.rules.glued import glued_debris
     assert alone(glued_debris, "Mayor resigns after a vote of no confidence on Tuesday. " + tail) is None
 
 
 def test_a_share_button_after_a_link_word_is_still_cut():
-    from cleaners.rules.glued import glued_debris
+    from newsclean.cleaners.rules.glued import glued_debris
     assert alone(glued_debris, "Mayor resigns after a vote of no confidence on Tuesday. Share this article") is not None
 
 
@@ -103,7 +103,7 @@ def test_a_share_button_after_a_link_word_is_still_cut():
     "Council Backs Bigger Bus Network After Months Of Debate Over Costs",  # a title-cased repeat of the headline
 ])
 def test_a_dated_or_title_cased_line_under_the_headline_is_no_standfirst(line):
-    from cleaners.decide import _is_standfirst
+    from newsclean.cleaners.decide import _is_standfirst
 
     assert not _is_standfirst(line)
     assert _is_standfirst("The vote ends a year of debate over routes and fares in the north of the city")

@@ -35,8 +35,8 @@ COMMENTS = [
                                     '3 thoughts on "Council backs bigger bus network"', "Leave a Reply Cancel reply",
                                     "12 Kommentare"])
 def test_comments_header_closes_the_article(header):
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
     from tests.ruletools import article
 
     doc = clean_text(article(after=[header, *COMMENTS]), Settings())
@@ -50,14 +50,14 @@ def test_comments_header_closes_the_article(header):
 @pytest.mark.parametrize("line", ["Comments from the minister were not expected", "57 comments on the plan arrived by Friday.",
                                   "The comments were harsh.", "Leave a comment below and tell us what you think of the plan."])
 def test_comments_header_lookalikes_do_not_close_the_article(line):
-    from cleaners.rules.navigation import _COMMENTS_HEADER
+    from newsclean.cleaners.rules.navigation import _COMMENTS_HEADER
 
     assert not _COMMENTS_HEADER.search(line)
 
 
 def test_a_comment_count_above_the_body_does_not_cut_it():
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
     from tests.ruletools import article
 
     doc = clean_text(article(before=["By Jane Doe | 12 Comments", "57 Comments"]), Settings())
@@ -97,7 +97,7 @@ def test_more_furniture_is_navigation(line):
 
 @pytest.mark.parametrize("line", [".......X...X..", "Web Apps", "What to Buy?", "Paid newsletters and subscriptions"])
 def test_puzzle_rows_and_list_headings_are_not_menus(line):
-    from cleaners.rules.navigation import ui_words
+    from newsclean.cleaners.rules.navigation import ui_words
     assert alone(ui_words, line) is None
 
 
@@ -127,7 +127,7 @@ def test_chrome_in_other_languages_bot_checks_and_reading_time(line, where):
     "Reading takes time",
 ])
 def test_chrome_look_alikes_are_not_menus(line):
-    from cleaners.rules.navigation import placeholder, ui_words
+    from newsclean.cleaners.rules.navigation import placeholder, ui_words
     assert alone(ui_words, line) is None and alone(placeholder, line) is None
 
 
@@ -147,7 +147,7 @@ def test_toolbar_and_footer_links_are_navigation(line, where):
     "Paid newsletters and subscriptions",
 ])
 def test_footer_link_look_alikes_are_not_navigation(line):
-    from cleaners.rules.navigation import footer_link, ui_words
+    from newsclean.cleaners.rules.navigation import footer_link, ui_words
     assert alone(footer_link, line) is None and alone(ui_words, line) is None
 
 
@@ -163,8 +163,8 @@ def test_a_story_to_listen_to_is_no_audio_player_label():
 
 
 def test_a_relative_time_stamp_is_no_publication_date():
-    from cleaners.pipeline import clean_text
-    from cleaners.settings import Settings
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
     from tests.ruletools import article
     assert clean_text(article(before=["3 hours ago"]), Settings()).published is None
 
@@ -181,7 +181,7 @@ def test_recipe_toolbar_and_sorting_links(line):
 
 
 def test_a_german_comment_count_closes_the_article():
-    from cleaners.rules.navigation import comments_header
+    from newsclean.cleaners.rules.navigation import comments_header
     assert alone(comments_header, "11 Antworten zu") is not None
 
 

@@ -1,7 +1,7 @@
 import pytest
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
 from tests.ruletools import alone, article, kind_of, removed_kinds, survives
 
 
@@ -155,8 +155,8 @@ def test_a_media_label_and_the_clips_title_under_it_go():
 
 
 def test_a_spec_sheets_video_heading_keeps_its_rows():
-    from cleaners.rules.base import Doc, Line
-    from cleaners.rules.related import under_related_header
+    from newsclean.cleaners.rules.base import Doc, Line
+    from newsclean.cleaners.rules.related import under_related_header
 
     lines = [Line(i, i + 1, t) for i, t in enumerate(["Video", "4K at 60 fps", "Two-way Audio Active Deterrence"])]
     doc = Doc(lines)
@@ -195,6 +195,6 @@ def test_sentences_that_start_like_a_pager_survive(line):
 
 @pytest.mark.parametrize("text", ["Next2Sun Technology GmbH", "NextEra Energy Partners", "Next Page Books", "Next"])
 def test_names_and_a_lone_label_are_no_pager_link(text):
-    from cleaners.rules.related import pager_link
+    from newsclean.cleaners.rules.related import pager_link
 
     assert alone(pager_link, text) is None

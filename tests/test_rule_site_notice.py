@@ -1,9 +1,9 @@
 """The site speaking about itself inside the article: affiliate disclosures, advice disclaimers,
-newsletter, app, donation and tip appeals (cleaners.rules.site_notice). Written in wordings the dev
+newsletter, app, donation and tip appeals (newsclean.cleaners.rules.site_notice). Written in wordings the dev
 pages do not hold; look-alikes are articles about the same topics in the third person."""
 import pytest
 
-from cleaners.rules.site_notice import site_notice
+from newsclean.cleaners.rules.site_notice import site_notice
 from tests.ruletools import alone, kind_of, survives
 
 DISCLOSURES = [

@@ -28,7 +28,7 @@ def test_title_case_and_place_lists_in_prose_survive(line):
 @pytest.mark.parametrize("line", ["- Klein Tools RT210 GFCI Outlet Tester", "* Salisbury Honeywell E011B Insulated Electrical Gloves"])
 def test_a_list_item_naming_one_product_is_no_name_run(line):
     # one product's name under its bullet (Markdown, the HTML path's output), not names listed
-    from cleaners.rules.tag_list import name_run
+    from newsclean.cleaners.rules.tag_list import name_run
     assert alone(name_run, line) is None
     assert alone(name_run, line[2:]) is not None  # without its bullet, the same words read as a run of names
 
@@ -41,7 +41,7 @@ def test_tag_box_headers_and_category_footers_are_tag_lists(line, where):
 
 @pytest.mark.parametrize("line", ["Posted in News Release", "Tags are sold at the depot for two dollars each, the authority said."])
 def test_tag_header_look_alikes_are_not_tag_lists(line):
-    from cleaners.rules.tag_list import tag_header
+    from newsclean.cleaners.rules.tag_list import tag_header
     assert alone(tag_header, line) is None
 
 

@@ -1,4 +1,4 @@
-"""The RE2 prefilter in front of the rules' start patterns (cleaners.rules.prefilter) is necessary:
+"""The RE2 prefilter in front of the rules' start patterns (newsclean.cleaners.rules.prefilter) is necessary:
 wherever a start pattern matches a line, the prefilter says it may. Otherwise a rule would
 silently stop proposing on the lines it rules out."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cleaners import policy, rules
-from cleaners.lines import normalise_lines
-from cleaners.rules.prefilter import WIDE, Prefilter, one_byte_view, widened
+from newsclean.cleaners import policy, rules
+from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.rules.prefilter import WIDE, Prefilter, one_byte_view, widened
 
 # Characters the translation must get right: case pairs outside ASCII and the Kelvin/long-s/Angstrom
 # signs re.I folds to ASCII letters, Unicode word characters and digits, white space other than " ",
@@ -136,8 +136,8 @@ def _dev_texts() -> set[str]:
 def test_site_notice_key_scan_is_exact():
     """site_notice's key scan in RE2 says exactly what the Python alternation says (its keys are
     ASCII, so the one-byte view loses nothing): on the dev subset's lines and on wide text."""
-    from cleaners.rules import site_notice
-    from cleaners.rules.base import Line
+    from newsclean.cleaners.rules import site_notice
+    from newsclean.cleaners.rules.base import Line
 
     texts = [Line(0, 1, t).lower for t in _dev_texts()]
     texts += [k for k in site_notice._KEYS] + ["中" + k + "ÿ" for k in site_notice._KEYS] + ["affıliate", "ſend us"]

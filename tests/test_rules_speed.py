@@ -1,4 +1,4 @@
-"""The speed shortcuts in the rules (cleaners.rules) give what the plain forms give.
+"""The speed shortcuts in the rules (newsclean.cleaners.rules) give what the plain forms give.
 
 Each shortcut claims a cheap test that fails only where the full one would (a pre-check) or a
 faster route to the same value. These tests compare them with the plain forms on varied and
@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from cleaners import shape
-from cleaners.rules import base, consent, signature, site_notice
-from cleaners.rules.base import Line
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules import base, consent, signature, site_notice
+from newsclean.cleaners.rules.base import Line
 
 ODD = "ıİſKkKsS.!?…'\"’”)] \t\u00a0\u2028\n,;:|()©@/-–—_0123456789aBcé"
 TEXTS = st.lists(st.sampled_from(list(ODD) + ["cookie", "consent", "gdpr", "privacy policy", "con", "sent",
@@ -84,7 +84,7 @@ LABEL_TEXTS = st.lists(st.sampled_from(list(ODD) + ["logo", "LOGO", "lOgo", "Log
 @given(LABEL_TEXTS)
 @settings(max_examples=300, deadline=None)
 def test_image_label_shortcut_hides_no_match(text):
-    from cleaners.rules import caption
+    from newsclean.cleaners.rules import caption
 
     line = Line(0, 1, text)
     matched = line.n_words <= 25 and caption._IMAGE_LABEL.search(text) is not None
@@ -118,7 +118,7 @@ def test_glued_tail_on_samples():
 @given(TEXTS)
 @settings(max_examples=200, deadline=None)
 def test_bare_domain_and_bracket_prechecks(text):
-    from cleaners.rules import caption
+    from newsclean.cleaners.rules import caption
 
     line = Line(0, 1, text)
     assert (signature.bare_domain(line, None) is not None) == bool(signature._BARE_DOMAIN.search(text))
@@ -130,7 +130,7 @@ def test_bare_domain_and_bracket_prechecks(text):
 
 
 def test_name_run_matches_the_plain_form():
-    from cleaners.rules import tag_list
+    from newsclean.cleaners.rules import tag_list
 
     def plain(line):
         ws = line.words
@@ -207,7 +207,7 @@ DATELINES = ["WASHINGTON (AP) — The president said", "LONDON, Feb 24, 2018 - S
 @example("acookie\n-\n©Jan9\n we S?Jan8'")  # found by hypothesis: the white space before the dash was a newline
 @settings(max_examples=300, deadline=None)
 def test_leading_dateline_prechecks_are_necessary(text):
-    from cleaners.rules import dateline
+    from newsclean.cleaners.rules import dateline
 
     for pattern, needs in zip(dateline._LEADING, dateline._LEADING_NEEDS):
         if pattern.search(text):
@@ -215,7 +215,7 @@ def test_leading_dateline_prechecks_are_necessary(text):
 
 
 def test_leading_dateline_matches_the_plain_form(monkeypatch):
-    from cleaners.rules import dateline
+    from newsclean.cleaners.rules import dateline
 
     texts = DATELINES + SAMPLES
     got = [dateline.leading_dateline(Line(0, 1, t), None) for t in texts]
@@ -231,7 +231,7 @@ def _docs_for_propose():
     import json
     from pathlib import Path
 
-    from cleaners.lines import normalise_lines
+    from newsclean.cleaners.lines import normalise_lines
 
     docs = [DATELINES + SAMPLES, SAMPLES[::-1] + DATELINES, [t for pair in zip(DATELINES, SAMPLES) for t in pair],
             ["img alt text", "Jane Doe speaks to media", "photo: ap", "John Smith arrives at court",
@@ -249,8 +249,8 @@ def test_propose_matches_every_rule_called_plainly(rule_set):
     """propose (text cache, text gates of the in-context rules) gives what calling every rule gives,
     on first sight of a text and from the cache, in any position: for all the rules, and for the
     subset the HTML path keeps (cached alike)."""
-    from cleaners import policy, rules
-    from cleaners.rules.base import Doc
+    from newsclean.cleaners import policy, rules
+    from newsclean.cleaners.rules.base import Doc
 
     chosen = rules.RULES if rule_set == "RULES" else policy.HTML_RULES
     assert 0 < len(chosen) <= len(rules.RULES)
@@ -266,8 +266,8 @@ def test_propose_matches_every_rule_called_plainly(rule_set):
 @settings(max_examples=300, deadline=None)
 def test_in_context_gates_are_necessary(text):
     """Where a rule's text gate is False, the rule proposes nothing, in any position or context."""
-    from cleaners import rules
-    from cleaners.rules.base import Doc
+    from newsclean.cleaners import rules
+    from newsclean.cleaners.rules.base import Doc
 
     lines = [Line(0, 1, text), Line(1, 2, "img alt text"), Line(2, 3, text)]
     doc = Doc(lines)
@@ -279,8 +279,8 @@ def test_in_context_gates_are_necessary(text):
 
 
 def test_in_context_gates_on_samples():
-    from cleaners import rules
-    from cleaners.rules.base import Doc
+    from newsclean.cleaners import rules
+    from newsclean.cleaners.rules.base import Doc
 
     for texts in _docs_for_propose()[:4]:
         doc = Doc([Line(i, i + 1, t) for i, t in enumerate(t for t in texts if t)])
@@ -298,7 +298,7 @@ PREFIXED = ["RELATED: Mayor resigns", "Read more: x", "Tags: a, b", "Filed under
 
 
 def _start_patterns():
-    from cleaners import rules
+    from newsclean.cleaners import rules
 
     return [pat for _, r in rules._TEXT_ONLY for pat in getattr(r, "start_patterns", ())]
 
@@ -307,14 +307,14 @@ def _start_patterns():
 @settings(max_examples=400, deadline=None)
 def test_start_union_is_necessary(text):
     """Where any marked rule's start pattern matches, the one alternation matches too."""
-    from cleaners import rules
+    from newsclean.cleaners import rules
 
     if any(p.search(text) for p in _start_patterns()):
         assert rules._START_UNION.search(text)
 
 
 def test_start_union_on_samples():
-    from cleaners import rules
+    from newsclean.cleaners import rules
 
     pats = _start_patterns()
     assert len(pats) >= 7
@@ -327,8 +327,8 @@ def test_start_union_on_samples():
 
 def test_starts_with_rules_need_their_pattern():
     """A rule marked starts_with proposes nothing on a line none of its patterns matches."""
-    from cleaners import rules
-    from cleaners.rules.base import Doc
+    from newsclean.cleaners import rules
+    from newsclean.cleaners.rules.base import Doc
 
     marked = [r for _, r in rules._TEXT_ONLY if getattr(r, "start_patterns", ())]
     for texts in _docs_for_propose() + [PREFIXED]:

@@ -11,11 +11,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from cleaners.batch import BatchResult
-from cleaners.store import atomic_write_parquet, to_arrow
-from schemas.describe import describe
-from schemas.tables import ARROW_SCHEMAS, KINDS
-from schemas.validate import check_tables, failing_rows, validate_batch
+from newsclean.cleaners.batch import BatchResult
+from newsclean.cleaners.store import atomic_write_parquet, to_arrow
+from newsclean.schemas.describe import describe
+from newsclean.schemas.tables import ARROW_SCHEMAS, KINDS
+from newsclean.schemas.validate import check_tables, failing_rows, validate_batch
 
 NOW = dt.datetime(2024, 5, 1, 12, 0, tzinfo=dt.timezone.utc)
 
@@ -204,9 +204,9 @@ def test_schema_command_prints_and_exports_the_contract():
 def test_identical_documents_in_different_batches_are_resolved_not_fatal(tmp_path):
     """The same bytes under two names in two batches: the first copy stays an article, the second
     is quarantined naming it, the removed rows are not doubled, and the write step's checks pass."""
-    from cleaners import store
-    from cleaners.batch import clean_sources
-    from cleaners.settings import Settings
+    from newsclean.cleaners import store
+    from newsclean.cleaners.batch import clean_sources
+    from newsclean.cleaners.settings import Settings
     from tests.conftest import SEEDS_RAW
 
     raw = tmp_path / "raw"
@@ -252,8 +252,8 @@ def test_removed_line_check_is_positional_when_kept_lines_are_known():
 
 
 def test_full_page_text_with_a_table_of_contents_is_not_quarantined(tmp_path):
-    from cleaners.batch import clean_sources
-    from cleaners.settings import Settings
+    from newsclean.cleaners.batch import clean_sources
+    from newsclean.cleaners.settings import Settings
 
     body = ["The council voted on Tuesday to expand the downtown bus network after months of debate over costs.",
             "Council members said the new routes would serve neighbourhoods that have gone without reliable service.",
@@ -271,7 +271,7 @@ def test_full_page_text_with_a_table_of_contents_is_not_quarantined(tmp_path):
 def _validate_in_fresh_process(preamble: str) -> dict:
     code = preamble + """
 import json, sys
-from schemas.validate import failing_rows
+from newsclean.schemas.validate import failing_rows
 good = failing_rows("quarantine", [{"source": "a.txt", "doc_id": None, "stage": "read", "error": "a long enough reason"}])
 bad = failing_rows("quarantine", [{"source": "a.txt", "doc_id": "zz", "stage": "nope", "error": "short"}])
 print(json.dumps({"good": good, "bad": bad.get(0, []), "dask": "dask.dataframe" in sys.modules, "scipy": "scipy" in sys.modules}))

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from cleaners.batch import clean_sources
+from newsclean.cleaners.batch import clean_sources
 from tests.conftest import SEEDS_RAW
 from tests.seedcheck import differences
 
 
 @pytest.fixture(scope="module")
 def result():
-    from cleaners.settings import Settings
+    from newsclean.cleaners.settings import Settings
     return clean_sources(SEEDS_RAW, sorted(p.name for p in SEEDS_RAW.glob("*.txt")), Settings())
 
 
@@ -30,7 +30,7 @@ def test_seed_matches_golden(result, expected_seeds, name):
 
 
 def test_removed_offsets_point_at_removed_text(result):
-    from cleaners.pipeline import normalised_lines_for
+    from newsclean.cleaners.pipeline import normalised_lines_for
     for art in result.articles:
         lines = normalised_lines_for(SEEDS_RAW, art["source"])
         for r in (r for r in result.removed if r["doc_id"] == art["doc_id"]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from cleaners.shared_data import devset_dir, shared_dir
+from newsclean.cleaners.shared_data import devset_dir, shared_dir
 from tests.conftest import ROOT
 
 
@@ -42,11 +42,11 @@ def test_no_absolute_machine_path_in_the_code():
     files = _source_files()
     assert any(p.name == "shared_data.py" for p in files)
     offenders = [str(p.relative_to(ROOT)) for p in files if needle in p.read_text(encoding="utf-8", errors="replace")]
-    assert not offenders, f"absolute machine paths in {offenders}: use cleaners.shared_data or an argument"
+    assert not offenders, f"absolute machine paths in {offenders}: use newsclean.cleaners.shared_data or an argument"
 
 
 def test_the_devset_can_be_named_on_its_own(monkeypatch, tmp_path):
-    from cleaners.shared_data import devset_dir
+    from newsclean.cleaners.shared_data import devset_dir
 
     monkeypatch.setenv("NEWSCLEAN_DEVSET", str(tmp_path / "pages"))
     monkeypatch.setenv("NEWSCLEAN_SHARED", str(tmp_path / "elsewhere"))
@@ -56,8 +56,8 @@ def test_the_devset_can_be_named_on_its_own(monkeypatch, tmp_path):
 def test_train_and_eval_say_how_to_find_missing_dev_pages(tmp_path):
     import pytest
 
-    from cleaners.model.evaluate import main as eval_main
-    from cleaners.model.train import main as train_main
+    from newsclean.cleaners.model.evaluate import main as eval_main
+    from newsclean.cleaners.model.train import main as train_main
 
     for main in (train_main, eval_main):
         with pytest.raises(SystemExit) as stop:

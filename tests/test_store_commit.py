@@ -15,9 +15,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from cleaners import manifest, store
-from cleaners.readers import discover
-from schemas.validate import check_tables
+from newsclean.cleaners import manifest, store
+from newsclean.cleaners.readers import discover
+from newsclean.schemas.validate import check_tables
 
 NAMES = [f"{n}.parquet" for n in store.TABLES]
 
@@ -148,7 +148,7 @@ def test_crash_at_every_step_of_commit_leaves_one_consistent_run(tmp_path, monke
             for name in NAMES + [manifest.MANIFEST]:
                 assert (out / name).is_file()
         # The next run repairs whatever the crash left and removes the garbage (the flow drops
-        # dead runs' staging folders first: flows.clean_corpus._remove_leftover_staging).
+        # dead runs' staging folders first: newsclean.flows.clean_corpus._remove_leftover_staging).
         shutil.rmtree(out / store.STAGING, ignore_errors=True)
         store.commit(stage_run(out, "C"), out)
         assert_clean_layout(out, "C")

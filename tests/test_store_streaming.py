@@ -1,10 +1,10 @@
-"""Streaming a table batch by batch holds one batch, not the table (cleaners.store.iter_batches)."""
+"""Streaming a table batch by batch holds one batch, not the table (newsclean.cleaners.store.iter_batches)."""
 import random
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from cleaners.store import iter_batches
+from newsclean.cleaners.store import iter_batches
 
 
 def test_iter_batches_memory_does_not_grow_with_the_table(tmp_path):

@@ -1,13 +1,13 @@
-"""Tables in pipe syntax: found by their delimiter row (cleaners.tables), kept or dropped whole by
-the decision (cleaners.decide). Read a line at a time, a row of short cells is a breadcrumb
+"""Tables in pipe syntax: found by their delimiter row (newsclean.cleaners.tables), kept or dropped whole by
+the decision (newsclean.cleaners.decide). Read a line at a time, a row of short cells is a breadcrumb
 ("| Rank | State | Score |"), so before this a Markdown article lost its tables."""
 import numpy as np
 import pytest
 
-from cleaners.decide import decide
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.tables import cell_count, table_blocks
+from newsclean.cleaners.decide import decide
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.tables import cell_count, table_blocks
 
 HEADLINE = "State rankings show North Dakota leads on mental health"
 PARA_1 = ("The annual report ranks every state on access to care, days of poor mental health and physical "

@@ -1,12 +1,12 @@
-"""The headline's own words (cleaners.titles): a trailing outlet or short label after a spaced
+"""The headline's own words (newsclean.cleaners.titles): a trailing outlet or short label after a spaced
 separator is dropped; subtitles, breadcrumbs and hyphenated words stay."""
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.titles import headline_text
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.titles import headline_text
 from tests.ruletools import BODY
 
 
@@ -90,6 +90,6 @@ def test_a_bulleted_list_item_is_never_the_headline(bullet):
 @pytest.mark.parametrize("line", ["# Buses for three new districts", "1. FC Köln signs a new striker",
                                   "\"Buses for three new districts\"", "On the buses: three new districts"])
 def test_look_alikes_of_a_bullet_still_open_a_headline(line):
-    from cleaners.shape import LIST_BULLET
+    from newsclean.cleaners.shape import LIST_BULLET
 
     assert not LIST_BULLET.match(line)

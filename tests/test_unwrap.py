@@ -1,13 +1,13 @@
 """Hard-wrapped text (lynx -dump, w3m, wire copy, e-mail) gets its paragraphs back
-(cleaners.unwrap, called by cleaners.lines.normalise_lines)."""
+(newsclean.cleaners.unwrap, called by newsclean.cleaners.lines.normalise_lines)."""
 import textwrap
 
 from hypothesis import given, settings as hsettings, strategies as st
 
-from cleaners.lines import normalise_lines, split_lines
-from cleaners.pipeline import clean_text
-from cleaners.settings import Settings
-from cleaners.unwrap import unwrap, wrap_width
+from newsclean.cleaners.lines import normalise_lines, split_lines
+from newsclean.cleaners.pipeline import clean_text
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.unwrap import unwrap, wrap_width
 
 PARAGRAPHS = [
     "The city council voted on Tuesday to keep the main library open on Sundays through the winter, "

@@ -1,11 +1,11 @@
-"""Worker processes warm up once before their first batch (cleaners.model.warm_up: the model
+"""Worker processes warm up once before their first batch (newsclean.cleaners.model.warm_up: the model
 loaded and the gc frozen past it); the flow's own process keeps its gc settings."""
 import gc
 import multiprocessing
 
 
 def _in_worker(_):
-    import flows.clean_corpus as fc
+    import newsclean.flows.clean_corpus as fc
 
     fc._warm_worker()
     frozen = gc.get_freeze_count()
@@ -14,7 +14,7 @@ def _in_worker(_):
 
 
 def test_a_worker_warms_up_once():
-    from cleaners.model import GC_YOUNG_THRESHOLD
+    from newsclean.cleaners.model import GC_YOUNG_THRESHOLD
 
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         threshold, frozen, once = pool.map(_in_worker, [0])[0]
@@ -22,7 +22,7 @@ def test_a_worker_warms_up_once():
 
 
 def test_the_flow_process_keeps_its_gc_settings():
-    import flows.clean_corpus as fc
+    import newsclean.flows.clean_corpus as fc
 
     before = gc.get_threshold(), gc.get_freeze_count()
     fc._warm_worker()
@@ -35,7 +35,7 @@ def test_a_run_hides_the_heap_it_started_with_from_its_collections(tmp_path, mon
     stays frozen, so a process running many flows (`newsclean serve`) collects everything again."""
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    import flows.clean_corpus as fc
+    import newsclean.flows.clean_corpus as fc
     from tests.conftest import SEEDS_RAW
 
     seen = []

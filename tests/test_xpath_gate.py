@@ -1,5 +1,5 @@
 """trafilatura's regular-expression XPaths run as Python loops inside the HTML path
-(cleaners.xpath_gate), and every loop selects exactly what its XPath selects."""
+(newsclean.cleaners.xpath_gate), and every loop selects exactly what its XPath selects."""
 from __future__ import annotations
 
 import gzip
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cleaners import readability_gate
-from cleaners import xpath_gate as gate
-from cleaners.extract_html import decode_html, extract_html, parse_html
+from newsclean.cleaners import readability_gate
+from newsclean.cleaners import xpath_gate as gate
+from newsclean.cleaners.extract_html import decode_html, extract_html, parse_html
 
 trafilatura = pytest.importorskip("trafilatura")
 import trafilatura.xpaths as xpaths  # noqa: E402

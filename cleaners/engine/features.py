@@ -1,6 +1,6 @@
 """The line model's features for a batch of documents at once, over one table of lines.
 
-cleaners.model.features.doc_features computes one document's feature matrix; a decision pass calls
+newsclean.cleaners.model.features.doc_features computes one document's feature matrix; a decision pass calls
 it once per document, and for a few hundred lines its cost is per call (some 200 numpy calls on
 short arrays) and per token (tokenising, a dictionary lookup per token). batch_features gives
 exactly the same rows (bit for bit) for many documents from one pass over their lines:
@@ -47,9 +47,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from cleaners.corpus import DocContext
-from cleaners.model import features as fx
-from cleaners.model.features import (
+from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.model import features as fx
+from newsclean.cleaners.model.features import (
     FEATURE_NAMES, LETTER, NEIGHBOUR_BASE, NEIGHBOUR_SHIFTS, OTHER_LETTER, SPACE, UPPER, _IDX, _NB_DST,
     _NB_SRC, _PLANES, _SEARCH, _SEARCH_NAMES, _lut, _word_flags,
 )

@@ -1,10 +1,10 @@
-"""The rules' declared conditions (cleaners.rules.base.when) over a batch's lines, in one pass.
+"""The rules' declared conditions (newsclean.cleaners.rules.base.when) over a batch's lines, in one pass.
 
 A text-only rule may declare a necessary condition on its line as a polars expression over the
 lines frame: `text`, `lower` (the text in lower case) and `n_chars` (its length in characters).
 All the conditions of a rule set are evaluated together over the batch's new lines (polars runs
 them in its own threads, in Rust), and the rules are called only on the lines where theirs holds
-(cleaners.rules._Proposer.prime).
+(newsclean.cleaners.rules._Proposer.prime).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ _FOLD_FROM, _FOLD_TO = ["ı", "ſ", "\u0307"], ["i", "s", ""]
 
 def lines_frame(texts: Sequence[str]) -> pl.DataFrame:
     """The columns a condition may read, one row per text: `text`, `lower` (lower case, folded as
-    cleaners.rules.base.Line.lower folds it) and `n_chars`."""
+    newsclean.cleaners.rules.base.Line.lower folds it) and `n_chars`."""
     text = pl.Series("text", texts, dtype=pl.String)
     lower = text.str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO).alias("lower")
     return pl.DataFrame([text, lower, text.str.len_chars().alias("n_chars")])

@@ -1,11 +1,11 @@
 """Cleaning as steps, so that a batch's documents meet the line model together.
 
-A document's cleaning (cleaners.pipeline.clean_document_steps, down to cleaners.decide.decide_steps)
+A document's cleaning (newsclean.cleaners.pipeline.clean_document_steps, down to newsclean.cleaners.decide.decide_steps)
 is a generator that yields a request where work is cheaper done for many documents at once, and is
 sent back the answer:
 
 - a RulesRequest (its normalised lines, before the first decision pass): the rules' first look at
-  new lines (cleaners.rules.prime), each rule's declared condition evaluated over the lines of the
+  new lines (newsclean.cleaners.rules.prime), each rule's declared condition evaluated over the lines of the
   whole batch in one columnar pass;
 - a ScoreRequest (the model, the document's non-empty lines, their corpus context), each time a
   decision pass needs the line model: P(debris) per line and the headline.
@@ -26,11 +26,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence, TypeVar
 
-from cleaners.timelimit import DocumentTimeout
+from newsclean.cleaners.timelimit import DocumentTimeout
 
 if TYPE_CHECKING:
-    from cleaners.corpus import DocContext
-    from cleaners.model import LineModel
+    from newsclean.cleaners.corpus import DocContext
+    from newsclean.cleaners.model import LineModel
 
 T = TypeVar("T")
 # a cleaning step generator: yields requests (RulesRequest, ScoreRequest), is sent their answers, returns T
@@ -57,11 +57,11 @@ class ScoreRequest:
 
 @dataclass
 class RulesRequest:
-    rules: tuple  # the rule set that will propose (cleaners.rules.RULES or a subset)
+    rules: tuple  # the rule set that will propose (newsclean.cleaners.rules.RULES or a subset)
     texts: list[str]  # the document's lines
 
     def answer_alone(self) -> None:
-        from cleaners.rules import prime
+        from newsclean.cleaners.rules import prime
 
         prime(self.texts, self.rules)
 
@@ -70,7 +70,7 @@ class RulesRequest:
 
     @staticmethod
     def answer_together(requests: "list[RulesRequest]") -> list:
-        from cleaners.rules import prime
+        from newsclean.cleaners.rules import prime
 
         prime([t for r in requests for t in r.texts], requests[0].rules)
         return [None] * len(requests)

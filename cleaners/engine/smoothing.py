@@ -1,10 +1,10 @@
 """The line model's stage-2 smoothing features for a batch of documents at once.
 
-cleaners.model.features.stage2_features_many computes, for one document, each line's stage-1
+newsclean.cleaners.model.features.stage2_features_many computes, for one document, each line's stage-1
 P(debris) with its neighbours', window means, the body mass before and after it, the distance to
 the nearest confident body line and to the document's main block. batch_stage2 gives exactly the
 same rows (bit for bit) for every document of a batch from one set of numpy calls over the lines
-table (rows of document 0, then document 1, ...; `offsets` as cleaners.engine.features returns
+table (rows of document 0, then document 1, ...; `offsets` as newsclean.cleaners.engine.features returns
 them).
 
 Exactness. Running sums and running maxima restart at each document: the batch's values are laid
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cleaners.engine.features import row_layout
-from cleaners.model.features import _IDX, _KEEP2, SMOOTH
+from newsclean.cleaners.engine.features import row_layout
+from newsclean.cleaners.model.features import _IDX, _KEEP2, SMOOTH
 
 
 class _Padded:

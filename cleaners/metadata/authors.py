@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from cleaners.metadata.registry import load_registry
-from cleaners.rules.byline import byline_names, byline_parts, name_words, proper_names, stamp_author_names
+from newsclean.cleaners.metadata.registry import load_registry
+from newsclean.cleaners.rules.byline import byline_names, byline_parts, name_words, proper_names, stamp_author_names
 
 AUTHOR_SEPARATOR = "; "  # as trafilatura joins several authors
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from dateutil import parser as dateparser
 
-from cleaners.rules.dateline import DATE_RE, UPDATE_WORD
+from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
 
 EARLIEST = dt.date(1990, 1, 1)
 # The removed spans that may state the publication date: datelines and stamps, and a byline's date

@@ -10,9 +10,9 @@ import re
 
 import tldextract
 
-from cleaners.metadata.registry import load_registry
-from cleaners.rules.dateline import TIME
-from cleaners.rules.signature import DOMAIN, RIGHTS_RESERVED
+from newsclean.cleaners.metadata.registry import load_registry
+from newsclean.cleaners.rules.dateline import TIME
+from newsclean.cleaners.rules.signature import DOMAIN, RIGHTS_RESERVED
 
 EVIDENCE_KINDS = ("dateline", "byline", "outlet_signature", "call_to_action")
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=())  # the bundled public-suffix snapshot; no network

@@ -72,7 +72,7 @@ class OutletRegistry:
 
     def domain_of(self, outlet: Outlet) -> str:
         """The outlet's registrable domain (an entry may name a host: "abcnews.go.com")."""
-        from cleaners.metadata.outlets import registrable_domain
+        from newsclean.cleaners.metadata.outlets import registrable_domain
 
         return registrable_domain(outlet.domain) or outlet.domain
 
@@ -116,7 +116,7 @@ def _read_csv(path) -> list[Outlet]:
 @functools.lru_cache(maxsize=4)
 def load_registry(extra: str | None = None) -> OutletRegistry:
     """The packaged registry, plus the user's CSV (argument or NEWSCLEAN_OUTLETS) whose rows win."""
-    outlets = _read_csv(resources.files("cleaners.metadata").joinpath("outlets.csv"))
+    outlets = _read_csv(resources.files("newsclean.cleaners.metadata").joinpath("outlets.csv"))
     extra = extra or os.environ.get("NEWSCLEAN_OUTLETS")
     if extra:
         outlets = _read_csv(Path(extra)) + outlets

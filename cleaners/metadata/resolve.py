@@ -5,7 +5,7 @@ htmldate: "html"), the URL (domain, date in the path: "url"), the text's debris 
 signatures, calls to action: "dateline" for dates, "text" for outlets). A source that offers
 nothing, or a date outside [1990-01-01, today], leaves the field to the next source.
 
-Outlet names are canonicalised through the registry (cleaners.metadata.registry): an alias or a
+Outlet names are canonicalised through the registry (newsclean.cleaners.metadata.registry): an alias or a
 domain the registry knows maps to its one canonical name and domain.
 """
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any, Mapping
 
 from dateutil import parser as dateparser
 
-from cleaners.metadata.dates import plausible
-from cleaners.metadata.outlets import registrable_domain
-from cleaners.metadata.registry import Outlet, load_registry
-from cleaners.metadata.urls import date_from_url, domain_from_url, host_of
-from cleaners.types import Found
+from newsclean.cleaners.metadata.dates import plausible
+from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.metadata.registry import Outlet, load_registry
+from newsclean.cleaners.metadata.urls import date_from_url, domain_from_url, host_of
+from newsclean.cleaners.types import Found
 
 # Record fields, first present wins: content is read by the record readers.
 RECORD_FIELDS = {

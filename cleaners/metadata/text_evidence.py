@@ -1,7 +1,7 @@
 """The metadata one plain text states about itself, read from what the cleaner removed: datelines,
 bylines, signatures, and the dated meta line under the headline.
 
-This is the lowest-precedence evidence (cleaners.metadata.resolve: record > html > url > text).
+This is the lowest-precedence evidence (newsclean.cleaners.metadata.resolve: record > html > url > text).
 """
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Sequence
 
-from cleaners import shape
-from cleaners.metadata.authors import author_from_headline_lines, author_from_spans, author_from_stamps
-from cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, near_headline, publication_date
-from cleaners.metadata.outlets import outlet_from_spans
-from cleaners.types import Span
+from newsclean.cleaners import shape
+from newsclean.cleaners.metadata.authors import author_from_headline_lines, author_from_spans, author_from_stamps
+from newsclean.cleaners.metadata.dates import DATE_EVIDENCE_KINDS, is_headline_stamp, near_headline, publication_date
+from newsclean.cleaners.metadata.outlets import outlet_from_spans
+from newsclean.cleaners.types import Span
 
 
 @dataclass(frozen=True)

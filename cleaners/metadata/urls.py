@@ -9,8 +9,8 @@ import datetime as dt
 import re
 from urllib.parse import urlsplit
 
-from cleaners.metadata.dates import plausible
-from cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.metadata.dates import plausible
+from newsclean.cleaners.metadata.outlets import registrable_domain
 
 _YMD = (
     re.compile(r"(?<![\d])((?:19|20)\d{2})[/_.-](0?[1-9]|1[0-2])[/_.-](0?[1-9]|[12]\d|3[01])(?![\d])"),

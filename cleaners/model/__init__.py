@@ -1,18 +1,18 @@
 """The learned line cleaner: P(debris) per line and the headline line of a document.
 
     model = LineModel.default()                       # cached load of the packaged files
-    ctx = stats.doc_context(lines, site_key)          # cleaners.corpus (or None: no corpus pass)
+    ctx = stats.doc_context(lines, site_key)          # newsclean.cleaners.corpus (or None: no corpus pass)
     p = model.debris_proba(lines, ctx)                # numpy array, one P(debris) per line
     t = model.title_index(lines, p)                   # index of the headline line, or None
-    p, t = model.analyse(lines, ctx)                  # both in one pass (what cleaners.decide calls)
+    p, t = model.analyse(lines, ctx)                  # both in one pass (what newsclean.cleaners.decide calls)
 
-`lines` are a document's non-empty normalised lines in order (cleaners.lines). The packaged model
+`lines` are a document's non-empty normalised lines in order (newsclean.cleaners.lines). The packaged model
 is a seed bag of LightGBM boosters in LightGBM's text format: four stage1 -> stage2 chains (stage1,
 stage2; stage1.1, stage2.1; ...) whose P(debris) is averaged, and one title ranker and one title
-gate, each the four members' trees merged (cleaners.model.bagging); with them the
-word lexicon the line features read (lexicon.json, cleaners.model.lexicon) and model.json (version,
-feature names, thresholds); loading them runs no code. `python -m cleaners.model.train` rebuilds them. Boosters
-loaded from files score through cleaners.model.compiled (the same trees compiled to native code with
+gate, each the four members' trees merged (newsclean.cleaners.model.bagging); with them the
+word lexicon the line features read (lexicon.json, newsclean.cleaners.model.lexicon) and model.json (version,
+feature names, thresholds); loading them runs no code. `python -m newsclean.cleaners.model.train` rebuilds them. Boosters
+loaded from files score through newsclean.cleaners.model.compiled (the same trees compiled to native code with
 lleaves, bit-identical to LightGBM, cached per machine; LightGBM itself when that is unavailable).
 """
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from cleaners.corpus import DocContext
-from cleaners.model.compiled import prepare
-from cleaners.model.headline import full_headline
+from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.model.compiled import prepare
+from newsclean.cleaners.model.headline import full_headline
 
 MODEL_VERSION = "line-model-6"
 FILES = Path(__file__).resolve().parent / "files"
@@ -44,7 +44,7 @@ SUFFIX = ".lgb.txt"
 
 def member_name(stage: str, i: int) -> str:
     """The booster name of a bag member's stage ("stage1", "stage2"): "stage1" for the first
-    member, "stage1.2" for the third (cleaners.model.train trains the bag)."""
+    member, "stage1.2" for the third (newsclean.cleaners.model.train trains the bag)."""
     return stage if i == 0 else f"{stage}.{i}"
 
 
@@ -61,8 +61,8 @@ class LineModel:
         scores its own stage 1 and stage 2 chain and the model averages them."""
         self.lexicon = parts.get("lexicon")
         self.meta = dict(DEFAULTS, **(meta or {}))
-        from cleaners.model import compiled
-        from cleaners.model import features as fx
+        from newsclean.cleaners.model import compiled
+        from newsclean.cleaners.model import features as fx
 
         files = files or {}
         # name -> () -> Booster. A booster from a file is read on first use: with the compiled
@@ -81,7 +81,7 @@ class LineModel:
             i = len(self._chains)
             self._chains.append((member_name("stage1", i), member_name("stage2", i)))
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
-        # code (cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
+        # code (newsclean.cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
         self._predict = {name: compiled.predictor(get, files.get(name)) for name, get in self._boosters.items()}
 
         self._fx = fx
@@ -95,7 +95,7 @@ class LineModel:
 
     def parts(self) -> dict:
         """The boosters (each read now if need be) and the lexicon: what LineModel(parts) and
-        cleaners.model.train.save take."""
+        newsclean.cleaners.model.train.save take."""
         return {**{name: self.booster(name) for name in self._boosters}, "lexicon": self.lexicon}
 
     @property
@@ -104,7 +104,7 @@ class LineModel:
 
     @classmethod
     def load(cls, folder: Path) -> "LineModel":
-        from cleaners.model import lexicon
+        from newsclean.cleaners.model import lexicon
 
         folder = Path(folder)
         meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
@@ -159,11 +159,11 @@ class LineModel:
 
     def analyse_many(self, docs: list[list[str]], contexts: list[DocContext | None] | None = None
                      ) -> list[tuple[np.ndarray, int | None]]:
-        """analyse() for many documents at once: their lines are one table (cleaners.engine), so the
+        """analyse() for many documents at once: their lines are one table (newsclean.cleaners.engine), so the
         line features are computed in one batched pass and each booster scores every document's
         rows in one call. The same values as analyse() on each document."""
-        from cleaners.engine.features import batch_features
-        from cleaners.engine.smoothing import batch_stage2
+        from newsclean.cleaners.engine.features import batch_features
+        from newsclean.cleaners.engine.smoothing import batch_stage2
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
@@ -172,7 +172,7 @@ class LineModel:
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
         X1in = prepare(X1) if len(self._chains) > 1 else X1  # every chain's stage 1 reads the same rows
         p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
-        # each document's smoothing features read its own rows only (cleaners.engine.smoothing),
+        # each document's smoothing features read its own rows only (newsclean.cleaners.engine.smoothing),
         # then every chain's stage 2 scores the batch's rows in one call
         if len(self._chains) == 1:
             p1 = p1s[0]
@@ -275,7 +275,7 @@ GC_YOUNG_THRESHOLD = 7000  # Python's default is 700
 
 def warm_up(freeze_gc: bool = True) -> LineModel | None:
     """Ready a worker process before its first document: load the packaged model (compiling it once
-    per machine, see cleaners.model.compiled) and score a tiny document, so its lookup tables are
+    per machine, see newsclean.cleaners.model.compiled) and score a tiny document, so its lookup tables are
     built; then, with freeze_gc, collect and gc.freeze() everything alive so far (modules, the model,
     tables), so the full garbage collections a long run triggers walk only what cleaning allocates,
     and raise the young generation's threshold to GC_YOUNG_THRESHOLD allocations (garbage

@@ -11,9 +11,9 @@ the trees are renumbered, their leaf and internal values scaled, `tree_sizes` re
 feature importances summed. With N a power of two the scaling is exact. Nothing but the text
 format is touched; the result loads like any saved model and runs no code.
 
-cleaners.model.train merges the bag's headline ranker and gate this way (one file, one compiled
+newsclean.cleaners.model.train merges the bag's headline ranker and gate this way (one file, one compiled
 function each). The line stages stay one file per member: each member's stage 2 reads its own
-stage 1's probabilities, so their chains are scored apart and averaged (cleaners.model.LineModel).
+stage 1's probabilities, so their chains are scored apart and averaged (newsclean.cleaners.model.LineModel).
 """
 from __future__ import annotations
 

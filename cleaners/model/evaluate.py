@@ -1,25 +1,25 @@
 """Evaluate the cleaner on the development pages' `text` (shared/devset/pages.jsonl.gz).
 
-    python -m cleaners.model.evaluate [--pred PRED.jsonl]     # packaged model, real pipeline
-    python -m cleaners.model.evaluate --cv 2                  # 2-fold cross-validation
-    python -m cleaners.model.evaluate --mode model            # the line model alone, no rules
+    python -m newsclean.cleaners.model.evaluate [--pred PRED.jsonl]     # packaged model, real pipeline
+    python -m newsclean.cleaners.model.evaluate --cv 2                  # 2-fold cross-validation
+    python -m newsclean.cleaners.model.evaluate --mode model            # the line model alone, no rules
 (bench/eval_devset.py is the same command; `newsclean eval` should call main(argv).)
 
 Prints pages, F1<0.5, P, R, leak, F1 exactly as shared/tools/score-devset computes them on the
 written PRED.jsonl, plus the title exact-match rate (lower case, punctuation and spaces folded).
 Then the second, more varied source: the snippet pages of trafilatura-pages.jsonl.gz (many sites,
-years and languages), scored as trafilatura's evaluation does (cleaners.model.score.snippet_score:
+years and languages), scored as trafilatura's evaluation does (newsclean.cleaners.model.score.snippet_score:
 share of `with` snippets kept, of `without` snippets left out); --no-snippet-eval skips it.
 Then input kind (b), mostly clean text: each page's true body with a few of its own debris lines
 inserted and, in most, its headline on top, built as training builds such texts but with a seed
-training never uses (cleaners.model.score.kind_b_score: token P/R/F1 against the body, the share of
+training never uses (newsclean.cleaners.model.score.kind_b_score: token P/R/F1 against the body, the share of
 inserted debris lines kept, of body lines lost, headline exact match); --no-kind-b-eval skips it.
 In --cv mode the model is trained on one half of both sources (split by site; the kind-(b) training
 texts are built from that half only) and scores the other half (kind (b) included), then the halves swap; the written
 PRED.jsonl holds every page's out-of-fold prediction.
 In pipeline mode it also scores the metadata the line cleaner reads from the text (the URL only
 helps it find the headline): publication date exact and wrong (a date given that is not the
-page's), author exact and wrong (cleaners.model.score.metadata_score). --no-url cleans the pages
+page's), author exact and wrong (newsclean.cleaners.model.score.metadata_score). --no-url cleans the pages
 without their address, as a plain text corpus comes. --rendering text_inscriptis cleans the same
 pages as another scraper rendered them (inscriptis: table cells share a line, no image alt text),
 while the model still trains on `text`: how the cleaner holds up on a rendering it never learned from.
@@ -32,11 +32,11 @@ import time
 import zlib
 from pathlib import Path
 
-from cleaners.corpus import CorpusStats, DocContext
-from cleaners.model import LineModel
-from cleaners.model import train as tr
+from newsclean.cleaners.corpus import CorpusStats, DocContext
+from newsclean.cleaners.model import LineModel
+from newsclean.cleaners.model import train as tr
 
-from cleaners.model.score import kind_b_score, metadata_score, score, snippet_score  # the metric of shared/tools/score-devset
+from newsclean.cleaners.model.score import kind_b_score, metadata_score, score, snippet_score  # the metric of shared/tools/score-devset
 
 # Kind-(b) texts for evaluation are built as training builds them (train.clean_docs), with a seed
 # training never uses (it uses SEED, SEED + 1, SEED + 2), so their debris draws are new.
@@ -83,9 +83,9 @@ def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: st
         p, t = model.analyse(lines, ctx)
         keep = [s for i, (s, q) in enumerate(zip(lines, p)) if q < model.debris_threshold and i != t]
         return {"id": page["id"], "text": "\n\n".join(keep), "title": lines[t] if t is not None else None}
-    from cleaners.model import using
-    from cleaners.pipeline import clean_text
-    from cleaners.types import DocumentError
+    from newsclean.cleaners.model import using
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.types import DocumentError
 
     url = page.get("url")
     ctx = None if stats is None else (lambda lines: stats.doc_context(lines, key, url))
@@ -138,7 +138,7 @@ def corpus_of(pages: list[dict]) -> CorpusStats:
 def fold_model(pages: list[dict], page_docs: list, snip_docs: list, folds: list[int], k: int, cv: int,
                log=print) -> LineModel:
     """The model trained on everything outside fold k: the WCXB pages and snippet pages of the
-    other folds, and kind-(b) texts built from them (what `python -m cleaners.model.train` does
+    other folds, and kind-(b) texts built from them (what `python -m newsclean.cleaners.model.train` does
     with all of them)."""
     tr_idx = [i for i, f in enumerate(folds) if f != k]
     docs = [page_docs[i] for i in tr_idx]
@@ -167,10 +167,10 @@ def main(argv=None) -> int:
                          "cells share a line, no image alt text); the model always trains on `text`")
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args(argv)
-    from cleaners.shared_data import require_devset
+    from newsclean.cleaners.shared_data import require_devset
 
     require_devset(a.devset)
-    from cleaners.settings import Settings
+    from newsclean.cleaners.settings import Settings
     settings = Settings()
     pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")
     snippet_rows = tr.load_jsonl(a.devset / "trafilatura-pages.jsonl.gz") if a.cv or not a.no_snippet_eval else []

@@ -2,7 +2,7 @@
 
 All features are general: shape (length, words, stop words, punctuation, capitalisation, digits),
 patterns (URL, e-mail, date, time, byline, copyright), position, neighbours, fit to the document's
-main body, corpus repetition, and a lexicon learned from the training labels (cleaners.model.lexicon:
+main body, corpus repetition, and a lexicon learned from the training labels (newsclean.cleaners.model.lexicon:
 words that lean to debris or to body across many sites). Nothing is keyed to any page's wording.
 
 Speed: a document is handled as one string. Character classes come from a lookup table over the
@@ -20,9 +20,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from cleaners.corpus import DocContext
-from cleaners.rules.byline import byline_parts
-from cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, is_paragraph
+from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.rules.byline import byline_parts
+from newsclean.cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, is_paragraph
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -65,7 +65,7 @@ def _lut() -> np.ndarray:
 
 
 def stopwords() -> frozenset[str]:
-    """The multilingual function words (cleaners/stopwords.txt, read once by cleaners.shape)."""
+    """The multilingual function words (cleaners/stopwords.txt, read once by newsclean.cleaners.shape)."""
     return MULTILINGUAL_FUNCTION_WORDS
 
 
@@ -213,7 +213,7 @@ def _pattern_counts(lower: str, starts_nl: np.ndarray, n: int, skip_email: bool)
 
 
 # Token lists by line text, of the last document scored: the decision step scores a document again
-# after each pass that removes something (cleaners.fixpoint), on mostly the same lines. (Only the
+# after each pass that removes something (newsclean.cleaners.fixpoint), on mostly the same lines. (Only the
 # last document's: a larger cache of lists makes every full garbage collection longer.)
 _TOKENS_BY_LINE: dict[str, list[str]] = {}
 
@@ -278,7 +278,7 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
                  lexicon: dict[str, float] | None = None) -> np.ndarray:
     """Feature matrix (n_lines, len(FEATURE_NAMES)) float32 for one document's lines. With `keep`
     (a dict), the lines' tokens are left in keep["tokens"] for title_features. `lexicon`: the
-    model's learned word log-odds of debris (cleaners.model.lexicon); without one the lex_*
+    model's learned word log-odds of debris (newsclean.cleaners.model.lexicon); without one the lex_*
     features are 0."""
     n = len(lines)
     F = np.zeros((n, len(FEATURE_NAMES)), dtype=np.float32)
@@ -880,7 +880,7 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
 
 
 def paragraphs(X: np.ndarray, lines: list[str]) -> np.ndarray:
-    """Which lines are paragraphs of several sentences (cleaners.shape.is_paragraph); only the lines
+    """Which lines are paragraphs of several sentences (newsclean.cleaners.shape.is_paragraph); only the lines
     whose n_words (white space + 1, never fewer than the line's words) passes PARAGRAPH_WORDS are read."""
     out = np.zeros(len(lines), dtype=bool)
     for i in np.flatnonzero(X[:, _IDX["n_words"]] > PARAGRAPH_WORDS):
@@ -890,8 +890,8 @@ def paragraphs(X: np.ndarray, lines: list[str]) -> np.ndarray:
 
 def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
     """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
-    more than 12 words ending in a full stop, not a list item: cleaners.shape.LIST_BULLET, not a
-    "By …" byline: cleaners.rules.byline.byline_parts): the title model only scores these."""
+    more than 12 words ending in a full stop, not a list item: newsclean.cleaners.shape.LIST_BULLET, not a
+    "By …" byline: newsclean.cleaners.rules.byline.byline_parts): the title model only scores these."""
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
     if lines is not None:

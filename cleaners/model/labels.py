@@ -16,7 +16,7 @@ import unicodedata
 
 import numpy as np
 
-from cleaners.corpus import drop_punctuation
+from newsclean.cleaners.corpus import drop_punctuation
 
 
 def tokens(text: str) -> list[str]:
@@ -131,7 +131,7 @@ _WS = re.compile(r"\s+")
 
 def simple_lines(text: str) -> list[str]:
     """Fallback splitter (non-empty lines, no-break spaces to spaces, runs collapsed, trimmed) used
-    when cleaners.lines is not importable; the pipeline uses cleaners.lines."""
+    when newsclean.cleaners.lines is not importable; the pipeline uses newsclean.cleaners.lines."""
     out = []
     for raw in text.split("\n"):
         s = _WS.sub(" ", raw.replace("\u00a0", " ")).strip()

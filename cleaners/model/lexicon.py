@@ -13,7 +13,7 @@ import math
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from cleaners.model.features import MONTHS, line_tokens
+from newsclean.cleaners.model.features import MONTHS, line_tokens
 
 WEEKDAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mon tue tues thu thur thurs fri "

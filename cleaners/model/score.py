@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cleaners.model.labels import fold_title, tokens
+from newsclean.cleaners.model.labels import fold_title, tokens
 
 
 def prf(pred: list[str], true: list[str]) -> tuple[float, float, float]:

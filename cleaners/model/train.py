@@ -1,10 +1,10 @@
 """Train the line model from the development pages. Deterministic (fixed seeds, one thread order).
 
-    python -m cleaners.model.train [--devset DIR] [--out DIR]     # what `newsclean train` runs
+    python -m newsclean.cleaners.model.train [--devset DIR] [--out DIR]     # what `newsclean train` runs
 
 Training data, both input kinds:
   (a) full-page text: shared/devset/pages.jsonl.gz, every line labelled by aligning the page's
-      token sequence to the true body (cleaners.model.labels), plus the snippet-labelled pages of
+      token sequence to the true body (newsclean.cleaners.model.labels), plus the snippet-labelled pages of
       trafilatura-pages.jsonl.gz (partial supervision: a line with a `with` snippet is body, one
       with a `without` snippet debris, the rest unlabelled and ignored);
   (b) mostly-clean text built from the same pages: the true body's paragraphs (the headline on top
@@ -15,7 +15,7 @@ Four kinds of LightGBM booster, saved in LightGBM's text format (no code runs wh
 each trained BAG times with different seeds (a seed bag), because one seed's row and feature sampling
 moves a few pages' doubtful paragraphs: every member's stage1 -> stage2 chain is a file of its own
 ("stage1", "stage2"; "stage1.1", "stage2.1"; ...) and the model averages their P(debris); the
-members' title rankers, and their gates, are merged into one booster each (cleaners.model.bagging):
+members' title rankers, and their gates, are merged into one booster each (newsclean.cleaners.model.bagging):
   stage1  P(debris) from the line features;
   stage2  P(debris) from the line features plus the stage-1 probabilities along the document
           (neighbours, windows, confident body on both sides): the smoothing pass. It is trained on
@@ -41,11 +41,11 @@ from typing import Callable
 import lightgbm as lgb
 import numpy as np
 
-from cleaners.corpus import CorpusStats, DocContext
-from cleaners.model import bagging, lexicon, member_name
-from cleaners.model import features as fx
-from cleaners.model import labels as lb
-from cleaners.shared_data import devset_dir, require_devset
+from newsclean.cleaners.corpus import CorpusStats, DocContext
+from newsclean.cleaners.model import bagging, lexicon, member_name
+from newsclean.cleaners.model import features as fx
+from newsclean.cleaners.model import labels as lb
+from newsclean.cleaners.shared_data import devset_dir, require_devset
 
 DEVSET = devset_dir()  # $NEWSCLEAN_DEVSET, else $NEWSCLEAN_SHARED/devset, else ../shared/devset beside the checkout
 MODEL_DIR = Path(__file__).resolve().parent
@@ -100,9 +100,9 @@ def _group(url: str | None, ident: str) -> str:
 
 
 def norm_lines(text: str) -> list[str]:
-    """The pipeline's normalised non-empty lines (cleaners.lines), or the local fallback."""
+    """The pipeline's normalised non-empty lines (newsclean.cleaners.lines), or the local fallback."""
     try:
-        from cleaners.lines import normalise_lines
+        from newsclean.cleaners.lines import normalise_lines
     except ImportError:  # pragma: no cover
         return lb.simple_lines(text)
     return [s for s in normalise_lines(text) if s]
@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     docs, _ = build_docs(a.devset, with_snippets=not a.no_snippets)
     print(f"training docs: {len(docs)} ({sum(d.kind == 'page' for d in docs)} pages)")
     models = train_models(docs)
-    from cleaners.model import MODEL_VERSION, DEFAULTS
+    from newsclean.cleaners.model import MODEL_VERSION, DEFAULTS
     save(models, a.out, dict(DEFAULTS, version=MODEL_VERSION, features=fx.FEATURE_NAMES,
                              stage2_features=fx.STAGE2_NAMES, title_features=fx.TITLE_NAMES,
                              seed=SEED, rounds=ROUNDS, bag=BAG, bag_seed_step=BAG_SEED_STEP, weighting=WEIGHTING,

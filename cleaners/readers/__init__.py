@@ -1,7 +1,7 @@
 """Input discovery and readers, one module per format. A reader turns one file into documents.
 
 `discover` lists the files under RAW_DIR that some reader accepts, by name or, for a name that
-says no format (a mirrored site's `news/story`, `page.php?id=3`), by content (cleaners.readers.sniff);
+says no format (a mirrored site's `news/story`, `page.php?id=3`), by content (newsclean.cleaners.readers.sniff);
 `read_source` yields the
 RawDocuments of one file (several for record files and archives). File-level failures raise
 DocumentError; per-record failures are yielded as DocumentError instances so that one bad record
@@ -14,16 +14,16 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterator
 
-from cleaners.readers import compressed, html, mail, records, sniff, text, warc
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.readers import compressed, html, mail, records, sniff, text, warc
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 Reader = Callable[[Path, str, bytes, Settings], Iterator["RawDocument | DocumentError"]]
 
 # Suffix (lower case, longest first wins) -> reader.
 READERS: dict[str, Reader] = {
     ".txt": text.read,
-    ".md": text.read,  # Markdown, as Firecrawl, Jina Reader or crawl4ai save pages (cleaners.markdown)
+    ".md": text.read,  # Markdown, as Firecrawl, Jina Reader or crawl4ai save pages (newsclean.cleaners.markdown)
     ".markdown": text.read,
     ".html": html.read,
     ".htm": html.read,
@@ -50,7 +50,7 @@ def reader_for(name: str) -> Reader | None:
 
 def source_reader(name: str) -> Reader | None:
     """The reader of a discovered source: by its name, else by its content when the name is neither
-    a mirror's asset nor a format newsclean cannot read (cleaners.readers.sniff.name_kind)."""
+    a mirror's asset nor a format newsclean cannot read (newsclean.cleaners.readers.sniff.name_kind)."""
     reader = reader_for(name)
     if reader is None and sniff.name_kind(name)[0] == "sniff":
         return sniff.read

@@ -1,6 +1,6 @@
 """`.gz` of any other input (`.jsonl.gz`, `.html.gz`, `.txt.gz`, ...): decompressed in memory, then
 read by the reader of the inner name. `.warc.gz` is not handled here: WARC files are gzipped per
-record and warcio reads them directly (cleaners.readers.warc).
+record and warcio reads them directly (newsclean.cleaners.readers.warc).
 
 The source stays the compressed file's name, so "news.jsonl.gz#L12" is line 12 of the decompressed
 file. Decompression stops at Settings.max_bytes, so a small file cannot expand without bound.
@@ -11,8 +11,8 @@ import zlib
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 SUFFIX = ".gz"
 
@@ -43,7 +43,7 @@ def gunzip(data: bytes, limit: int) -> bytes:
 
 
 def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    from cleaners.readers import reader_for
+    from newsclean.cleaners.readers import reader_for
 
     inner = inner_name(path.name)
     reader = reader_for(inner)

@@ -1,11 +1,11 @@
-"""Saved HTML pages (.html, .htm): one document each; cleaners.extract_html decodes and extracts."""
+"""Saved HTML pages (.html, .htm): one document each; newsclean.cleaners.extract_html decodes and extracts."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 
 def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:

@@ -2,8 +2,8 @@
 or `.tsv`, and `.parquet`. Each record is one document.
 
 A record holds its content in one of CONTENT_FIELDS (the first present and non-empty; HTML markup
-is read as HTML, cleaners.readers.markup), plus optional metadata: `id`, `url`,
-`title`, `published` or `date`, `outlet` or `site`, `author` (see cleaners.metadata.resolve). The
+is read as HTML, newsclean.cleaners.readers.markup), plus optional metadata: `id`, `url`,
+`title`, `published` or `date`, `outlet` or `site`, `author` (see newsclean.cleaners.metadata.resolve). The
 record's metadata travels in RawDocument.meta and wins over anything inferred.
 
 Sources name the record: "news.jsonl#L12" (1-based line of a JSON-lines file) and "news.csv#3"
@@ -21,11 +21,11 @@ from typing import Any, Iterable, Iterator, Mapping
 
 import orjson
 
-from cleaners.encoding import decode
-from cleaners.metadata.resolve import nested_value
-from cleaners.readers.markup import looks_like_html
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.metadata.resolve import nested_value
+from newsclean.cleaners.readers.markup import looks_like_html
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 # The article's field, first present wins: ours, then those of common scraper exports (news-please
 # "maintext"; "body", "article", "full_text" in many datasets; "raw_html")
@@ -152,7 +152,7 @@ def _parquet_rows(data: bytes) -> Iterable[dict]:
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(io.BytesIO(data), pre_buffer=False)  # see cleaners.store.iter_batches
+        pf = pq.ParquetFile(io.BytesIO(data), pre_buffer=False)  # see newsclean.cleaners.store.iter_batches
     except Exception as exc:
         raise DocumentError("read", f"not a readable Parquet file ({type(exc).__name__}: {exc}); re-export it") from None
     for batch in pf.iter_batches(batch_size=1000):

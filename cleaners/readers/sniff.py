@@ -3,7 +3,7 @@
 A site mirrored with `wget -m` or `httrack` saves pages as `news/2020/05/story` (no extension),
 `article.php?id=3`, `index.aspx` or `page.shtml`; a scraper may save `story.text` or `page.out`.
 Such a file is read by what it holds (WARC, gzip, JSON records, else text, which goes the HTML path
-when it is markup: cleaners.readers.markup).
+when it is markup: newsclean.cleaners.readers.markup).
 
 What a mirror also holds is not documents: images, style sheets, scripts, fonts, media and feeds are
 left out (`IGNORED_SUFFIXES`). Formats that are documents newsclean cannot read (PDF, Office files,
@@ -16,10 +16,10 @@ import re
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.encoding import BINARY_SIGNATURES, looks_binary
-from cleaners.readers import compressed, records, text, warc
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.encoding import BINARY_SIGNATURES, looks_binary
+from newsclean.cleaners.readers import compressed, records, text, warc
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 # a mirrored site's assets and machine files: not articles
 IGNORED_SUFFIXES = frozenset(

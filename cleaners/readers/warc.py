@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator
 
-from cleaners.settings import Settings
-from cleaners.types import DocumentError, RawDocument
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 

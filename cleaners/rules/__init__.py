@@ -1,11 +1,11 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
+from newsclean.cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
                             signature, site_notice, tag_list)
 from typing import Iterable
 
-from cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
-from cleaners.rules.prefilter import Prefilter
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
+from newsclean.cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
     encoded_data.encoded_data,  # first: a blob's other proposals would be chance matches
@@ -61,10 +61,10 @@ RULES: tuple[Rule, ...] = (
 # footers in every document. A _Proposer does this for one rule set (RULES, or the subset the HTML
 # path keeps), keyed by text; each entry holds the text-only rules' (position in the rule set,
 # proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose text gate
-# (cleaners.rules.base.in_context) lets them propose something on this text. Text-only rules that
-# need one of their start patterns (cleaners.rules.base.starts_with) are tried only where one
+# (newsclean.cleaners.rules.base.in_context) lets them propose something on this text. Text-only rules that
+# need one of their start patterns (newsclean.cleaners.rules.base.starts_with) are tried only where one
 # anchored alternation of all those patterns matches; RE2 first rules out most lines at a tenth of
-# that alternation's cost (cleaners.rules.prefilter, a superset of it, built on first use).
+# that alternation's cost (newsclean.cleaners.rules.prefilter, a superset of it, built on first use).
 _Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], tuple[tuple[int, Rule], ...]]
 _BY_TEXT_MAX = 200_000
 # Equal entries share one tuple (Proposals are frozen; most lines get the same few proposals):
@@ -85,7 +85,7 @@ class _Proposer:
         self._prefilter: Prefilter | None = None
         self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
-        # the rules with a declared condition (cleaners.rules.base.when), one bit each, and by
+        # the rules with a declared condition (newsclean.cleaners.rules.base.when), one bit each, and by
         # (started, bits of the conditions that hold) the text-only rules to call on a text and the
         # in-context rules whose text gate to ask
         self.conditioned = tuple(r for r in rules if getattr(r, "condition", None) is not None)
@@ -122,7 +122,7 @@ class _Proposer:
     def prime(self, texts: Iterable[str]) -> None:
         """The first look at many new texts at once, as __call__ would take it one text at a time:
         the rules' declared conditions are evaluated over all of them in one columnar pass
-        (cleaners.engine.rule_conditions), and each text-only rule is called only on the texts
+        (newsclean.cleaners.engine.rule_conditions), and each text-only rule is called only on the texts
         where its condition holds. Text-only rules read nothing but the text, so each text is
         looked at as a line of its own."""
         new = [t for t in dict.fromkeys(texts) if t and t not in self.by_text]
@@ -130,7 +130,7 @@ class _Proposer:
             return
         holds: list[int | None] = [None] * len(new)
         if self.conditioned and len(new) >= CONDITIONS_MIN_TEXTS:
-            from cleaners.engine.rule_conditions import condition_bits
+            from newsclean.cleaners.engine.rule_conditions import condition_bits
 
             holds = condition_bits(new, [r.condition for r in self.conditioned])
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:

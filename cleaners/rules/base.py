@@ -2,7 +2,7 @@
 
 A rule is a small named function `rule(line, doc) -> Proposal | None`. It sees one line with its
 neighbours and the document context, and proposes a span of debris with a kind. It never deletes:
-cleaners.decide combines the proposals and alone decides.
+newsclean.cleaners.decide combines the proposals and alone decides.
 
 A proposal is `strong` when the line's own evidence suffices (a "RELATED:" prefix, a photo
 credit). A `weak` proposal only names the kind of a line that the decision step already judged
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Callable, Optional, Sequence
 
-from cleaners import shape
+from newsclean.cleaners import shape
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ _WHOLE_LINE: dict[tuple[str, str, bool], Proposal] = {}
 def whole_line(kind: str, rule: str, strong: bool = True) -> Proposal:
     """Proposal(kind, rule, strong) for the whole line, one shared instance per (kind, rule, strong)
     (a Proposal is frozen): cheaper than a new one per line, and the rules' cache by text
-    (cleaners.rules.propose) holds fewer objects for the garbage collector to walk."""
+    (newsclean.cleaners.rules.propose) holds fewer objects for the garbage collector to walk."""
     p = _WHOLE_LINE.get((kind, rule, strong))
     if p is None:
         p = _WHOLE_LINE[(kind, rule, strong)] = Proposal(kind, rule, strong)
@@ -156,7 +156,7 @@ def whole_line(kind: str, rule: str, strong: bool = True) -> Proposal:
 
 def starts_with(*patterns: re.Pattern) -> Callable[[Rule], Rule]:
     """Marks a text-only rule that proposes nothing unless one of `patterns` (each anchored with "^")
-    matches its line: cleaners.rules.propose tries all such patterns of all rules as one anchored
+    matches its line: newsclean.cleaners.rules.propose tries all such patterns of all rules as one anchored
     alternation (start_union) once per text, and calls these rules only where it matches."""
     for pat in patterns:
         if not pat.pattern.startswith("^") or pat.flags & re.M:
@@ -182,10 +182,10 @@ def start_union(patterns: Sequence[re.Pattern]) -> re.Pattern:
 
 def when(condition: Callable[[], Any]) -> Callable[[Rule], Rule]:
     """Marks a rule with a necessary condition on its line's text: `condition()` builds a polars
-    expression over the lines frame (cleaners.engine.rule_conditions: the columns `text`, `lower`,
+    expression over the lines frame (newsclean.cleaners.engine.rule_conditions: the columns `text`, `lower`,
     the text in lower case as Line.lower folds it, and `n_chars`) that is False only where the rule
     proposes nothing, whatever the context. The rules' first look at a batch's new lines
-    (cleaners.rules.prime) evaluates every such condition over all of them in one columnar pass, and
+    (newsclean.cleaners.rules.prime) evaluates every such condition over all of them in one columnar pass, and
     calls a text-only rule, or asks an in-context rule's text gate, only where its condition holds.
     Put it above @in_context. tests/test_rule_conditions.py checks each condition against its rule
     on the dev lines."""
@@ -197,7 +197,7 @@ def when(condition: Callable[[], Any]) -> Callable[[Rule], Rule]:
 
 def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None):
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
-    rules' proposals depend on the text alone, so cleaners.rules.propose caches them by text.
+    rules' proposals depend on the text alone, so newsclean.cleaners.rules.propose caches them by text.
 
     `gate(line)`, if given, is a test on the line's text alone that is False only where the rule
     proposes nothing whatever the context (a necessary condition): propose caches it by text too

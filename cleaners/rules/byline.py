@@ -1,7 +1,7 @@
 """Bylines: "By JOHN DOE, Associated Press", "Von Hans Müller", "Jane Roe | Feb 24, 2018",
 "John Doe, Staff Writer".
 
-A byline names who wrote the article; cleaners.metadata reads the author (and an agency or a date
+A byline names who wrote the article; newsclean.cleaners.metadata reads the author (and an agency or a date
 written beside the name) back out of these lines through `byline_parts`.
 """
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 from functools import lru_cache
 from typing import Collection, Iterable
 
-from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line
-from cleaners.rules.dateline import DATE, DATE_RE
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line
+from newsclean.cleaners.rules.dateline import DATE, DATE_RE
 
 # "By" in the languages the other cue rules read, and the label forms of it.
 _BY = re.compile(r"^(?:(?:(?:written|words|reporting|story|text)\s+by|by:?|von|par|por|di|door|przez"
@@ -188,7 +188,7 @@ def names_alone(text: str) -> tuple[str, ...] | None:
 
 
 def name_words(names: Iterable[str]) -> list[str]:
-    """The words of names that must be proper nouns (cleaners.rules.byline.proper_names): all but a
+    """The words of names that must be proper nouns (newsclean.cleaners.rules.byline.proper_names): all but a
     given name that is also a function word ("Will" in "Will Judd": "will" is in every text)."""
     return [w for name in names for i, w in enumerate(name.split())
             if i or w.lower() not in _GIVEN_NAME_STOP_WORDS]
@@ -218,7 +218,7 @@ def _may_be_byline(line: Line) -> bool:
              or _REPORTING_FROM.match(line.text) is not None or _ROLE_TITLE.match(line.text) is not None)
 
 
-# The lines frame's conditions (cleaners.engine.rule_conditions) are Rust regexes: Python's white
+# The lines frame's conditions (newsclean.cleaners.engine.rule_conditions) are Rust regexes: Python's white
 # space (str.split, re's \s) is Rust's \s and the separators \x1c-\x1f besides (_WS); a letter
 # Python's str.isupper takes is in Lu, Nl or So.
 _WS = r"[\s\x1c-\x1f]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, whole_line, starts_with
 
 # Reader-engagement openings. Each addresses the reader (you/your/us/our) or asks them to act.
 _OPENINGS = re.compile(

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 
-from cleaners import shape
-from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, when, whole_line
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, when, whole_line
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa)"
 # The picture agencies and stock libraries a credit names after a photographer's name ("Jane Doe/AFP").
@@ -59,8 +59,8 @@ _DATE_OR_PLACE = re.compile(
 )
 
 
-# The rules' necessary conditions over the lines frame (cleaners.rules.base.when,
-# cleaners.engine.rule_conditions). Each is wider than the test it mirrors: literal tests on the
+# The rules' necessary conditions over the lines frame (newsclean.cleaners.rules.base.when,
+# newsclean.cleaners.engine.rule_conditions). Each is wider than the test it mirrors: literal tests on the
 # folded lower case (`lower`) where the pattern is re.I, and Python's white space (\s, str.split,
 # str.rstrip) as Rust's \s plus the separators \x1c-\x1f that only Python counts.
 _WS = r"[\s\x1c-\x1f]"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
 _COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
 # The site speaking of itself (first person plural).
@@ -54,7 +54,7 @@ def _may_name_cookies(low: str) -> bool:
 
 
 def _names_cookies():
-    """_may_name_cookies over the lines frame (cleaners.engine.rule_conditions)."""
+    """_may_name_cookies over the lines frame (newsclean.cleaners.engine.rule_conditions)."""
     import polars as pl
 
     return pl.col("lower").str.contains_any(["cook", "consent", "gdpr", "dsgvo", "vacy "])

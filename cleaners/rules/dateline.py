@@ -1,19 +1,19 @@
 """Datelines: "WASHINGTON (AP) —", "Feb 24, 2018 (Reuters) -", "Posted Feb 24, 2018 by …".
 
 A dateline glued to the first sentence is removed as a span; a line that is only a dateline is
-removed whole. cleaners.metadata reads the date and outlet back out of these spans.
+removed whole. newsclean.cleaners.metadata reads the date and outlet back out of these spans.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 
-from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
 
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Month names in other languages (German, French, Spanish, Italian, Portuguese, Dutch, Polish,
 # Russian and Ukrainian in the genitive; Hindi, Arabic), where they do not start like an English one.
-# Only names dateparser reads (cleaners.metadata.dates): not the Levantine Arabic ones ("كانون الثاني").
+# Only names dateparser reads (newsclean.cleaners.metadata.dates): not the Levantine Arabic ones ("كانون الثاني").
 FOREIGN_MONTH = unicodedata.normalize("NFC", (  # NFC, as the lines are ("फ़" is two code points there)
     r"(?:jänner|märz|maerz|mai|okt(?:ober)?|dez(?:ember)?|janv(?:ier)?|févr(?:ier)?|fevrier|avr(?:il)?|juin|juil(?:let)?"
     r"|août|aout|octobre|déc(?:embre)?|ene(?:ro)?|abr(?:il)?|mayo|junio|julio|ago(?:sto)?|septiembre|setiembre|octubre"
@@ -39,9 +39,9 @@ DATE = (
     r"|\d{1,2}\.\s?\d{1,2}\.\s?\d{4}"  # 24.02.2018: day first
     r"|\d{1,2}/\d{1,2}/\d{2,4})"
 )
-DATE_RE = re.compile(DATE, re.I)  # a date anywhere in a text (the byline rule and cleaners.metadata read it)
+DATE_RE = re.compile(DATE, re.I)  # a date anywhere in a text (the byline rule and newsclean.cleaners.metadata read it)
 # The word that marks an update, in the languages the cue rules read: a stamp's second date ("…,
-# modifié le 5 mars 2024") and the date cleaners.metadata ranks below a published one.
+# modifié le 5 mars 2024") and the date newsclean.cleaners.metadata ranks below a published one.
 UPDATE_WORD = (r"(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado|modificado"
                r"|modifica|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano"
                r"|обновлено|оновлено|अपडेटेड|अपडेट|تحديث)")
@@ -124,7 +124,7 @@ _STAMP = re.compile(
 )
 
 
-# The lines frame's conditions (cleaners.engine.rule_conditions) are Rust regexes: Python's white
+# The lines frame's conditions (newsclean.cleaners.engine.rule_conditions) are Rust regexes: Python's white
 # space (re's \s, str.split) is Rust's \s and the separators \x1c-\x1f besides.
 _WS, _NOT_WS = r"[\s\x1c-\x1f]", r"[^\s\x1c-\x1f]"
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
 DATA_RUN_MIN_CHARS = 48  # under base64's wrapped lines (64, 76), over a word's length
 _OUTSIDE_ALPHABET_MAX = 0.05  # "data:image/png;base64," has two such characters in thousands

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules import call_to_action, navigation, related, signature, tag_list
-from cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, when
+from newsclean.cleaners.rules import call_to_action, navigation, related, signature, tag_list
+from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, when
 
 TAIL_RULES = (
     call_to_action.reader_engagement,

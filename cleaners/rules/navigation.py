@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import re
 
-from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, starts_with, when, whole_line
-from cleaners.rules.dateline import FOREIGN_MONTH, MONTH
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, in_context, starts_with, when, whole_line
+from newsclean.cleaners.rules.dateline import FOREIGN_MONTH, MONTH
 
 # The same chrome in the other languages the cue rules read (German, French, Spanish, Italian,
 # Portuguese, Dutch, Polish).
@@ -42,7 +42,7 @@ _FUNCTION_WORDS_ELSEWHERE = frozenset(
 ) - shape.STOP_WORDS
 
 
-# A word limit over the lines frame (cleaners.engine.rule_conditions) for the shape rules' conditions:
+# A word limit over the lines frame (newsclean.cleaners.engine.rule_conditions) for the shape rules' conditions:
 # one regex search (a count of matches costs several times as much, on every line).
 def _more_words_than(k: int):
     """True only where shape.words finds more than `k` words: k + 1 ASCII letters or digits, each
@@ -160,7 +160,7 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
 
 # The header of a reader-comment thread: a count of comments ("57 Comments", "124 Reader Comments",
 # "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)", or the reply form's title
-# ("Leave a Reply"). Below the article it closes the article (cleaners.decide): what follows is the
+# ("Leave a Reply"). Below the article it closes the article (newsclean.cleaners.decide): what follows is the
 # readers' text, however prose-like.
 _COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|commenti|risposte|reacties|komentarze?)"
 _COMMENTS_HEADER = re.compile(
@@ -209,7 +209,7 @@ _EMBED_NOTICE = re.compile(
 )
 
 
-# What a page shows instead of the article (cleaners.page_kind reads the same lines to tell such a
+# What a page shows instead of the article (newsclean.cleaners.page_kind reads the same lines to tell such a
 # page from an article): a bot check or an access block ("Please verify you're not a robot",
 # "Checking your browser before accessing …", "Sorry, you have been blocked"), a notice to a browser
 # without scripts ("Please enable JavaScript", "You need to enable JavaScript to run this app."), an

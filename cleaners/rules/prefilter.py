@@ -1,7 +1,7 @@
 """A fast necessary test for regular expressions the rules run on every new line (their start
 patterns above all): RE2's DFA over a one-byte view of the line.
 
-The start-pattern rules (cleaners.rules.base.starts_with) are tried where one anchored
+The start-pattern rules (newsclean.cleaners.rules.base.starts_with) are tried where one anchored
 alternation of all their patterns matches (start_union). Python's backtracking engine walks that
 alternation branch by branch under IGNORECASE: ~20 µs on every new line, of which fewer than 3 in
 100 match. RE2 runs the same alternation as a DFA in about a microsecond, but it cannot run

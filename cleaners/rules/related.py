@@ -13,8 +13,8 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line, starts_with
 
 # Phrases that introduce links to other stories (lower case; matched case-insensitively).
 RELATED_CUES = r"""

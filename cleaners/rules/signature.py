@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, starts_with, when, whole_line
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, starts_with, when, whole_line
 
 _TLDS = "com|net|org|co|us|uk|ca|au|news|tv|fm|info|io|de|fr|in|ie|nz|za"
 DOMAIN = r"(?:[A-Za-z0-9-]+\.)+(?:" + _TLDS + r")\b"
@@ -18,7 +18,7 @@ _SIGNED = re.compile(
 )
 # German wires' credit line: "Mit Material von dpa und AFP".
 _WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X)
-# "All rights reserved" in the languages the cue rules read (cleaners.metadata.outlets reads it too:
+# "All rights reserved" in the languages the cue rules read (newsclean.cleaners.metadata.outlets reads it too:
 # such a notice names no holder, "© RIPRODUZIONE RISERVATA").
 RIGHTS_RESERVED = (r"(?:all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados"
                    r"|tutti i diritti riservati|riproduzione riservata|todos os direitos reservados"

@@ -8,22 +8,22 @@ becoming a free or paid subscriber", "If you haven't already subscribed, I recom
 "please share this post with a friend".
 
 Such a paragraph reads as prose, so the model keeps it inside a body. What gives it away is the
-site's own voice (we, our, this site: cleaners.rules.consent.SITE_VOICE) together with one of the
+site's own voice (we, our, this site: newsclean.cleaners.rules.consent.SITE_VOICE) together with one of the
 few things a site says about itself to its readers: how it earns from links, its newsletter, app
 or alerts, asking for money, asking for tips, moderating comments, or disclaiming advice. An
 article about newsletters or affiliate marketing speaks of "a newsletter" or "affiliates" in the
 third person; the notice speaks of "our newsletter", "our links", "our journalism" (a writer's
 appeal: "I", "my", "me"). An appeal also addresses the reader: "you", or an imperative "please" or "consider"
 opening a clause (a first-person "I would consider becoming a subscriber" is the article's). Cookie
-walls are cleaners.rules.consent's.
+walls are newsclean.cleaners.rules.consent's.
 """
 from __future__ import annotations
 
 import re
 
-from cleaners.rules.base import Doc, Line, Proposal, when, whole_line
-from cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
-from cleaners.rules.prefilter import Prefilter
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
+from newsclean.cleaners.rules.consent import READER_ADDRESS, SITE_VOICE
+from newsclean.cleaners.rules.prefilter import Prefilter
 
 MAX_WORDS = 90  # a notice is one paragraph, not an article about the topic
 # the site naming itself in the third person ("this article", "this website")
@@ -80,7 +80,7 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee",
 
 
 _ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))
-# the same scan in RE2's DFA (cleaners.rules.prefilter; exact here: the keys are ASCII): Python's
+# the same scan in RE2's DFA (newsclean.cleaners.rules.prefilter; exact here: the keys are ASCII): Python's
 # engine tries each key at each position, 10.6 against 2.7 µs a dev line
 _ANY_KEY_SCAN = Prefilter([_ANY_KEY], at_start=False)
 

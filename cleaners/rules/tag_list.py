@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from operator import itemgetter
 
-from cleaners import shape
-from cleaners.rules.base import Doc, Line, Proposal, when, whole_line, starts_with
+from newsclean.cleaners import shape
+from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line, starts_with
 
 _PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
 # The header of a tag box, alone on its line ("Tags", "Schlagwörter:", "Mots-clés"), and a blog's

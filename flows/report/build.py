@@ -33,8 +33,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from cleaners.types import KINDS
-from schemas.validate import string_array
+from newsclean.cleaners.types import KINDS
+from newsclean.schemas.validate import string_array
 
 N_OUTLIERS = 20
 # Per-document cap on raw characters shown, and the total budget they share (keeps the file small).
@@ -69,7 +69,7 @@ def _lines_reader(run: dict | None = None) -> Callable[[Path, str], list[str]]:
     """The pipeline's own normalisation when it exists, so offsets index the same lines; with the
     run's settings (from run.json) when it takes them, since settings can change normalisation."""
     try:
-        from cleaners.pipeline import normalised_lines_for  # type: ignore[attr-defined]
+        from newsclean.cleaners.pipeline import normalised_lines_for  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - module missing or broken: the report must still render
         return _fallback_normalised_lines
     settings = _run_settings(run or {})
@@ -91,7 +91,7 @@ def _run_settings(run: dict) -> Any:
     try:
         import dataclasses
 
-        from cleaners.settings import Settings
+        from newsclean.cleaners.settings import Settings
 
         known = {f.name for f in dataclasses.fields(Settings)}
         return Settings(**{k: v for k, v in raw.items() if k in known})
@@ -302,7 +302,7 @@ REMOVED_BATCH_ROWS = 50_000
 
 def _removed_batches(path: Path, columns: list[str] | None):
     """removed.parquet batch by batch: the report never holds all of it."""
-    from cleaners.store import iter_batches
+    from newsclean.cleaners.store import iter_batches
 
     yield from iter_batches(path, columns, REMOVED_BATCH_ROWS)
 
@@ -438,7 +438,7 @@ ARTICLE_BATCH_ROWS = 8_192
 def _article_batches(path: Path, columns: list[str] | None):
     """A table's named columns (articles.parquet's; quarantine's), batch by batch: bounded memory at
     any row-group size."""
-    from cleaners.store import iter_batches
+    from newsclean.cleaners.store import iter_batches
 
     yield from iter_batches(path, columns, ARTICLE_BATCH_ROWS)
 

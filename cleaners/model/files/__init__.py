@@ -1,1 +1,1 @@
-"""Packaged line-model files (LightGBM text format + model.json); data only, see cleaners.model."""
+"""Packaged line-model files (LightGBM text format + model.json); data only, see newsclean.cleaners.model."""
