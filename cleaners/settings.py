@@ -24,8 +24,11 @@ ORCHESTRATION_ONLY = frozenset({"batch_size", "lockstep_docs"})
 class Settings:
     # Normalisation
     keep_curly_quotes: bool = False
-    # Limits: a file over max_bytes is quarantined without being read whole.
+    # Limits: a document (a file that is one page or text, or one record of a record file or an
+    # archive) over max_bytes is quarantined without being read whole; record files and archives
+    # are read a record at a time, whatever their size. max_file_bytes caps a whole file (opt-in).
     max_bytes: int = 50_000_000
+    max_file_bytes: int | None = None
     doc_timeout_s: float = 30.0
     # Decision thresholds (rules + model); see newsclean.cleaners.decide.
     # P(debris) from which the model alone removes a line: at least model_threshold, and on a page

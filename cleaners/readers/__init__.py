@@ -3,22 +3,23 @@
 `discover` lists the files under RAW_DIR that some reader accepts, by name or, for a name that
 says no format (a mirrored site's `news/story`, `page.php?id=3`), by content (newsclean.cleaners.readers.sniff);
 `read_source` yields the
-RawDocuments of one file (several for record files and archives). File-level failures raise
-DocumentError; per-record failures are yielded as DocumentError instances so that one bad record
-never loses its file's other records.
+RawDocuments of one file (several for record files and archives), read from a stream record by
+record (newsclean.cleaners.readers.source), so memory is bounded by a record, never by the file.
+File-level failures raise DocumentError; per-record failures are yielded as DocumentError instances
+so that one bad record never loses its file's other records.
 """
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from newsclean.cleaners.readers import compressed, html, mail, records, sniff, text, warc
+from newsclean.cleaners.readers.source import open_source, read_bounded  # noqa: F401 (read_bounded: the API)
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
-Reader = Callable[[Path, str, bytes, Settings], Iterator["RawDocument | DocumentError"]]
+Reader = Callable[[Path, str, BinaryIO, Settings], Iterator["RawDocument | DocumentError"]]
 
 # Suffix (lower case, longest first wins) -> reader.
 READERS: dict[str, Reader] = {
@@ -31,7 +32,7 @@ READERS: dict[str, Reader] = {
     ".eml": mail.read,  # an e-mail: a newsletter or a mailed story (Python's email package)
     ".warc": warc.read,
     ".warc.gz": warc.read,
-    compressed.SUFFIX: compressed.read,  # .gz of any of the above
+    **dict.fromkeys(compressed.SUFFIXES, compressed.read),  # .gz, .zst, .xz, .bz2 of any of the above
 }
 
 
@@ -43,7 +44,7 @@ def reader_for(name: str) -> Reader | None:
         if lower.endswith(suffix):
             reader = READERS[suffix]
             if reader is compressed.read and reader_for(compressed.inner_name(name)) in (None, compressed.read):
-                return None  # a .gz of something no reader takes (or a .gz.gz)
+                return None  # a .gz of something no reader takes (or a .gz.gz, a .tar.xz)
             return reader
     return None
 
@@ -137,68 +138,11 @@ def _resolve(path: Path) -> Path | None:
         return None
 
 
-_CHUNK = 1 << 20
-
-
-def read_bounded(raw_dir: Path, source: str, max_bytes: int) -> bytes:
-    """The bytes of RAW_DIR/source, never more than max_bytes of them read.
-
-    Refuses, with a reason a person can act on: a path that resolves outside RAW_DIR (a link that
-    changed after discovery), something that is not a regular file (a folder, a FIFO: opened
-    non-blocking so it cannot hang the run, a device), a file over the limit (by its size, before
-    reading; or because it grew while being read), a file that vanished or cannot be read."""
-    root = Path(raw_dir).resolve()
-    path = Path(raw_dir) / source
-    try:
-        real = path.resolve(strict=True)
-    except FileNotFoundError:
-        if path.is_symlink():
-            raise DocumentError("read", "symlink is broken (its target does not exist); fix or remove it") from None
-        raise DocumentError("read", "file disappeared between discovery and reading; re-run when the corpus is stable") from None
-    except (OSError, RuntimeError) as exc:
-        raise DocumentError("read", f"path cannot be resolved ({exc}); a symlink loop? fix or remove it") from None
-    if not real.is_relative_to(root):
-        raise DocumentError("read", f"resolves outside RAW_DIR ({real}); not followed. Copy the file in if it belongs to the corpus")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(real, flags)
-    except FileNotFoundError:
-        raise DocumentError("read", "file disappeared between discovery and reading; re-run when the corpus is stable") from None
-    except PermissionError:
-        raise DocumentError("read", "file is not readable (permission denied); fix its permissions") from None
-    except OSError as exc:
-        raise DocumentError("read", f"file could not be opened ({exc.strerror or exc}); it changed after discovery? check it and re-run") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise DocumentError("read", "is a directory, not a file; rename it or move its files up")
-        if not stat.S_ISREG(st.st_mode):
-            raise DocumentError("read", "is not a regular file (a FIFO, socket or device); not read. Replace it with a regular file")
-        if st.st_size > max_bytes:
-            raise DocumentError("read", f"file is {st.st_size:,} bytes, over the max_bytes limit of {max_bytes:,}; split it or raise the limit")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(_CHUNK, max_bytes + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > max_bytes:
-                raise DocumentError("read", f"file grew over the max_bytes limit of {max_bytes:,} while being read; re-run when the corpus is stable, or raise the limit")
-        return b"".join(chunks)
-    except DocumentError:
-        raise
-    except PermissionError:
-        raise DocumentError("read", "file is not readable (permission denied); fix its permissions") from None
-    except OSError as exc:
-        raise DocumentError("read", f"file could not be read ({exc.strerror or exc}); check the disk and the file") from None
-    finally:
-        os.close(fd)
-
-
 def read_source(raw_dir: Path, source: str, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    """The documents of RAW_DIR/source, read from a stream: a record at a time for record files and
+    archives, each bounded by max_bytes; the whole file is capped only with max_file_bytes."""
     reader = source_reader(source)
     if reader is None:
         raise DocumentError("read", "no reader for this file type")
-    data = read_bounded(raw_dir, source, settings.max_bytes)
-    yield from reader(Path(raw_dir) / source, source, data, settings)
+    with open_source(raw_dir, source, settings.max_file_bytes) as stream:
+        yield from reader(Path(raw_dir) / source, source, stream, settings)

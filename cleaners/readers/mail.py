@@ -12,13 +12,15 @@ import email
 import email.policy
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
+from newsclean.cleaners.readers.source import read_whole
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
 
-def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    data = read_whole(stream, settings.max_bytes)  # the file is one document
     try:
         msg = email.message_from_bytes(data, policy=email.policy.default)
         part = msg.get_body(preferencelist=("plain", "html"))

@@ -17,13 +17,14 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, BinaryIO, Iterator, Mapping
 
 import orjson
 
-from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.encoding import decode, detect_encoding, looks_binary
 from newsclean.cleaners.metadata.resolve import nested_value
 from newsclean.cleaners.readers.markup import looks_like_html
+from newsclean.cleaners.readers.source import CHUNK, read_whole
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
@@ -71,12 +72,51 @@ def _strip_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def read_jsonl(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    for number, line in enumerate(_strip_bom(data).split(b"\n"), 1):
+def _lines(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """(1-based line number, the line's bytes) of a JSON-lines stream, one line in memory at a
+    time; a line over `limit` bytes is skipped unread (its bytes None)."""
+    number = 0
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (rest := stream.readline(CHUNK)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None
+            continue
+        yield number, _strip_bom(line) if number == 1 else line
+
+
+def _cut_short(err: DocumentError, source: str, where: str, started: bool) -> DocumentError:
+    """A failure reading the file mid-way (a compressed file cut short, a file that grew): the
+    records read so far stand, the rest is one quarantine row at the record where reading stopped.
+    Before any record it is the file's failure."""
+    if not started:
+        raise err
+    return DocumentError(err.stage, f"{err.reason} (reading stopped here; the records before it were read)", source=where)
+
+
+def read_jsonl(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    number = 0
+    lines = _lines(stream, settings.max_bytes)
+    while True:
+        try:
+            number, line = next(lines, (number, b""))
+        except DocumentError as err:
+            yield _cut_short(err, source, f"{source}#L{number + 1}", number > 0)
+            return
+        if line == b"":
+            return
+        where = f"{source}#L{number}"
+        if line is None:
+            yield DocumentError("read", f"line {number} is over the max_bytes limit of {settings.max_bytes:,} bytes; "
+                                        "split the record or raise the limit", source=where)
+            continue
         line = line.strip()
         if not line:
             continue
-        where = f"{source}#L{number}"
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
@@ -100,7 +140,9 @@ def _records_of_json(value: Any) -> list | None:
     return None
 
 
-def read_json(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read_json(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    # one JSON value: parsed whole, so the file is bounded like one document (.jsonl streams)
+    data = read_whole(stream, settings.max_bytes)
     try:
         value = orjson.loads(_strip_bom(data))
     except orjson.JSONDecodeError:
@@ -115,12 +157,25 @@ def read_json(path: Path, source: str, data: bytes, settings: Settings) -> Itera
         yield to_document(record, f"{source}#{index}")
 
 
-def read_csv(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    text = decode(data)
+def _text_stream(stream: BinaryIO) -> io.TextIOWrapper:
+    """A CSV stream as text: its encoding decided on its head (newsclean.cleaners.encoding)."""
+    head = stream.peek(1 << 16)[: 1 << 16] if hasattr(stream, "peek") else b""
+    if looks_binary(head):
+        raise DocumentError("decode", "file is binary (not text); remove it from the corpus or convert it to text")
+    cut = head.rfind(b"\n")
+    encoding, skip = detect_encoding(head[: cut + 1] if cut > 0 else head)
+    if skip:
+        stream.read(skip)
+    # a few damaged bytes in UTF-8 text are dropped, as newsclean.cleaners.encoding.decode drops them
+    return io.TextIOWrapper(stream, encoding=encoding, errors="ignore" if encoding == "utf-8" else "replace", newline="")
+
+
+def read_csv(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    text = _text_stream(stream)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-    first = text[:4096].split("\n", 1)[0]
+    first = text.buffer.peek(4096)[:4096].decode(text.encoding, "replace").split("\n", 1)[0]
     delimiter = max(",\t;|", key=first.count) if any(d in first for d in ",\t;|") else ","
-    reader = csv.reader(io.StringIO(text, newline=""), csv.excel, delimiter=delimiter)
+    reader = csv.reader(text, csv.excel, delimiter=delimiter)
     try:
         header = next(reader)
     except StopIteration:
@@ -137,6 +192,9 @@ def read_csv(path: Path, source: str, data: bytes, settings: Settings) -> Iterat
         except csv.Error as exc:  # the reader cannot resynchronise after this
             yield DocumentError("read", f"CSV record {index} is malformed ({exc}); the rest of the file is not read. Fix the quoting", source=f"{source}#{index}")
             return
+        except DocumentError as err:
+            yield _cut_short(err, source, f"{source}#{index}", True)
+            return
         if not any(cell.strip() for cell in row):
             continue
         where = f"{source}#{index}"
@@ -144,24 +202,40 @@ def read_csv(path: Path, source: str, data: bytes, settings: Settings) -> Iterat
         if len(row) != len(header):
             yield DocumentError("read", f"record has {len(row)} fields but the header has {len(header)}; check its quoting and delimiters", source=where)
             continue
+        if sum(map(len, row)) > settings.max_bytes:
+            yield DocumentError("read", f"record is over the max_bytes limit of {settings.max_bytes:,}; split it or raise the limit", source=where)
+            continue
         record = {k: (v if v != "" else None) for k, v in zip(header, row)}
         yield to_document(record, where)
 
 
-def _parquet_rows(data: bytes) -> Iterable[dict]:
+def _parquet_file(stream: BinaryIO, settings: Settings):
     import pyarrow.parquet as pq
 
+    if not stream.seekable():  # a compressed .parquet: Parquet reads its footer first
+        stream = io.BytesIO(read_whole(stream, settings.max_bytes))
     try:
-        pf = pq.ParquetFile(io.BytesIO(data), pre_buffer=False)  # see newsclean.cleaners.store.iter_batches
+        return pq.ParquetFile(stream, pre_buffer=False)  # see newsclean.cleaners.store.iter_batches
     except Exception as exc:
         raise DocumentError("read", f"not a readable Parquet file ({type(exc).__name__}: {exc}); re-export it") from None
-    for batch in pf.iter_batches(batch_size=1000):
-        yield from batch.to_pylist()
 
 
-def read_parquet(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    for index, record in enumerate(_parquet_rows(data)):
-        yield to_document(record, f"{source}#{index}")
+def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    """Row group by row group: a batch of rows in memory at a time."""
+    pf = _parquet_file(stream, settings)
+    index = 0
+    for group in range(pf.num_row_groups):
+        try:
+            rows = [row for batch in pf.iter_batches(batch_size=1000, row_groups=[group]) for row in batch.to_pylist()]
+        except Exception as exc:  # a damaged row group: its rows are quarantined as one range, the rest go on
+            n = pf.metadata.row_group(group).num_rows
+            yield DocumentError("read", f"Parquet row group {group} (records {index} to {index + n - 1}) cannot be read "
+                                        f"({type(exc).__name__}: {exc}); re-export the file", source=f"{source}#{index}")
+            index += n
+            continue
+        for record in rows:
+            yield to_document(record, f"{source}#{index}")
+            index += 1
 
 
 READERS = {

@@ -11,13 +11,15 @@ archives) are reported, so that a corpus never loses one silently (`UNREADABLE_S
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from newsclean.cleaners.encoding import BINARY_SIGNATURES, looks_binary
 from newsclean.cleaners.readers import compressed, records, text, warc
+from newsclean.cleaners.readers.source import read_whole
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
@@ -33,13 +35,14 @@ UNREADABLE_SUFFIXES = {
     **dict.fromkeys(".pdf".split(), "a PDF document; newsclean reads text, HTML, records and WARC. Convert it to text (e.g. pdftotext) and put the .txt in RAW_DIR"),
     **dict.fromkeys(".doc .docx .odt .rtf .epub .pages .ppt .pptx .xls .xlsx .ods".split(),
                     "an office or e-book document; newsclean reads text, HTML, records and WARC. Export it as text or HTML into RAW_DIR"),
-    **dict.fromkeys(".zip .tar .tgz .bz2 .xz .7z .rar .zst".split(),
-                    "an archive; unpack it into RAW_DIR (newsclean reads .gz of single files, and WARC)"),
+    **dict.fromkeys(".zip .tar .tgz .7z .rar".split(),
+                    "an archive of several files; unpack it into RAW_DIR (newsclean reads .gz, .zst, .xz and .bz2 "
+                    "of single files, and WARC)"),
 }
 # a file name's extension: a dot, then letters and digits only (".php", ".aspx"; not "v2.0-final"'s ".0-final")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
-_GZIP = b"\x1f\x8b"
-GZIP_TWICE = "gzip inside gzip; decompress it once and put the file in RAW_DIR"
+COMPRESSED_TWICE = "compressed twice (gzip inside gzip, or the like); decompress it once and put the file in RAW_DIR"
+HEAD_BYTES = 65536
 
 
 def name_kind(name: str) -> tuple[str, str | None]:
@@ -49,11 +52,11 @@ def name_kind(name: str) -> tuple[str, str | None]:
     base = name.rsplit("/", 1)[-1]
     if base.startswith("."):
         return "ignore", None  # .DS_Store, .gitkeep, editor state
-    if base.lower().endswith(compressed.SUFFIX) and len(base) > len(compressed.SUFFIX):
+    if compressed.compression(base):
         inner = compressed.inner_name(base)
-        if inner.lower().endswith(compressed.SUFFIX):
-            return "report", GZIP_TWICE
-        return name_kind(inner)  # style.css.gz, report.pdf.gz, story.gz
+        if compressed.compression(inner):
+            return "report", COMPRESSED_TWICE
+        return name_kind(inner)  # style.css.gz, report.pdf.xz, story.zst
     stem = base.split("?", 1)[0]  # wget keeps a page's query string in its name
     suffix = (_EXTENSION.search(stem) or _EXTENSION.search(base))
     ext = suffix.group(0).lower() if suffix else ""
@@ -64,9 +67,11 @@ def name_kind(name: str) -> tuple[str, str | None]:
     return "sniff", None
 
 
-def _records_reader(data: bytes):
-    """The JSON reader when the content opens like JSON Lines or a JSON array of records."""
-    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+def _records_reader(head: bytes):
+    """The JSON reader when the content opens like JSON Lines or a JSON array of records; "maybe"
+    when it opens with "{" but its first line is not a whole object (one JSON value over several
+    lines, or text that opens with "{"): the whole content decides."""
+    head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"["):
         return records.read_json
     if head.startswith(b"{"):
@@ -74,8 +79,8 @@ def _records_reader(data: bytes):
         try:
             if isinstance(json.loads(first), dict):
                 return records.read_jsonl
-        except ValueError:  # a JSON document over several lines, or text that opens with "{"
-            return records.read_json if _parses_as_object(data) else None
+        except ValueError:
+            return "maybe"
     return None
 
 
@@ -86,23 +91,29 @@ def _parses_as_object(data: bytes) -> bool:
         return False
 
 
-def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def _head(stream: BinaryIO) -> bytes:
+    return stream.peek(HEAD_BYTES)[:HEAD_BYTES]
+
+
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
     """Read a file by its content (see the module docstring)."""
-    if data.startswith(b"WARC/"):
-        yield from warc.read(path, source, data, settings)
+    head = _head(stream)
+    if head.startswith(b"WARC/"):
+        yield from warc.read(path, source, stream, settings)
         return
-    if data.startswith(_GZIP):
-        inner = compressed.gunzip(data, settings.max_bytes)
-        if inner.startswith(_GZIP):
-            raise DocumentError("read", GZIP_TWICE)
+    suffix = compressed.magic_suffix(head)
+    if suffix is not None:
+        inner = compressed.decompressing(stream, suffix)
+        if compressed.magic_suffix(_head(inner)) is not None:
+            raise DocumentError("read", COMPRESSED_TWICE)
         yield from read(path, source, inner, settings)
         return
-    if looks_binary(data):
-        what = next((name for magic, name in BINARY_SIGNATURES if data.startswith(magic)), "binary data")
+    if looks_binary(head):
+        what = next((name for magic, name in BINARY_SIGNATURES if head.startswith(magic)), "binary data")
         raise DocumentError("read", f"its name has no known extension and it holds {what}, not text, HTML, "
                                     "records or WARC; convert it to text or remove it from RAW_DIR")
-    reader = _records_reader(data)
-    if reader is not None:
-        yield from reader(path, source, data, settings)
-        return
-    yield from text.read(path, source, data, settings)
+    reader = _records_reader(head)
+    if reader == "maybe":
+        data = read_whole(stream, settings.max_bytes)
+        reader, stream = (records.read_json if _parses_as_object(data) else text.read), io.BytesIO(data)
+    yield from (reader or text.read)(path, source, stream, settings)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from newsclean.cleaners import front_matter
 from newsclean.cleaners.readers.markup import bytes_look_like_html
+from newsclean.cleaners.readers.source import read_whole
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
 
-def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    data = read_whole(stream, settings.max_bytes)  # the file is one document
     # a page saved under a .txt name goes the HTML path (newsclean.cleaners.readers.markup)
     if bytes_look_like_html(data):
         yield RawDocument(source=source, data=data, format="html")

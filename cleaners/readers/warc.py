@@ -11,12 +11,12 @@ is the crawl time, not the publication date, so it is not used as `published`.
 """
 from __future__ import annotations
 
-import io
 import zlib
 from collections import Counter
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
+from newsclean.cleaners.readers.source import CHUNK
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
@@ -27,14 +27,15 @@ def _mime(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+    """The archive's documents, record by record from the stream (one record in memory at a time)."""
     from warcio.archiveiterator import ArchiveIterator
 
-    if not data.strip():
+    head = stream.peek(4096)[:4096]
+    if not head.strip():
         return
-    if not _looks_like_warc(data):
+    if not _looks_like_warc(head):
         raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
-    stream = io.BytesIO(data)
     index = -1
     found = 0  # documents and damaged-record errors yielded
     kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
@@ -45,9 +46,9 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
         try:
             record = next(records)
         except StopIteration:
-            if index == 0 and data.strip():
+            if index == 0:
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
-            if data[:2] == b"\x1f\x8b" and not _gzip_complete(data):
+            if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream):
                 yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
             elif not found:
                 held = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(5))
@@ -61,7 +62,11 @@ def read(path: Path, source: str, data: bytes, settings: Settings) -> Iterator[R
             return
         kinds[_kind(record)] += 1
         try:
-            doc = _document(record, where)
+            doc = _document(record, where, settings.max_bytes)
+        except DocumentError as err:  # a record over max_bytes: that record alone
+            found += 1
+            yield DocumentError(err.stage, err.reason, source=where)
+            continue
         except Exception as exc:  # a damaged record body: quarantine it, go on with the next record
             if getattr(record.raw_stream, "limit", 0) > 0:
                 yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
@@ -88,8 +93,8 @@ def _kind(record) -> str:
     return f"response {_mime(record.http_headers.get_header('Content-Type')) or 'without a type'}"
 
 
-def _looks_like_warc(data: bytes) -> bool:
-    head = data[:4096]
+def _looks_like_warc(head: bytes) -> bool:
+    head = head[:4096]
     if head[:2] == b"\x1f\x8b":
         try:
             head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
@@ -98,22 +103,25 @@ def _looks_like_warc(data: bytes) -> bool:
     return head.lstrip().startswith((b"WARC/", b"filedesc://"))
 
 
-def _gzip_complete(data: bytes) -> bool:
-    """Every gzip member of the archive ends properly (warcio stops quietly at a cut-off member)."""
-    while data:
-        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            while True:
-                d.decompress(data, 1 << 20)
-                if d.eof or not d.unconsumed_tail:
-                    break
-                data = d.unconsumed_tail
-        except zlib.error:
-            return False
-        if not d.eof:
-            return False
-        data = d.unused_data
-    return True
+def _gzip_complete(stream: BinaryIO) -> bool:
+    """Every gzip member of the archive ends properly (warcio stops quietly at a cut-off member).
+    Read again from the start, a chunk at a time; a stream that cannot seek is taken as complete."""
+    if not stream.seekable():
+        return True
+    stream.seek(0)
+    member = None  # the member being decompressed; None between members
+    try:
+        while chunk := stream.read(CHUNK):
+            while chunk:
+                if member is None:
+                    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                member.decompress(chunk, CHUNK)  # the output is not kept: only where members end
+                chunk = member.unconsumed_tail
+                if member.eof:
+                    chunk, member = member.unused_data, None
+    except zlib.error:
+        return False
+    return member is None
 
 
 def _truncated(record) -> bool:
@@ -124,7 +132,7 @@ def _truncated(record) -> bool:
     return getattr(record.raw_stream, "limit", 0) > 0
 
 
-def _document(record, where: str) -> RawDocument | None:
+def _document(record, where: str, max_bytes: int) -> RawDocument | None:
     url = record.rec_headers.get_header("WARC-Target-URI")
     rtype = record.rec_type
     if rtype == "response":
@@ -147,7 +155,9 @@ def _document(record, where: str) -> RawDocument | None:
         fmt = "text"
     else:
         return None
-    payload = record.content_stream().read()
+    payload = record.content_stream().read(max_bytes + 1)
+    if len(payload) > max_bytes:
+        raise DocumentError("read", f"the record's content is over the max_bytes limit of {max_bytes:,}; raise the limit to read it")
     # warcio returns what is there: a record cut short or altered must not pass as a page
     if getattr(record.raw_stream, "limit", 0) > 0:
         raise ValueError("the record is cut short")

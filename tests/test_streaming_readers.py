@@ -1,0 +1,140 @@
+"""Record files and archives are read record by record from a stream: `max_bytes` bounds one record,
+never the file, memory is bounded by a record, and a file cut short keeps the records before the cut."""
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import lzma
+import tracemalloc
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.readers import discover, read_source
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import DocumentError, RawDocument
+from tests.articles import BODY, page
+
+COMPRESS = {".gz": gzip.compress, ".zst": lambda b: zstandard.ZstdCompressor().compress(b),
+            ".xz": lzma.compress, ".bz2": bz2.compress}
+
+
+def _jsonl(n: int, pad: int = 0) -> bytes:
+    return b"".join(json.dumps({"id": f"r{i}", "text": BODY + " " * pad}).encode() + b"\n" for i in range(n))
+
+
+def _warc(pages: int, big: int | None = None) -> bytes:
+    out = io.BytesIO()
+    w = WARCWriter(out, gzip=True)
+    for i in range(pages):
+        body = page(charset=None).encode("utf-8")
+        if i == big:
+            body += b"<!-- " + b"x" * 200_000 + b" -->"
+        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")], protocol="HTTP/1.1")
+        w.write_record(w.create_warc_record(f"https://www.reuters.com/world/story-{i}", "response",
+                                            payload=io.BytesIO(body), http_headers=http))
+    return out.getvalue()
+
+
+def test_a_record_file_larger_than_max_bytes_is_read_whole(tmp_path):
+    (tmp_path / "dump.jsonl").write_bytes(_jsonl(100))
+    small = Settings(max_bytes=5_000)
+    assert (tmp_path / "dump.jsonl").stat().st_size > 10 * small.max_bytes
+    items = list(read_source(tmp_path, "dump.jsonl", small))
+    assert len(items) == 100 and all(isinstance(i, RawDocument) for i in items)
+
+
+def test_max_bytes_bounds_one_record_and_the_next_goes_on(tmp_path):
+    data = _jsonl(2) + json.dumps({"id": "big", "text": "x" * 20_000}).encode() + b"\n" + _jsonl(1)
+    (tmp_path / "dump.jsonl").write_bytes(data)
+    items = list(read_source(tmp_path, "dump.jsonl", Settings(max_bytes=5_000)))
+    assert [type(i).__name__ for i in items] == ["RawDocument", "RawDocument", "DocumentError", "RawDocument"]
+    assert items[2].source == "dump.jsonl#L3" and "max_bytes limit of 5,000" in items[2].reason
+    assert items[3].source == "dump.jsonl#L4"
+
+
+def test_a_whole_file_cap_is_opt_in(tmp_path):
+    (tmp_path / "dump.jsonl").write_bytes(_jsonl(10))
+    assert len(list(read_source(tmp_path, "dump.jsonl", Settings()))) == 10
+    with pytest.raises(DocumentError, match="over the max_file_bytes limit of 1,000"):
+        list(read_source(tmp_path, "dump.jsonl", Settings(max_file_bytes=1_000)))
+
+
+@pytest.mark.parametrize("suffix", list(COMPRESS))
+def test_compressed_record_files_stream(tmp_path, suffix):
+    (tmp_path / f"dump.jsonl{suffix}").write_bytes(COMPRESS[suffix](_jsonl(30)))
+    (tmp_path / f"page.html{suffix}").write_bytes(COMPRESS[suffix](page().encode()))
+    sources, skipped = discover(tmp_path)
+    assert sources == [f"dump.jsonl{suffix}", f"page.html{suffix}"] and not skipped
+    items = list(read_source(tmp_path, f"dump.jsonl{suffix}", Settings(max_bytes=5_000)))
+    assert [i.source for i in items] == [f"dump.jsonl{suffix}#L{n}" for n in range(1, 31)]
+    (doc,) = read_source(tmp_path, f"page.html{suffix}", Settings())
+    assert doc.format == "html" and doc.data == page().encode()
+
+
+@pytest.mark.parametrize("suffix", list(COMPRESS))
+def test_a_compressed_dump_cut_short_keeps_the_records_before_the_cut(tmp_path, suffix):
+    whole = COMPRESS[suffix](_jsonl(6000))  # bzip2 decompresses in blocks of 900 kB: several of them
+    (tmp_path / f"dump.jsonl{suffix}").write_bytes(whole[: len(whole) // 2])
+    items = list(read_source(tmp_path, f"dump.jsonl{suffix}", Settings()))
+    *docs, last = items
+    assert docs and all(isinstance(d, RawDocument) for d in docs)
+    assert isinstance(last, DocumentError) and last.source == f"dump.jsonl{suffix}#L{len(docs) + 1}"
+    assert "truncated" in last.reason or "not a valid" in last.reason
+
+
+def test_an_extensionless_compressed_file_is_read_by_content(tmp_path):
+    (tmp_path / "export").write_bytes(COMPRESS[".zst"](_jsonl(3)))
+    (tmp_path / "twice").write_bytes(gzip.compress(gzip.compress(_jsonl(1))))
+    assert [i.source for i in read_source(tmp_path, "export", Settings())] == [f"export#L{n}" for n in (1, 2, 3)]
+    with pytest.raises(DocumentError, match="compressed twice"):
+        list(read_source(tmp_path, "twice", Settings()))
+
+
+def test_an_archive_larger_than_max_bytes_is_read_and_an_oversized_record_alone_is_refused(tmp_path):
+    (tmp_path / "crawl.warc.gz").write_bytes(_warc(60, big=4))
+    small = Settings(max_bytes=20_000)
+    assert (tmp_path / "crawl.warc.gz").stat().st_size > small.max_bytes
+    items = list(read_source(tmp_path, "crawl.warc.gz", small))
+    assert len(items) == 60
+    errors = [i for i in items if isinstance(i, DocumentError)]
+    assert [e.source for e in errors] == ["crawl.warc.gz#4"] and "max_bytes limit of 20,000" in errors[0].reason
+    out = clean_sources(tmp_path, ["crawl.warc.gz"], small)
+    assert len(out.articles) + len(out.quarantine) == 60
+
+
+def test_parquet_is_read_row_group_by_row_group(tmp_path):
+    rows = [{"id": f"r{i}", "text": BODY} for i in range(25)]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "dump.parquet", row_group_size=10)
+    assert pq.ParquetFile(tmp_path / "dump.parquet").num_row_groups == 3
+    items = list(read_source(tmp_path, "dump.parquet", Settings()))
+    assert [i.source for i in items] == [f"dump.parquet#{n}" for n in range(25)]
+
+
+@pytest.mark.parametrize("name,make", [("dump.jsonl", lambda: _jsonl(6000, pad=2000)),
+                                       ("dump.jsonl.zst", lambda: COMPRESS[".zst"](_jsonl(6000, pad=2000))),
+                                       ("crawl.warc.gz", lambda: _warc(1500))])
+def test_memory_is_bounded_by_a_record_not_the_file(tmp_path, name, make):
+    data = make()
+    (tmp_path / name).write_bytes(data)
+    del data
+    tracemalloc.start()
+    try:
+        n = 0
+        for item in read_source(tmp_path, name, Settings()):
+            n += isinstance(item, RawDocument)
+            del item
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    size = (tmp_path / name).stat().st_size
+    assert n >= 1500
+    # the file is 10-20 MB (uncompressed); what the reader holds at once is a buffer and a record
+    assert peak < 6_000_000, f"peak {peak:,} bytes reading a {size:,}-byte file"
