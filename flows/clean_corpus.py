@@ -643,6 +643,10 @@ def _part_path(stage: Path, name: str, index: int) -> Path:
     return folder / f"part-{index:05d}.parquet"
 
 
+class MissingExtra(ImportError):
+    """A task runner whose packages are an optional extra that is not installed."""
+
+
 def runner_for(name: str, dask_address: str | None = None):
     """The task runner: processes over all cores by default (batches are CPU-bound)."""
     if name == "thread":
@@ -650,6 +654,10 @@ def runner_for(name: str, dask_address: str | None = None):
     if name == "process":
         return ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1)
     if name == "dask":
-        from prefect_dask import DaskTaskRunner
+        try:  # the optional extra `dask`: only scaling out needs it
+            from prefect_dask import DaskTaskRunner
+        except ImportError as exc:
+            raise MissingExtra(f"the dask task runner needs prefect-dask and dask.distributed ({exc}): "
+                               "pip install 'newsclean[dask]'") from exc
         return DaskTaskRunner(address=dask_address) if dask_address else DaskTaskRunner(cluster_kwargs={"n_workers": os.cpu_count() or 1, "threads_per_worker": 1})
     raise ValueError(f"unknown task runner {name!r}: use process, thread or dask")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -17,8 +16,19 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, help="Turn scraped
 console = Console(stderr=True)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from newsclean import __version__
+
+        typer.echo(f"newsclean {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                 help="Print newsclean's version and exit."),
+) -> None:
     """newsclean: clean scraped news from RAW_DIR into validated tables in OUT_DIR."""
 
 
@@ -28,16 +38,12 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def _check_dirs(raw_dir: Path, out_dir: Path) -> None:
-    if not raw_dir.exists():
-        fail(f"RAW_DIR {raw_dir} does not exist")
-    if not raw_dir.is_dir():
-        fail(f"RAW_DIR {raw_dir} is not a directory")
+    from newsclean.flows.run import RunFoldersError, check_dirs
+
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-"):
-            pass
-    except OSError as exc:
-        fail(f"OUT_DIR {out_dir} is not writable ({exc.strerror or exc})")
+        check_dirs(raw_dir, out_dir)
+    except RunFoldersError as exc:
+        fail(str(exc))
 
 
 def _summary_table(summary: dict) -> Table:
@@ -91,7 +97,8 @@ def run(
 
     api = prefect_api.start_temporary_api()  # comes up while the flow's modules import
     from newsclean.flows import progress
-    from newsclean.flows.clean_corpus import clean_corpus, runner_for
+    from newsclean.flows.clean_corpus import MissingExtra
+    from newsclean.flows.run import run_clean_corpus
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as bar:
@@ -105,9 +112,10 @@ def run(
 
         progress.listen(on_progress)
         try:
-            with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
-                flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
-                summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
+            summary = run_clean_corpus(raw_dir, out_dir, settings, task_runner=task_runner, dask_address=dask_address,
+                                       full=full, api=api)
+        except MissingExtra as exc:
+            fail(str(exc))
         finally:
             progress.listen(None)
             lock.release()

@@ -19,3 +19,5 @@ def test_the_python_example_runs():
     assert printed[0] == "Council backs bigger bus network"
     assert "Watch LIVE" not in printed[1] and printed[1].startswith("The city council voted")
     assert any("navigation" in line and "Watch LIVE" in line for line in printed)
+    assert "2024-05-14 url" in printed
+    assert printed[-1].startswith("decide no article body found")

@@ -1,0 +1,42 @@
+"""One run of the `clean-corpus` flow as `newsclean run` starts it; newsclean.clean_corpus starts
+the same. run_clean_corpus imports Prefect: call newsclean.flows.env.configure() first."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from newsclean.cleaners.settings import Settings
+from newsclean.flows import prefect_api
+from newsclean.flows.prefect_api import TemporaryAPI
+
+
+class RunFoldersError(ValueError):
+    """RAW_DIR or OUT_DIR cannot be used; the message names the folder and why."""
+
+
+def check_dirs(raw_dir: Path, out_dir: Path) -> None:
+    """RAW_DIR is a folder, and OUT_DIR is one (created when missing) that can be written to."""
+    if not raw_dir.exists():
+        raise RunFoldersError(f"RAW_DIR {raw_dir} does not exist")
+    if not raw_dir.is_dir():
+        raise RunFoldersError(f"RAW_DIR {raw_dir} is not a directory")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise RunFoldersError(f"OUT_DIR {out_dir} is not writable ({exc.strerror or exc})") from None
+
+
+def run_clean_corpus(raw_dir: str | Path, out_dir: str | Path, settings: Settings, *, task_runner: str = "process",
+                     dask_address: str | None = None, full: bool = False, api: TemporaryAPI | None = None) -> dict:
+    """The clean-corpus flow on RAW_DIR into OUT_DIR on the given task runner; returns its summary.
+    It reports to `api` (a temporary server the caller started early, prefect_api.start_temporary_api)
+    when given, else to the configured API or Prefect's own temporary one. Raises ValueError for an
+    unknown task runner, clean_corpus.MissingExtra when the dask runner is asked for without it."""
+    from newsclean.flows.clean_corpus import clean_corpus, runner_for
+
+    runner = runner_for(task_runner, dask_address)
+    with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
+        flow = clean_corpus.with_options(task_runner=runner)
+        return flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)

@@ -1,0 +1,136 @@
+"""newsclean's Python API: clean one text or page, or a whole folder as `newsclean run` does.
+
+`clean_text` and `clean_html` give what a run writes for the same input: the document is read by
+the same reader as a file of that format, cleaned by the same function as a run's batches
+(newsclean.cleaners.pipeline.clean_document: the decider, then metadata resolution), and turned
+into fields by the same code as a row of articles.parquet and removed.parquet
+(newsclean.cleaners.batch.article_row, removed_rows). One difference: a run also gives the line
+model each document's corpus context (how often its lines repeat across the corpus); a single
+document has none, so a line that repeats on many pages of a corpus can be decided differently.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from newsclean.cleaners.batch import article_row, removed_rows, timeout_reason
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.readers import html as html_reader
+from newsclean.cleaners.readers import text as text_reader
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.timelimit import DocumentTimeout, time_limit
+from newsclean.cleaners.types import DocumentError, RawDocument
+
+__all__ = ["Article", "RemovedSpan", "clean_text", "clean_html", "clean_corpus"]
+
+TEXT_SOURCE = "<text>"  # the `source` of a document given as a string, where a run names its file
+HTML_SOURCE = "<html>"
+
+
+@dataclass(frozen=True)
+class RemovedSpan:
+    """One removed piece of a line: a row of removed.parquet."""
+
+    line: int  # 1-based line of the text the cleaner read (for a page: of the body trafilatura extracted)
+    start: int  # offsets into that line, normalised (newsclean.cleaners.lines)
+    end: int
+    kind: str  # navigation, call_to_action, related_headline, tag_list, caption, ... (newsclean.cleaners.types.KINDS)
+    rule: str  # the rule that removed it, or "model"
+    text: str
+    whole_line: bool
+
+
+@dataclass(frozen=True)
+class Article:
+    """A cleaned document: the fields of its articles.parquet row, its removals and notes."""
+
+    text: str  # the kept paragraphs, joined by one blank line
+    title: str | None
+    published: dt.date | None
+    published_source: str | None  # where the date came from: record, html, url or dateline
+    outlet: str | None
+    outlet_domain: str | None
+    outlet_source: str | None  # where the outlet came from: record, html, url or text
+    author: str | None
+    url: str | None
+    doc_id: str  # the first 16 hex digits of the SHA-256 of the input's bytes (UTF-8 for a string)
+    n_words: int
+    pipeline_version: str
+    removed: tuple[RemovedSpan, ...]  # in line order
+    notes: tuple[str, ...] = ()  # how the body was found, when not the usual way (an HTML page's fallbacks)
+
+
+_ARTICLE_COLUMNS = tuple(f.name for f in fields(Article) if f.name not in ("removed", "notes"))
+_SPAN_COLUMNS = tuple(f.name for f in fields(RemovedSpan))
+
+
+def clean_text(text: str, *, url: str | None = None, settings: Settings | Mapping[str, Any] | None = None) -> Article:
+    """Clean a scraped text as `newsclean run` cleans a .txt file holding it (in UTF-8): the same
+    reader (front matter is metadata; markup goes the HTML path), cleaner and metadata resolution.
+
+    `url`: the page's address, metadata as a record's url field is (the outlet and a date in its
+    path). `settings`: a Settings, a dict of its fields, or None for the defaults.
+    Raises DocumentError (`.stage`, `.reason`) when the document has no article: only debris, an
+    access notice, a binary file, or a document over `doc_timeout_s`."""
+    data = text.encode("utf-8", "surrogatepass")
+    (raw,) = text_reader.read(Path(TEXT_SOURCE), TEXT_SOURCE, data, _settings(settings))
+    return _clean(raw, url, _settings(settings))
+
+
+def clean_html(html: bytes | str, *, url: str | None = None, settings: Settings | Mapping[str, Any] | None = None) -> Article:
+    """Clean a saved page as `newsclean run` cleans an .html file: trafilatura extracts the body
+    and the page's metadata, the line cleaner removes the debris left in the body. Bytes are
+    decoded as the page declares (or as detected); a string is taken as decoded.
+
+    `url` helps trafilatura and gives metadata (outlet, date in the path); `settings` as in
+    clean_text. Raises DocumentError when the page holds no article."""
+    cfg = _settings(settings)
+    if isinstance(html, str):
+        raw = RawDocument(source=HTML_SOURCE, data=html.encode("utf-8", "surrogatepass"), format="html", text=html)
+    else:
+        (raw,) = html_reader.read(Path(HTML_SOURCE), HTML_SOURCE, bytes(html), cfg)
+    return _clean(raw, url, cfg)
+
+
+def clean_corpus(raw: str | Path, out: str | Path, *, full: bool = False, task_runner: str = "process",
+                 dask_address: str | None = None, **settings: Any) -> dict:
+    """Clean the folder `raw` into `out` through the `clean-corpus` Prefect flow, as
+    `newsclean run RAW OUT` does (incremental unless `full`); `settings` are Settings fields
+    (keep_curly_quotes=True, batch_size=200, ...). Returns the run's summary (what run.json holds).
+    Raises ValueError for a bad folder or setting, newsclean.cleaners.runlock.LockedError when
+    another run is writing `out`."""
+    from newsclean.flows.env import configure
+    from newsclean.flows.run import check_dirs
+
+    cfg = _settings(settings)
+    check_dirs(Path(raw), Path(out))
+    configure()  # before Prefect is imported
+    from newsclean.flows.run import run_clean_corpus
+
+    return run_clean_corpus(raw, out, cfg, task_runner=task_runner, dask_address=dask_address, full=full)
+
+
+def _settings(settings: Settings | Mapping[str, Any] | None) -> Settings:
+    if settings is None:
+        return Settings()
+    if isinstance(settings, Settings):
+        return settings
+    return Settings.load(None, **settings)  # unknown fields are a ValueError
+
+
+def _clean(raw: RawDocument, url: str | None, settings: Settings) -> Article:
+    if url is not None:
+        raw = RawDocument(source=raw.source, data=raw.data, format=raw.format, text=raw.text, meta={**raw.meta, "url": url})
+    try:
+        with time_limit(settings.doc_timeout_s) as limit:
+            doc = clean_document(raw, settings)
+        if limit.fired:  # something swallowed the timeout: the result cannot be trusted
+            raise DocumentTimeout()
+    except DocumentTimeout:
+        raise DocumentError("timeout", timeout_reason(settings)) from None
+    row = article_row(doc, settings, dt.datetime.now(dt.timezone.utc))
+    return Article(**{name: row[name] for name in _ARTICLE_COLUMNS},
+                   removed=tuple(RemovedSpan(**{name: r[name] for name in _SPAN_COLUMNS}) for r in removed_rows(doc)),
+                   notes=tuple(doc.notes))
