@@ -11,6 +11,7 @@ document has none, so a line that repeats on many pages of a corpus can be decid
 from __future__ import annotations
 
 import datetime as dt
+import io
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Mapping
@@ -75,7 +76,7 @@ def clean_text(text: str, *, url: str | None = None, settings: Settings | Mappin
     Raises DocumentError (`.stage`, `.reason`) when the document has no article: only debris, an
     access notice, a binary file, or a document over `doc_timeout_s`."""
     data = text.encode("utf-8", "surrogatepass")
-    (raw,) = text_reader.read(Path(TEXT_SOURCE), TEXT_SOURCE, data, _settings(settings))
+    (raw,) = text_reader.read(Path(TEXT_SOURCE), TEXT_SOURCE, io.BytesIO(data), _settings(settings))
     return _clean(raw, url, _settings(settings))
 
 
@@ -90,7 +91,7 @@ def clean_html(html: bytes | str, *, url: str | None = None, settings: Settings 
     if isinstance(html, str):
         raw = RawDocument(source=HTML_SOURCE, data=html.encode("utf-8", "surrogatepass"), format="html", text=html)
     else:
-        (raw,) = html_reader.read(Path(HTML_SOURCE), HTML_SOURCE, bytes(html), cfg)
+        (raw,) = html_reader.read(Path(HTML_SOURCE), HTML_SOURCE, io.BytesIO(bytes(html)), cfg)
     return _clean(raw, url, cfg)
 
 
