@@ -7,8 +7,8 @@ bench/out/cv/TAG-sSEED/ and scores the real pipeline on the held-out halves; wit
 fold models of each seed are scored again with the current code (a change to the decision step,
 compared on the same models). Prints each seed's F1, leak and title exact match on the 461 dev
 pages and the snippet pages' F1, then the mean and range. The fold models' randomness (LightGBM's
-bagging and feature sampling) moves the F1 by about 0.003 between seeds (README, "Measured on the
-461 dev pages"), so a change to the model is judged on the mean over seeds.
+bagging and feature sampling) moves the F1 between seeds (bench/RESULTS.md, "Accuracy"), so a
+change to the model is judged on the mean over seeds.
 """
 from __future__ import annotations
 

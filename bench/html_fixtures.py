@@ -1,7 +1,7 @@
 """Write the fixture pages and expected extractions of tests/test_html_speed_identity.py.
 
-    git show 02a00c6:cleaners/extract_html.py > /tmp/extract_html_before.py
-    .venv/bin/python bench/html_fixtures.py /tmp/extract_html_before.py [--ids id1,id2,...]
+    git show 02a00c6:cleaners/extract_html.py > BEFORE.py
+    .venv/bin/python bench/html_fixtures.py BEFORE.py [--ids id1,id2,...]
 
 Copies the chosen dev pages' HTML (gzipped, WCXB v1.0, CC-BY-4.0) to tests/data/html_pages/ and
 records, with the given (older) extract_html, the extraction of each page with its URL and

@@ -1,8 +1,8 @@
 """Same outputs before and after a change to the HTML path: two versions of cleaners/extract_html.py
 side by side, on the same pages, with everything else (rules, decision, pipeline) the same code.
 
-    git show <rev>:cleaners/extract_html.py > /tmp/extract_html_before.py
-    .venv/bin/python bench/html_identity.py /tmp/extract_html_before.py [--pages 461] [--second 990]
+    git show <rev>:cleaners/extract_html.py > BEFORE.py
+    .venv/bin/python bench/html_identity.py BEFORE.py [--pages 461] [--second 990]
 
 For every dev page (with its URL, as a crawl record gives it, and without) and, with --second, the
 pages of trafilatura's evaluation set (many sites and languages, no URL), it compares

@@ -2,10 +2,10 @@
 evidence that a change to the HTML path leaves its output identical.
 
     .venv/bin/python bench/html_outputs.py ROOT OUT.jsonl [--jobs 2] [--batch 32] [--limit N]
-    git worktree add /tmp/before <commit>
-    .venv/bin/python bench/html_outputs.py /tmp/before /tmp/html-before.jsonl
-    .venv/bin/python bench/html_outputs.py . /tmp/html-after.jsonl --batch 32
-    cmp /tmp/html-before.jsonl /tmp/html-after.jsonl
+    git worktree add ../before <commit>
+    .venv/bin/python bench/html_outputs.py ../before html-before.jsonl
+    .venv/bin/python bench/html_outputs.py . html-after.jsonl --batch 32
+    cmp html-before.jsonl html-after.jsonl
 
 Cases: the 461 dev pages' HTML with their URL and again without it, and the 990 pages of
 trafilatura's evaluation set (no URL: theirs are pseudo-ids). Each row: title, text, kept lines,

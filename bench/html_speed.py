@@ -16,7 +16,7 @@ Before every method's pass the functools caches of trafilatura, htmldate, courla
 justext, and newsclean.cleaners.shape's word memo, are emptied: each round then sees the pages as new pages, as a corpus does
 (otherwise rounds 2+ of a method would find last round's per-string results cached).
 Reported per method: median over rounds of pages / CPU seconds (process_time), the per-round
-values, and the ratio to trafilatura; with --score, the F1 and leak of round 1's output
+values, and the ratio to trafilatura; with --score, the F1 and leak of the first round's output
 (shared/tools/score-devset) and, for ours/before, title and date accuracy against the truth.
 """
 from __future__ import annotations
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--before", type=Path, help="an older cleaners/extract_html.py to time alongside")
     ap.add_argument("--with-metadata-baseline", action="store_true",
                     help="also time trafilatura doing our job: bare_extraction(include_comments=False, with_metadata=True)")
-    ap.add_argument("--score", action="store_true", help="score round 1's outputs (F1, leak, title, date)")
+    ap.add_argument("--score", action="store_true", help="score the first round's outputs (F1, leak, title, date)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "html_speed.json")
     a = ap.parse_args(argv)
 

@@ -9,7 +9,7 @@ process (rules' caches empty: new pages, as a corpus brings them), --rounds time
 and reports the median CPU milliseconds per document, the ratio to lockstep_docs=1 measured in the
 same run, and the process's peak RSS. Every size must give the same rows (checked: a digest of
 the articles and removed rows). With --before DIR (a folder holding another version's cleaners/
-package, e.g. `git worktree add /tmp/before <commit>`), that version is run the same way with its
+package, e.g. `git worktree add ../before <commit>`), that version is run the same way with its
 default settings, as the first row: the ratio is then against it. With --corpus DIR (e.g. one
 bench/generate_corpus.py wrote), the first --pages of its .txt files are the batch instead of the
 dev pages: run it at two sizes to see how a batch's peak memory grows with its documents. Raw

@@ -1,7 +1,7 @@
 """A no-change re-run of two code trees on copies of one OUT, alternating: memory per role (flow
 process, report.html child, API server, tree), wall and CPU seconds.
 
-    .venv/bin/python bench/no_change_ab.py --before /tmp/mem5/before --after /tmp/mem5/after \
+    .venv/bin/python bench/no_change_ab.py --before BEFORE_ROOT --after AFTER_ROOT \
         --corpus CORPUS --out OUT [--rounds 2] [--json results.json]
 
 OUT must come from a run of CORPUS with the same pipeline version as both trees (otherwise the
@@ -17,6 +17,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,11 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--after", type=Path, required=True)
     ap.add_argument("--corpus", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True, help="the OUT of a first run over CORPUS (copied, not changed)")
-    ap.add_argument("--scratch", type=Path, default=Path("/tmp/no-change-ab"))
+    ap.add_argument("--scratch", type=Path, help="folder for the copies of OUT (default: a new temporary folder)")
     ap.add_argument("--prefect-home", type=Path, default=HERE / "out" / "prefect")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)
+    a.scratch = a.scratch or Path(tempfile.mkdtemp(prefix="no-change-ab-"))
     a.prefect_home.mkdir(parents=True, exist_ok=True)
     runs: dict[str, list[dict]] = {"before": [], "after": []}
     for r in range(a.rounds):

@@ -2,7 +2,7 @@
 the two per-build values (the generation time and the CSP nonce) are blanked; with each build's
 peak memory (max RSS of the child that builds it, from /usr/bin/time -v or ru_maxrss).
 
-    .venv/bin/python bench/report_identity.py --before /tmp/mem5/before --after /tmp/mem5/after \
+    .venv/bin/python bench/report_identity.py --before BEFORE_ROOT --after AFTER_ROOT \
         --case OUT:RAW [--case OUT2:RAW2 ...] [--json results.json]
 
 Each root is a source tree (a `git archive` export) whose flows/report/build.py is used; OUT is

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 orig=$1; shift
-snap=$(mktemp -d /tmp/nc-snap.XXXX)
+snap=$(mktemp -d -t nc-snap.XXXXXX)
 mkdir -p "$snap/before" "$snap/after"
 cp -r cleaners "$snap/before/" && cp -r cleaners "$snap/after/"
 (cd "$orig" && find . -name '*.py' -print) | while read -r f; do cp "$orig/$f" "$snap/before/cleaners/$f"; done

@@ -15,7 +15,7 @@ set, and the cleaned documents too) is bench/html_identity.py.
 
 The expected values depend on trafilatura's version (2.3.1 when written). After an upgrade,
 rewrite them with the old code and the new library (`git show 02a00c6:cleaners/extract_html.py >
-/tmp/before.py; .venv/bin/python bench/html_fixtures.py /tmp/before.py --ids ...`, the ids listed
+BEFORE.py; .venv/bin/python bench/html_fixtures.py BEFORE.py --ids ...`, the ids listed
 in expected.jsonl) and check that page_metadata still mirrors trafilatura's extract_metadata.
 """
 from __future__ import annotations

@@ -8,7 +8,7 @@
   to trafilatura where its one-pass reading would not be exact;
 - page_titles gives the first og:title, twitter:title and <title> the XPaths gave.
 The whole-set check (1,910 cases: 461 dev pages with and without URL, 990 pages of trafilatura's
-evaluation set) was run with /tmp scripts and is described in bench/RESULTS.md (HTML path speed).
+evaluation set) is bench/html_identity.py, its result in bench/RESULTS.md (HTML path speed).
 """
 from __future__ import annotations
 

@@ -44,3 +44,20 @@ def test_readme_names_the_kind_vocabulary():
     assert m, "README does not list the kinds"
     assert re.findall(r"`([a-z_]+)`", m.group(1)) == list(KINDS)
 
+
+
+def test_readme_settings_table_lists_every_setting():
+    import dataclasses
+
+    from newsclean.cleaners.settings import Settings
+
+    m = re.search(r"^## Settings\s*$", README, re.M)
+    assert m, "README has no Settings section"
+    rows = [line for line in README[m.end():].split("\n## ", 1)[0].splitlines() if line.startswith("| `")]
+    names = [row.split("|")[1].strip().strip("`") for row in rows]
+    defaults = {row.split("|")[1].strip().strip("`"): row.split("|")[2].strip() for row in rows}
+    fields = dataclasses.fields(Settings)
+    assert names == [f.name for f in fields], "the README's settings table and Settings differ"
+    for f in fields:
+        shown = {None: "none", True: "true", False: "false"}.get(f.default, str(f.default))
+        assert defaults[f.name].replace(",", "") in (shown, shown.removesuffix(".0")), f"{f.name}: README says {defaults[f.name]}, Settings {f.default}"

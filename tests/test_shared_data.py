@@ -1,9 +1,7 @@
 """The shared development data is found through NEWSCLEAN_SHARED or beside the checkout, never
-through a machine's absolute path written in the code."""
+through a machine's absolute path written in the code (tests/test_repo_hygiene.py checks every file)."""
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 
 from newsclean.cleaners.shared_data import devset_dir, shared_dir
 from tests.conftest import ROOT
@@ -22,27 +20,6 @@ def test_default_is_the_shared_folder_beside_the_checkout(monkeypatch):
     assert shared_dir() == ROOT.parent / "shared"
     assert shared_dir().name == "shared"
     assert devset_dir() == ROOT.parent / "shared" / "devset"
-
-
-def _source_files() -> list[Path]:
-    """The .py files git tracks under the code folders, and new ones not ignored (not yet added);
-    every .py file there when this is not a git checkout."""
-    folders = ["cleaners", "flows", "schemas", "tests", "bench"]
-    try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *folders],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        files = [ROOT / name for name in out.split("\0") if name.endswith(".py")]
-    except (OSError, subprocess.CalledProcessError):
-        files = [p for folder in folders for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts]
-    return sorted(p for p in set(files) if p.is_file())
-
-
-def test_no_absolute_machine_path_in_the_code():
-    needle = "/" + "work" + "/"
-    files = _source_files()
-    assert any(p.name == "shared_data.py" for p in files)
-    offenders = [str(p.relative_to(ROOT)) for p in files if needle in p.read_text(encoding="utf-8", errors="replace")]
-    assert not offenders, f"absolute machine paths in {offenders}: use newsclean.cleaners.shared_data or an argument"
 
 
 def test_the_devset_can_be_named_on_its_own(monkeypatch, tmp_path):
