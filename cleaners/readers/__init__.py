@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from newsclean.cleaners.readers import compressed, html, mail, records, sniff, text, warc
+from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.readers.source import open_source, read_bounded  # noqa: F401 (read_bounded: the API)
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
@@ -138,11 +139,15 @@ def _resolve(path: Path) -> Path | None:
         return None
 
 
-def read_source(raw_dir: Path, source: str, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read_source(raw_dir: Path, source: str, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
     """The documents of RAW_DIR/source, read from a stream: a record at a time for record files and
-    archives, each bounded by max_bytes; the whole file is capped only with max_file_bytes."""
+    archives, each bounded by max_bytes; the whole file is capped only with max_file_bytes. With a
+    part (newsclean.cleaners.readers.ranges.split), the documents of that range of records."""
     reader = source_reader(source)
     if reader is None:
         raise DocumentError("read", "no reader for this file type")
     with open_source(raw_dir, source, settings.max_file_bytes) as stream:
-        yield from reader(Path(raw_dir) / source, source, stream, settings)
+        if part is None or part.whole:
+            yield from reader(Path(raw_dir) / source, source, stream, settings)
+        else:
+            yield from reader(Path(raw_dir) / source, source, stream, settings, part=part)

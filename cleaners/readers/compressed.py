@@ -134,11 +134,11 @@ def decompressing(stream: BinaryIO, suffix: str) -> io.BufferedReader:
     return io.BufferedReader(_Decompressed(open_(stream), kind), CHUNK)
 
 
-def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings, **part) -> Iterator[RawDocument | DocumentError]:
     from newsclean.cleaners.readers import reader_for
 
     inner = inner_name(path.name)
     reader = reader_for(inner)
     if reader is None or reader is read:
         raise DocumentError("read", f"no reader for the file inside ({inner!r}); decompress it or remove it")
-    yield from reader(path.with_name(inner), source, decompressing(stream, compression(path.name)), settings)
+    yield from reader(path.with_name(inner), source, decompressing(stream, compression(path.name)), settings, **part)

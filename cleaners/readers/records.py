@@ -24,6 +24,7 @@ import orjson
 from newsclean.cleaners.encoding import decode, detect_encoding, looks_binary
 from newsclean.cleaners.metadata.resolve import nested_value
 from newsclean.cleaners.readers.markup import looks_like_html
+from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.readers.source import CHUNK, read_whole
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
@@ -72,11 +73,20 @@ def _strip_bom(data: bytes) -> bytes:
     return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
 
 
-def _lines(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+def _lines(stream: BinaryIO, limit: int, part: Part | None = None) -> Iterator[tuple[int, bytes | None]]:
     """(1-based line number, the line's bytes) of a JSON-lines stream, one line in memory at a
-    time; a line over `limit` bytes is skipped unread (its bytes None)."""
+    time; a line over `limit` bytes is skipped unread (its bytes None). With a part, its lines only:
+    from its offset, or after skipping the lines before it."""
     number = 0
-    while True:
+    if part is not None and part.start:
+        if part.offset is not None:
+            stream.seek(part.offset)
+            number = part.start
+        else:
+            while number < part.start and (skipped := stream.readline(CHUNK)):
+                number += skipped.endswith(b"\n")
+    stop = part.stop if part is not None else None
+    while stop is None or number < stop:
         line = stream.readline(limit + 1)
         if not line:
             return
@@ -98,14 +108,14 @@ def _cut_short(err: DocumentError, source: str, where: str, started: bool) -> Do
     return DocumentError(err.stage, f"{err.reason} (reading stopped here; the records before it were read)", source=where)
 
 
-def read_jsonl(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    number = 0
-    lines = _lines(stream, settings.max_bytes)
+def read_jsonl(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+    number = part.start if part is not None else 0
+    lines = _lines(stream, settings.max_bytes, part)
     while True:
         try:
             number, line = next(lines, (number, b""))
         except DocumentError as err:
-            yield _cut_short(err, source, f"{source}#L{number + 1}", number > 0)
+            yield _cut_short(err, source, f"{source}#L{number + 1}", number > 0 or part is not None)
             return
         if line == b"":
             return
@@ -170,7 +180,9 @@ def _text_stream(stream: BinaryIO) -> io.TextIOWrapper:
     return io.TextIOWrapper(stream, encoding=encoding, errors="ignore" if encoding == "utf-8" else "replace", newline="")
 
 
-def read_csv(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
+def csv_records(stream: BinaryIO) -> Iterator[tuple[int, list[str] | csv.Error | DocumentError]]:
+    """(record index, its cells) of a CSV stream, blank rows left out; the first item is the header
+    (index -1). A malformed row (csv.Error) or a read failure (DocumentError) ends it."""
     text = _text_stream(stream)
     csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
     first = text.buffer.peek(4096)[:4096].decode(text.encoding, "replace").split("\n", 1)[0]
@@ -182,23 +194,39 @@ def read_csv(path: Path, source: str, stream: BinaryIO, settings: Settings) -> I
         return
     except csv.Error as exc:
         raise DocumentError("read", f"the CSV header cannot be read ({exc}); check the file is CSV") from None
-    header = [h.strip().lstrip("\ufeff") for h in header]
+    yield -1, [h.strip().lstrip("\ufeff") for h in header]
     index = 0
     while True:
         try:
             row = next(reader)
         except StopIteration:
             return
-        except csv.Error as exc:  # the reader cannot resynchronise after this
-            yield DocumentError("read", f"CSV record {index} is malformed ({exc}); the rest of the file is not read. Fix the quoting", source=f"{source}#{index}")
+        except (csv.Error, DocumentError) as exc:  # the reader cannot resynchronise after this
+            yield index, exc
             return
-        except DocumentError as err:
-            yield _cut_short(err, source, f"{source}#{index}", True)
-            return
-        if not any(cell.strip() for cell in row):
+        if any(cell.strip() for cell in row):
+            yield index, row
+            index += 1
+
+
+def read_csv(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+    start, stop = (part.start, part.stop) if part else (0, None)
+    header: list[str] = []
+    for index, row in csv_records(stream):
+        if index < 0:
+            header = row
             continue
+        if index < start:
+            continue
+        if stop is not None and index >= stop:
+            return
         where = f"{source}#{index}"
-        index += 1
+        if isinstance(row, csv.Error):
+            yield DocumentError("read", f"CSV record {index} is malformed ({row}); the rest of the file is not read. Fix the quoting", source=where)
+            return
+        if isinstance(row, DocumentError):
+            yield _cut_short(row, source, where, True)
+            return
         if len(row) != len(header):
             yield DocumentError("read", f"record has {len(row)} fields but the header has {len(header)}; check its quoting and delimiters", source=where)
             continue
@@ -220,11 +248,17 @@ def _parquet_file(stream: BinaryIO, settings: Settings):
         raise DocumentError("read", f"not a readable Parquet file ({type(exc).__name__}: {exc}); re-export it") from None
 
 
-def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    """Row group by row group: a batch of rows in memory at a time."""
+def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+    """Row group by row group: a batch of rows in memory at a time. A part starts at a row group."""
     pf = _parquet_file(stream, settings)
     index = 0
-    for group in range(pf.num_row_groups):
+    first_group = 0
+    if part is not None and part.start:
+        first_group = part.offset if part.offset is not None else 0
+        index = sum(pf.metadata.row_group(g).num_rows for g in range(first_group))
+    for group in range(first_group, pf.num_row_groups):
+        if part is not None and part.stop is not None and index >= part.stop:
+            return
         try:
             rows = [row for batch in pf.iter_batches(batch_size=1000, row_groups=[group]) for row in batch.to_pylist()]
         except Exception as exc:  # a damaged row group: its rows are quarantined as one range, the rest go on
@@ -234,7 +268,8 @@ def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings) 
             index += n
             continue
         for record in rows:
-            yield to_document(record, f"{source}#{index}")
+            if part is None or part.start <= index < (part.stop if part.stop is not None else index + 1):
+                yield to_document(record, f"{source}#{index}")
             index += 1
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
+from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.readers.source import CHUNK
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
@@ -27,8 +28,9 @@ def _mime(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Iterator[RawDocument | DocumentError]:
-    """The archive's documents, record by record from the stream (one record in memory at a time)."""
+def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+    """The archive's documents, record by record from the stream (one record in memory at a time);
+    with a part, the records of the part (newsclean.cleaners.readers.ranges)."""
     from warcio.archiveiterator import ArchiveIterator
 
     head = stream.peek(4096)[:4096]
@@ -36,13 +38,19 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Itera
         return
     if not _looks_like_warc(head):
         raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
+    part = part or Part(source)
     index = -1
+    if part.start and part.offset is not None:
+        stream.seek(part.offset)
+        index = part.start - 1
     found = 0  # documents and damaged-record errors yielded
     kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
     records = iter(ArchiveIterator(stream, arc2warc=True, check_digests=True))
     while True:
         index += 1
         where = f"{source}#{index}"
+        if part.stop is not None and index >= part.stop:
+            return
         try:
             record = next(records)
         except StopIteration:
@@ -50,7 +58,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Itera
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
             if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream):
                 yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
-            elif not found:
+            elif not found and part.whole:
                 held = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(5))
                 raise DocumentError("read", f"no HTML page among its {index} record{'s' * (index != 1)} ({held}); newsclean reads a WARC's "
                                             "HTML responses (status 2xx), HTML resources and text conversions")
@@ -60,6 +68,8 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings) -> Itera
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
             yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
             return
+        if index < part.start:  # before the part: read past, not into a document
+            continue
         kinds[_kind(record)] += 1
         try:
             doc = _document(record, where, settings.max_bytes)
