@@ -77,6 +77,7 @@ def _document(decision: Decision, source: str, doc_id: str) -> CleanDocument:
         doc_id=doc_id,
         source=source,
         title=decision.title.text if decision.title else None,
+        title_source="text" if decision.title else None,
         text="\n\n".join(t for _, t in decision.kept),
         kept_lines=tuple(ln.number for ln, _ in decision.kept),
         removed=tuple(decision.spans),
@@ -84,6 +85,7 @@ def _document(decision: Decision, source: str, doc_id: str) -> CleanDocument:
         outlet_domain=outlet_domain,
         published=Found(found.published, "dateline") if found.published else None,
         author=found.author,
+        author_source="text" if found.author else None,
     )
 
 
@@ -180,12 +182,14 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
         text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
         text_author=doc.author,
     )
-    title = normalise_line(found.title, settings.keep_curly_quotes) if found.title else None
+    title = (normalise_line(found.title.value, settings.keep_curly_quotes) or None) if found.title else None
     reason = interstitial_reason(doc.title or title, doc.text, doc.removed)
     if reason is not None:
         raise DocumentError("decide", reason)
-    return replace(doc, title=title or None, published=found.published, outlet=found.outlet,
-                   outlet_domain=found.outlet_domain, url=found.url, author=found.author,
+    return replace(doc, title=title, title_source=found.title.source if title else None,
+                   published=found.published, outlet=found.outlet, outlet_domain=found.outlet_domain, url=found.url,
+                   author=found.author.value if found.author else None,
+                   author_source=found.author.source if found.author else None,
                    notes=tuple(doc.notes) + tuple(notes))
 
 

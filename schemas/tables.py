@@ -30,6 +30,7 @@ from pandera.typing import Series  # noqa: E402
 from newsclean.cleaners.lines import has_mojibake
 from newsclean.cleaners.metadata.dates import EARLIEST
 from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.metadata.resolve import PROVENANCE
 from newsclean.cleaners.types import KINDS
 
 HEX16 = r"^[0-9a-f]{16}$"
@@ -81,8 +82,10 @@ class Articles(pa.DataFrameModel):
     source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
     title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
+    title_source: Series[str] = pa.Field(nullable=True, isin=list(PROVENANCE["title"]), description="where the title came from: " + ", ".join(PROVENANCE["title"]))
     text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
     author: Series[str] = pa.Field(nullable=True, description="the author, when a record, the HTML or a byline in the text gives one (several joined by \"; \")")
+    author_source: Series[str] = pa.Field(nullable=True, isin=list(PROVENANCE["author"]), description="where the author came from: " + ", ".join(PROVENANCE["author"]))
     outlet: Series[str] = pa.Field(nullable=True, description="the publisher's canonical name")
     outlet_domain: Series[str] = pa.Field(nullable=True, description="the publisher's registrable domain")
     outlet_source: Series[str] = pa.Field(nullable=True, description="where the outlet came from: record, html, url, text")
@@ -173,7 +176,8 @@ CROSS_TABLE_CHECKS = {
 _str = pa_arrow.string()
 ARROW_SCHEMAS = {
     "articles": pa_arrow.schema([
-        ("doc_id", _str), ("source", _str), ("url", _str), ("title", _str), ("text", _str), ("author", _str),
+        ("doc_id", _str), ("source", _str), ("url", _str), ("title", _str), ("title_source", _str), ("text", _str),
+        ("author", _str), ("author_source", _str),
         ("outlet", _str), ("outlet_domain", _str), ("outlet_source", _str), ("published", pa_arrow.date32()),
         ("published_source", _str), ("n_words", pa_arrow.int64()), ("n_removed", pa_arrow.int64()),
         ("pipeline_version", _str), ("cleaned_at", pa_arrow.timestamp("us", tz="UTC")),
