@@ -107,7 +107,7 @@ def run(
         try:
             with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
                 flow = clean_corpus.with_options(task_runner=runner_for(task_runner, dask_address))
-                summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
+                summary = flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings, full=full)
         finally:
             progress.listen(None)
             lock.release()
@@ -177,7 +177,7 @@ def serve(
 
     try:
         serve_flow(raw_dir.resolve(), out_dir.resolve(), cron=cron, interval=interval, name=name,
-                   settings=settings.__dict__, full=full)
+                   settings=settings.model_dump(), full=full)
     except ServeError as exc:
         fail(str(exc))
 

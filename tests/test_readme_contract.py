@@ -28,7 +28,7 @@ def readme_table(file: str) -> list[dict]:
     return [dict(zip(header, r)) for r in body]
 
 
-@pytest.mark.parametrize("table", ["articles", "removed", "quarantine"])
+@pytest.mark.parametrize("table", ["articles", "removed", "quarantine", "lines"])
 def test_readme_column_table_matches_schema(table):
     spec = describe()[table]
     doc = readme_table(spec["file"])
