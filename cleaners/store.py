@@ -70,13 +70,19 @@ def write_part(stage_dir: Path, index: int, result: BatchResult) -> dict:
 def table_counts(articles: Path, removed: Path, quarantine: Path) -> dict:
     """Rows of the articles and quarantine tables, quarantine rows by stage, and removed rows by
     kind, whole lines and spans apart. Streamed: only the counted columns are read."""
+    import pyarrow.compute as pc
+
+    def count(acc: Counter, values: pa.Array) -> None:
+        counted = pc.value_counts(values)
+        acc.update(dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist())))
+
     whole, spans, stages = Counter(), Counter(), Counter()
     for batch in iter_batches(removed, ["kind", "whole_line"]):
-        kinds, is_whole = batch.column(0).to_pylist(), batch.column(1).to_pylist()
-        whole.update(k for k, w in zip(kinds, is_whole) if w)
-        spans.update(k for k, w in zip(kinds, is_whole) if not w)
+        is_whole = pc.fill_null(batch.column(1), False)
+        count(whole, batch.column(0).filter(is_whole))
+        count(spans, batch.column(0).filter(pc.invert(is_whole)))
     for batch in iter_batches(quarantine, ["stage"]):
-        stages.update(batch.column(0).to_pylist())
+        count(stages, batch.column(0))
     n_articles = pq.ParquetFile(articles).metadata.num_rows if Path(articles).exists() else 0
     return {"articles": n_articles, "quarantine": sum(stages.values()), "quarantined_by_stage": stages,
             "lines_removed": whole, "spans_removed": spans}
