@@ -4,11 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-export PREFECT_HOME ?= $(CURDIR)/.prefect
-export PREFECT_SERVER_ANALYTICS_ENABLED := false
-export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS := 120
-export PREFECT_LOGGING_LEVEL ?= WARNING
-export PREFECT_SERVER_LOGGING_LEVEL := CRITICAL
+# Prefect's settings: newsclean fills in what your environment and Prefect profile leave unset
+# (flows/env.py); the tests use a Prefect home of their own (tests/conftest.py).
 
 .PHONY: install run test bench clean-out
 

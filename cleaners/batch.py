@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections import Counter
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,9 +31,10 @@ class BatchResult:
     articles: list[dict] = field(default_factory=list)
     removed: list[dict] = field(default_factory=list)
     quarantine: list[dict] = field(default_factory=list)
+    # each article's non-empty normalised lines, which removed's (line, start, end) index
+    # (Settings.audit_lines; empty when it is off)
+    lines: list[dict] = field(default_factory=list)
     docs_read: int = 0
-    lines_removed: Counter = field(default_factory=Counter)
-    spans_removed: Counter = field(default_factory=Counter)
     # doc_id -> raw line numbers kept in its text (for the positional removed-line check; not written)
     kept_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
@@ -42,9 +42,8 @@ class BatchResult:
         self.articles += other.articles
         self.removed += other.removed
         self.quarantine += other.quarantine
+        self.lines += other.lines
         self.docs_read += other.docs_read
-        self.lines_removed += other.lines_removed
-        self.spans_removed += other.spans_removed
         self.kept_lines.update(other.kept_lines)
 
 
@@ -54,8 +53,10 @@ def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime)
         "source": doc.source,
         "url": doc.url,
         "title": doc.title,
+        "title_source": doc.title_source,
         "text": doc.text,
         "author": doc.author,
+        "author_source": doc.author_source,
         "outlet": doc.outlet.value if doc.outlet else None,
         "outlet_domain": doc.outlet_domain,
         "outlet_source": doc.outlet.source if doc.outlet else None,
@@ -71,6 +72,11 @@ def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime)
 def removed_rows(doc: CleanDocument) -> list[dict]:
     return [{"doc_id": doc.doc_id, "line": s.line, "start": s.start, "end": s.end, "text": s.text, "kind": s.kind, "rule": s.by, "whole_line": s.whole_line}
             for s in sorted(doc.removed, key=lambda s: (s.line, s.start))]
+
+
+def line_rows(doc: CleanDocument) -> list[dict]:
+    """The lines.parquet rows of a document: its non-empty normalised lines, numbered from 1."""
+    return [{"doc_id": doc.doc_id, "line": n, "text": text} for n, text in enumerate(doc.lines, 1) if text]
 
 
 def duplicate_reason(source: str, first: str, doc_id: str) -> str:
@@ -96,8 +102,8 @@ def _record(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime, out
     out.articles.append(article_row(doc, settings, cleaned_at))
     out.kept_lines[doc.doc_id] = doc.kept_lines
     out.removed.extend(removed_rows(doc))
-    for s in doc.removed:
-        (out.lines_removed if s.whole_line else out.spans_removed)[s.kind] += 1
+    if settings.audit_lines:
+        out.lines.extend(line_rows(doc))
 
 
 def _failure(raw: RawDocument, outcome: BaseException, settings: Settings) -> dict:

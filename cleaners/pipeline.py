@@ -54,7 +54,7 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     article body is left. `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
-    return _document((yield from _decision_steps(lines, settings, TEXT, meta)), source, doc_id)
+    return _document((yield from _decision_steps(lines, settings, TEXT, meta)), source, doc_id, lines)
 
 
 def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: dict | None) -> Steps[Decision]:
@@ -65,9 +65,9 @@ def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: 
     return (yield from decide_stable_steps(lines, settings, policy=policy, url=record_url(meta or {})))
 
 
-def _document(decision: Decision, source: str, doc_id: str) -> CleanDocument:
-    """The CleanDocument of a decision, with the metadata the text states about itself, read from
-    every removal the decider found (on a given body, those the policy dropped too)."""
+def _document(decision: Decision, source: str, doc_id: str, lines: list[str]) -> CleanDocument:
+    """The CleanDocument of a decision on `lines`, with the metadata the text states about itself,
+    read from every removal the decider found (on a given body, those the policy dropped too)."""
     found_in = decision.searched if decision.searched is not None else decision
     found = read_text_metadata(found_in.spans, [(ln.number, t) for ln, t in found_in.kept],
                                found_in.title.number if found_in.title else None)
@@ -77,13 +77,16 @@ def _document(decision: Decision, source: str, doc_id: str) -> CleanDocument:
         doc_id=doc_id,
         source=source,
         title=decision.title.text if decision.title else None,
+        title_source="text" if decision.title else None,
         text="\n\n".join(t for _, t in decision.kept),
         kept_lines=tuple(ln.number for ln, _ in decision.kept),
+        lines=tuple(lines),
         removed=tuple(decision.spans),
         outlet=outlet,
         outlet_domain=outlet_domain,
         published=Found(found.published, "dateline") if found.published else None,
         author=found.author,
+        author_source="text" if found.author else None,
     )
 
 
@@ -133,7 +136,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     decision = yield from _decision_steps(lines, settings, extracted_body(ext.text, ext.headlines), meta)
     if not decision.kept:
         raise DocumentError("extract", ONLY_DEBRIS)
-    return _document(decision, source, doc_id), [KEPT_AS_EXTRACTED] if decision.kept_as_given else []
+    return _document(decision, source, doc_id, lines), [KEPT_AS_EXTRACTED] if decision.kept_as_given else []
 
 
 def clean_document(raw: RawDocument, settings: Settings) -> CleanDocument:
@@ -180,12 +183,14 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
         text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
         text_author=doc.author,
     )
-    title = normalise_line(found.title, settings.keep_curly_quotes) if found.title else None
+    title = (normalise_line(found.title.value, settings.keep_curly_quotes) or None) if found.title else None
     reason = interstitial_reason(doc.title or title, doc.text, doc.removed)
     if reason is not None:
         raise DocumentError("decide", reason)
-    return replace(doc, title=title or None, published=found.published, outlet=found.outlet,
-                   outlet_domain=found.outlet_domain, url=found.url, author=found.author,
+    return replace(doc, title=title, title_source=found.title.source if title else None,
+                   published=found.published, outlet=found.outlet, outlet_domain=found.outlet_domain, url=found.url,
+                   author=found.author.value if found.author else None,
+                   author_source=found.author.source if found.author else None,
                    notes=tuple(doc.notes) + tuple(notes))
 
 

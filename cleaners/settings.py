@@ -1,16 +1,20 @@
 """One typed settings object for the CLI, flows and tests. Its hash is part of pipeline_version,
 with a hash of the code and data that make the output, so changing a setting or upgrading newsclean
-re-cleans everything in an incremental run."""
+re-cleans everything in an incremental run.
+
+Settings is a pydantic model: values are checked and coerced where they come in (a TOML file, CLI
+flags, a deployment's parameters), and the clean-corpus flow's `settings` parameter has a typed
+schema, which Prefect's UI shows as a form."""
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
 import tomllib
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 PACKAGE_VERSION = "0.1.0"
 CODE_ROOT = Path(__file__).resolve().parent  # the cleaners package
@@ -20,42 +24,48 @@ CODE_SUFFIXES = frozenset({".py", ".txt", ".csv", ".json"})
 ORCHESTRATION_ONLY = frozenset({"batch_size", "lockstep_docs"})
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseModel):
+    """newsclean's settings (README: "Settings")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     # Normalisation
-    keep_curly_quotes: bool = False
+    keep_curly_quotes: bool = Field(False, description="keep typographic quotes instead of straightening them")
     # Limits: a document (a file that is one page or text, or one record of a record file or an
     # archive) over max_bytes is quarantined without being read whole; record files and archives
     # are read a record at a time, whatever their size. max_file_bytes caps a whole file (opt-in).
-    max_bytes: int = 50_000_000
-    max_file_bytes: int | None = None
-    doc_timeout_s: float = 30.0
+    max_bytes: int = Field(50_000_000, description="a document (a page or text file, or one record of a record file or archive) larger than this is quarantined without being read whole")
+    max_file_bytes: int | None = Field(None, description="when set, a whole file larger than this is quarantined unread (record files and archives are otherwise read at any size)")
+    doc_timeout_s: float = Field(30.0, description="a document that takes longer is stopped and quarantined")
     # Decision thresholds (rules + model); see newsclean.cleaners.decide.
     # P(debris) from which the model alone removes a line: at least model_threshold, and on a page
     # the model is unsure about up to model_threshold_max, where keeping more maximises the page's
     # expected F1 (newsclean.cleaners.page_threshold; set it to model_threshold for one fixed threshold).
-    model_threshold: float = 0.5
-    model_threshold_max: float = 0.7
+    model_threshold: float = Field(0.5, description="P(debris) from which the line model alone removes a line")
+    model_threshold_max: float = Field(0.7, description="on a page the model is unsure about, the threshold rises up to this")
     # Model-only removal of what reads as article text (a sentence next to the body, or a line
     # between two body lines, i.e. a subheading, or a long prose paragraph inside the body) needs
     # this much confidence instead.
-    model_threshold_prose: float = 0.9
+    model_threshold_prose: float = Field(0.9, description="the same for what reads as article text")
     # Lines right below the last prose line that the model is this sure are body (P(debris) below
     # it) continue the body: a closing list, a table, the last short paragraphs.
-    model_threshold_continue: float = 0.35
-    use_model: bool = True
+    model_threshold_continue: float = Field(0.35, description="lines right below the body with P(debris) under this continue it")
+    use_model: bool = Field(True, description="use the learned line model (false: rules only)")
     # Corpus repetition: a short line seen in at least this many documents is a template.
-    template_min_docs: int = 3
+    template_min_docs: int = Field(3, description="a line in this many documents counts as a template")
+    # Output: lines.parquet holds every document's normalised lines, which removed.parquet's
+    # (line, start, end) index, so the audit trail reads from OUT_DIR alone; off, it is written empty.
+    audit_lines: bool = Field(True, description="write the normalised input lines to lines.parquet (false: lines.parquet is empty)")
     # Orchestration
-    batch_size: int = 500
+    batch_size: int = Field(500, description="documents per Prefect task (scheduling only)")
     # Documents of a batch cleaned in lock step: each decision pass of all of them is scored by the
     # line model in one call over one table of their lines (newsclean.cleaners.engine). More saves per-call
     # work and costs memory (~3-4 MB per document of ~500 lines); 1 cleans one document at a time.
-    lockstep_docs: int = 32
+    lockstep_docs: int = Field(32, description="documents of a batch cleaned in lock step (speed and memory only)")
 
     def digest(self) -> str:
         """Hash of the settings that change output (not how the work is split into batches)."""
-        values = {k: v for k, v in dataclasses.asdict(self).items() if k not in ORCHESTRATION_ONLY}
+        values = {k: v for k, v in self.model_dump().items() if k not in ORCHESTRATION_ONLY}
         blob = json.dumps(values, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:8]
 
@@ -68,17 +78,21 @@ class Settings:
 
     @classmethod
     def load(cls, path: Path | None = None, **overrides) -> "Settings":
-        """Defaults, then a TOML file's [newsclean] table (or its top level), then overrides."""
+        """Defaults, then a TOML file's [newsclean] table (or its top level), then overrides.
+        A bad name or value is a ValueError with a one-line message."""
         values: dict = {}
         if path is not None:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
             values.update(data.get("newsclean", data))
         values.update({k: v for k, v in overrides.items() if v is not None})
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(values) - known
+        unknown = set(values) - set(cls.model_fields)
         if unknown:
             raise ValueError(f"unknown settings: {', '.join(sorted(unknown))}")
-        return cls(**values)
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise ValueError("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e['input']!r})"
+                                       for e in exc.errors())) from None
 
 
 @lru_cache(maxsize=1)

@@ -4,8 +4,8 @@ A run writes OUT/.staging/<run_id>/<table>/part-NNNNN.parquet per batch, then st
 into one file per table (one row group per part, never the whole corpus in memory). commit()
 publishes the finished tables (and the manifest) as ONE generation: they are moved into one
 folder, that folder is renamed to OUT/.tables/<generation>, and the symlink OUT/.tables/current is
-switched to it with a single os.replace. OUT/articles.parquet, removed.parquet, quarantine.parquet
-and manifest.json are relative symlinks `.tables/current/<name>`, so readers see either the whole
+switched to it with a single os.replace. OUT/articles.parquet, removed.parquet, quarantine.parquet,
+lines.parquet and manifest.json are relative symlinks `.tables/current/<name>`, so readers see either the whole
 previous run or the whole new one, never a mix. A crash at any point leaves a readable, consistent
 OUT_DIR; leftovers (unpublished or old generations) are removed by the next commit.
 """
@@ -16,6 +16,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,8 @@ from newsclean.cleaners.atomic import atomic_write_text  # noqa: F401  (part of 
 from newsclean.cleaners.batch import BatchResult
 from newsclean.cleaners.manifest import MANIFEST
 
-TABLES = ("articles", "removed", "quarantine")
+# lines: the normalised lines removed's offsets index (Settings.audit_lines), carried with their doc_ids as removed's are
+TABLES = ("articles", "removed", "quarantine", "lines")
 STAGING = ".staging"
 CARRY_PART = "part-carry.parquet"
 GENERATIONS = ".tables"  # OUT/.tables/<generation>/ + OUT/.tables/current -> <generation>
@@ -50,7 +52,8 @@ def to_arrow(name: str, rows: list[dict]) -> pa.Table:
 
 
 def write_part(stage_dir: Path, index: int, result: BatchResult) -> dict:
-    """Validate one batch and write its three parts. Returns the batch's counts (small, picklable)."""
+    """Validate one batch and write its part of each table. Returns the batch's counts (small,
+    picklable); the run's own counts are read off the merged tables (table_counts)."""
     result = validate_batch(result)
     for name in TABLES:
         rows = getattr(result, name)
@@ -61,9 +64,28 @@ def write_part(stage_dir: Path, index: int, result: BatchResult) -> dict:
         "docs_read": result.docs_read,
         "docs_cleaned": len(result.articles),
         "docs_quarantined": len(result.quarantine),
-        "lines_removed": dict(result.lines_removed),
-        "spans_removed": dict(result.spans_removed),
     }
+
+
+def table_counts(articles: Path, removed: Path, quarantine: Path) -> dict:
+    """Rows of the articles and quarantine tables, quarantine rows by stage, and removed rows by
+    kind, whole lines and spans apart. Streamed: only the counted columns are read."""
+    import pyarrow.compute as pc
+
+    def count(acc: Counter, values: pa.Array) -> None:
+        counted = pc.value_counts(values)
+        acc.update(dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist())))
+
+    whole, spans, stages = Counter(), Counter(), Counter()
+    for batch in iter_batches(removed, ["kind", "whole_line"]):
+        is_whole = pc.fill_null(batch.column(1), False)
+        count(whole, batch.column(0).filter(is_whole))
+        count(spans, batch.column(0).filter(pc.invert(is_whole)))
+    for batch in iter_batches(quarantine, ["stage"]):
+        count(stages, batch.column(0))
+    n_articles = pq.ParquetFile(articles).metadata.num_rows if Path(articles).exists() else 0
+    return {"articles": n_articles, "quarantine": sum(stages.values()), "quarantined_by_stage": stages,
+            "lines_removed": whole, "spans_removed": spans}
 
 
 def atomic_write_parquet(table: pa.Table, path: Path) -> None:
@@ -351,29 +373,33 @@ def _sorted_str_array(sources) -> np.ndarray:
 
 def carry_over(stage_dir: Path, out_dir: Path, keep) -> dict[str, int]:
     """Write the previous rows of the `keep` sources (a list or str array) as each table's first part
-    (stage/<table>/part-carry.parquet). Removed rows follow their doc_ids. Returns rows per table.
-    Streamed row group by row group; the sources are held as one array, not a set of strings."""
+    (stage/<table>/part-carry.parquet). Removed and lines rows follow their doc_ids. Returns rows
+    per table. Streamed row group by row group; the sources are held as one array, not a set of strings."""
     import pyarrow.compute as pc
 
     keep_arr = _sorted_str_array(keep)
     keep_values = pa.array(keep_arr, pa.string())
     counts: dict[str, int] = {}
-    kept_ids: list[pa.Array] = []
-    for name in ("articles", "quarantine", "removed"):
+    kept_ids: dict[str, list[pa.Array]] = {"articles": [], "quarantine": []}
+    # removed rows belong to an article or a quarantined document, lines rows to an article
+    by_doc_id = {"removed": ("articles", "quarantine"), "lines": ("articles",)}
+    for name in ("articles", "quarantine", *by_doc_id):
         src = Path(out_dir) / f"{name}.parquet"
         folder = Path(stage_dir) / name
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / CARRY_PART
         tmp = target.with_name(f".{CARRY_PART}.tmp")
         n = 0
-        id_set = pa.concat_arrays(kept_ids) if name == "removed" and kept_ids else pa.array([], pa.string())
+        if name in by_doc_id:
+            ids = [a for owner in by_doc_id[name] for a in kept_ids[owner]]
+            id_set = pa.concat_arrays(ids) if ids else pa.array([], pa.string())
         with pq.ParquetWriter(tmp, ARROW_SCHEMAS[name], compression="zstd") as writer:
             if len(keep_arr) and src.exists():
                 pf = pq.ParquetFile(src, pre_buffer=False)
                 for i in range(pf.num_row_groups):
                     rg = pf.read_row_group(i)
                     for batch in rg.to_batches():
-                        if name == "removed":
+                        if name in by_doc_id:
                             mask = pc.fill_null(pc.is_in(batch.column(batch.schema.get_field_index("doc_id")), value_set=id_set), False)
                         else:
                             mask = pa.array(_file_mask(batch.column(batch.schema.get_field_index("source")), keep_arr, keep_values))
@@ -381,9 +407,9 @@ def carry_over(stage_dir: Path, out_dir: Path, keep) -> dict[str, int]:
                         if sel.num_rows:
                             writer.write_table(pa.Table.from_batches([sel]).cast(ARROW_SCHEMAS[name]))
                             n += sel.num_rows
-                            if name != "removed":
+                            if name not in by_doc_id:
                                 ids = sel.column(sel.schema.get_field_index("doc_id")).drop_null()
-                                kept_ids.append(ids.cast(pa.string()))
+                                kept_ids[name].append(ids.cast(pa.string()))
         os.replace(tmp, target)
         counts[name] = n
     return counts

@@ -82,8 +82,13 @@ class CleanDocument:
     published: Found | None = None
     url: str | None = None
     author: str | None = None
+    # where title and author came from (newsclean.cleaners.metadata.resolve.PROVENANCE), as Found.source
+    title_source: str | None = None
+    author_source: str | None = None
     notes: tuple[str, ...] = ()
-    kept_lines: tuple[int, ...] = ()  # raw line numbers whose (remaining) text is in `text`  # e.g. "html fallback to text path"
+    kept_lines: tuple[int, ...] = ()  # raw line numbers whose (remaining) text is in `text`
+    # the normalised lines `removed` indexes: lines[n - 1] is line n (Span.line), "" where blank
+    lines: tuple[str, ...] = ()
 
     @property
     def n_words(self) -> int:

@@ -136,14 +136,14 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     pairs = [(sources[i], sha256[i].decode() if sha256 is not None else "") for i in todo]
     slices = plan_batches(pairs, cfg.batch_size, _workers())
     tag = stage.name
-    args = [(raw_dir, [s for s, _ in part], cfg.__dict__, str(cache.target), i, [h for _, h in part],
+    args = [(raw_dir, [s for s, _ in part], cfg.model_dump(), str(cache.target), i, [h for _, h in part],
              f"part-{tag}-{i:05d}.npz") for i, part in enumerate(slices)]
     if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
         new = [hash_lines(*a) for a in args]
     else:
         futures = [hash_lines.submit(*a) for a in args]
         new = [f.result() for f in futures]
-    corpus = corpus_statistics([*used, *new], sources, cfg.__dict__, str(stage), str(cache.target), new, tag)
+    corpus = corpus_statistics([*used, *new], sources, cfg.model_dump(), str(stage), str(cache.target), new, tag)
     corpus["seconds"] = round(time.perf_counter() - t0, 3)
     corpus["files_read"] = len(todo)
     _log().info("corpus statistics: %d documents, %d distinct lines in %.1f s (%d files read in %d slices, %d cached)",
@@ -188,9 +188,10 @@ def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str
 
 
 @task(name="validate-tables", cache_policy=NO_CACHE)
-def validate_tables(stage_dir: str) -> dict:
+def validate_tables(stage_dir: str) -> tuple[dict, dict]:
     """Merge the carried-over rows and the batches' parts into one staged file per table (streamed),
-    then run the checks across batches (unique keys, every removed row belongs to a document)."""
+    then run the checks across batches (unique keys, every removed row belongs to a document).
+    Returns the rows per table, and this run's counts as the tables hold them (run_counts)."""
     from newsclean.schemas.validate import check_tables
 
     stage = Path(stage_dir)
@@ -200,7 +201,23 @@ def validate_tables(stage_dir: str) -> dict:
     if problems:
         raise RuntimeError("the merged tables fail validation: " + "; ".join(problems))
     import pyarrow.parquet as pq
-    return {name: pq.ParquetFile(stage / f"{name}.parquet").metadata.num_rows for name in store.TABLES}
+    rows = {name: pq.ParquetFile(stage / f"{name}.parquet").metadata.num_rows for name in store.TABLES}
+    return rows, run_counts(stage)
+
+
+def run_counts(stage: Path) -> dict:
+    """This run's documents and removals as the merged tables hold them: the tables' counts less
+    those of the rows carried over (which come first and are never dropped, so the rest are this
+    run's). Documents that validation quarantined, and later copies of a document, are counted
+    where they ended up, so run.json agrees with the tables."""
+    final = store.table_counts(*(stage / f"{name}.parquet" for name in ("articles", "removed", "quarantine")))
+    carried = store.table_counts(*(stage / name / store.CARRY_PART for name in ("articles", "removed", "quarantine")))
+    return {
+        "docs_cleaned": final["articles"] - carried["articles"],
+        "docs_quarantined": final["quarantine"] - carried["quarantine"],
+        **{key: dict(sorted((final[key] - carried[key]).items()))
+           for key in ("quarantined_by_stage", "lines_removed", "spans_removed")},
+    }
 
 
 @task(name="write-tables", cache_policy=NO_CACHE)
@@ -413,8 +430,9 @@ def _flow_run_id() -> str | None:
 
 
 @flow(name="clean-corpus", log_prints=False, task_runner=ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1))
-def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | None = None, full: bool = False) -> dict:
-    """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed)."""
+def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Settings | None = None, full: bool = False) -> dict:
+    """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed).
+    `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     had_url = "PREFECT_API_URL" in os.environ
@@ -424,7 +442,7 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: dict | 
             if lock.stale:
                 _log().warning("took over the lock of a run that died (%s)", lock.stale)
             with _heap_frozen():
-                return _clean_corpus(raw_dir, out, Settings(**(settings or {})), full)
+                return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full)
     finally:
         if not had_url:
             os.environ.pop("PREFECT_API_URL", None)
@@ -497,11 +515,9 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
     batches = plan_batches(to_clean, cfg.batch_size, _workers())
     totals = Counter()
-    lines_removed, spans_removed = Counter(), Counter()
     skipped_rows = [{"source": s, "doc_id": None, "stage": "discover", "error": why} for s, why in skipped]
     store.atomic_write_parquet(store.to_arrow("quarantine", skipped_rows), _part_path(stage, "quarantine", len(batches)))
     totals["docs_read"] += len(skipped_rows)
-    totals["docs_quarantined"] += len(skipped_rows)
 
     cleaned_at = started_at.isoformat()
     done_docs, task_seconds = 0, 0.0
@@ -509,26 +525,23 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     if len(batches) == 1:
         # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
         # more than the batch, and there is nothing to run in parallel with it.
-        futures = [clean_batch(raw_dir, batches[0], cfg.__dict__, str(stage), 0, cleaned_at, corpus["path"], return_state=True)]
+        futures = [clean_batch(raw_dir, batches[0], cfg.model_dump(), str(stage), 0, cleaned_at, corpus["path"], return_state=True)]
         done = futures
     else:
-        futures = [clean_batch.submit(raw_dir, batch, cfg.__dict__, str(stage), i, cleaned_at, corpus["path"])
+        futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"])
                    for i, batch in enumerate(batches)]
         done = as_completed(futures)
     index_of = {id(f): i for i, f in enumerate(futures)}
     for fut in done:
         counts = fut.result()
-        for key in ("docs_read", "docs_cleaned", "docs_quarantined"):
-            totals[key] += counts[key]
-        lines_removed.update(counts["lines_removed"])
-        spans_removed.update(counts["spans_removed"])
+        totals["docs_read"] += counts["docs_read"]
         task_seconds += counts["seconds"]
         done_docs += len(batches[index_of[id(fut)]])
         progress.report("clean", done_docs, len(to_clean))
     _release_workers()
     t = lap("clean", t)
 
-    rows = validate_tables(str(stage))
+    rows, counts = validate_tables(str(stage))
     t = lap("validate", t)
     outputs = write_tables(str(stage), str(out), entries)
     t = lap("write", t)
@@ -538,13 +551,14 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         "out_dir": str(out),
         "started_at": started_at.isoformat(),
         "pipeline_version": cfg.pipeline_version,
-        "settings": cfg.__dict__,
+        "settings": cfg.model_dump(),
         "docs_read": totals["docs_read"],
-        "docs_cleaned": totals["docs_cleaned"],
-        "docs_quarantined": totals["docs_quarantined"],
-        "lines_removed": dict(sorted(lines_removed.items())),
-        "spans_removed": dict(sorted(spans_removed.items())),
-        "removed_by_kind": dict(sorted((lines_removed + spans_removed).items())),
+        "docs_cleaned": counts["docs_cleaned"],
+        "docs_quarantined": counts["docs_quarantined"],
+        "quarantined_by_stage": counts["quarantined_by_stage"],
+        "lines_removed": counts["lines_removed"],
+        "spans_removed": counts["spans_removed"],
+        "removed_by_kind": dict(sorted((Counter(counts["lines_removed"]) + Counter(counts["spans_removed"])).items())),
         "batches": len(batches),
         "batch_task_seconds": round(task_seconds, 3),
         "incremental": {"sources_total": len(sources), "files_hashed": hashed, **plan.counts(),

@@ -1,6 +1,7 @@
 """The `newsclean` command line. It builds Settings, runs flows and prints results; nothing else."""
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import Optional
@@ -111,15 +112,57 @@ def run(
                 bar.update(job, description=stage, completed=0, total=None)
 
         progress.listen(on_progress)
+        failure = None
         try:
+            console_logs_without_tracebacks()
             summary = run_clean_corpus(raw_dir, out_dir, settings, task_runner=task_runner, dask_address=dask_address,
                                        full=full, api=api)
         except MissingExtra as exc:
             fail(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a failed run ends in its one-line error, after the progress bar
+            failure = exc
         finally:
             progress.listen(None)
             lock.release()
+    if failure is not None:
+        fail(f"the run failed: {one_line(failure)} (PREFECT_LOGGING_LEVEL=DEBUG shows its traceback)", code=1)
     Console().print(_summary_table(summary))
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and its message with line breaks folded."""
+    message = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+class _WithoutTraceback(logging.Formatter):
+    """Formats a record as `inner` does, without its traceback."""
+
+    def __init__(self, inner: logging.Formatter) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        saved = record.exc_info, record.exc_text, record.stack_info
+        record.exc_info = record.exc_text = record.stack_info = None
+        try:
+            return self.inner.format(record)
+        finally:
+            record.exc_info, record.exc_text, record.stack_info = saved
+
+
+def console_logs_without_tracebacks() -> None:
+    """Prefect's console log lines without their tracebacks (a failed task or flow logs one at
+    ERROR): the run's error is the CLI's last line. Kept when Prefect logs at DEBUG; the run's logs
+    sent to Prefect's API keep them too."""
+    from prefect.logging.handlers import PrefectConsoleHandler
+
+    if logging.getLogger("prefect").getEffectiveLevel() <= logging.DEBUG:
+        return
+    loggers = [logging.getLogger(), *(lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger))]
+    for handler in {h for lg in loggers for h in lg.handlers if isinstance(h, PrefectConsoleHandler)}:
+        if not isinstance(handler.formatter, _WithoutTraceback):
+            handler.setFormatter(_WithoutTraceback(handler.formatter or logging.Formatter()))
 
 
 @app.command()
@@ -185,7 +228,7 @@ def serve(
 
     try:
         serve_flow(raw_dir.resolve(), out_dir.resolve(), cron=cron, interval=interval, name=name,
-                   settings=settings.__dict__, full=full)
+                   settings=settings.model_dump(), full=full)
     except ServeError as exc:
         fail(str(exc))
 

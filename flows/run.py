@@ -39,4 +39,4 @@ def run_clean_corpus(raw_dir: str | Path, out_dir: str | Path, settings: Setting
     runner = runner_for(task_runner, dask_address)
     with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
         flow = clean_corpus.with_options(task_runner=runner)
-        return flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings.__dict__, full=full)
+        return flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings, full=full)

@@ -49,12 +49,14 @@ class Article:
 
     text: str  # the kept paragraphs, joined by one blank line
     title: str | None
+    title_source: str | None  # where the title came from: record, html or text
     published: dt.date | None
     published_source: str | None  # where the date came from: record, html, url or dateline
     outlet: str | None
     outlet_domain: str | None
     outlet_source: str | None  # where the outlet came from: record, html, url or text
     author: str | None
+    author_source: str | None  # where the author came from: record, html or text
     url: str | None
     doc_id: str  # the first 16 hex digits of the SHA-256 of the input's bytes (UTF-8 for a string)
     n_words: int

@@ -1,4 +1,4 @@
-"""pandera models and Arrow schemas of articles, removed and quarantine.
+"""pandera models and Arrow schemas of articles, removed, quarantine and lines.
 
 The models are the documented contract: `newsclean schema` prints them (newsclean.schemas.describe), the
 README's column tables are tested against them, and every batch is validated against them before
@@ -30,6 +30,7 @@ from pandera.typing import Series  # noqa: E402
 from newsclean.cleaners.lines import has_mojibake
 from newsclean.cleaners.metadata.dates import EARLIEST
 from newsclean.cleaners.metadata.outlets import registrable_domain
+from newsclean.cleaners.metadata.resolve import PROVENANCE
 from newsclean.cleaners.types import KINDS
 
 HEX16 = r"^[0-9a-f]{16}$"
@@ -81,8 +82,10 @@ class Articles(pa.DataFrameModel):
     source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
     title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
+    title_source: Series[str] = pa.Field(nullable=True, isin=list(PROVENANCE["title"]), description="where the title came from: " + ", ".join(PROVENANCE["title"]))
     text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
     author: Series[str] = pa.Field(nullable=True, description="the author, when a record, the HTML or a byline in the text gives one (several joined by \"; \")")
+    author_source: Series[str] = pa.Field(nullable=True, isin=list(PROVENANCE["author"]), description="where the author came from: " + ", ".join(PROVENANCE["author"]))
     outlet: Series[str] = pa.Field(nullable=True, description="the publisher's canonical name")
     outlet_domain: Series[str] = pa.Field(nullable=True, description="the publisher's registrable domain")
     outlet_source: Series[str] = pa.Field(nullable=True, description="where the outlet came from: record, html, url, text")
@@ -161,19 +164,38 @@ class Quarantine(pa.DataFrameModel):
         coerce = True
 
 
-MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine}
+class Lines(pa.DataFrameModel):
+    """One row per non-empty normalised input line of each article (of an HTML page: of its extracted body): what removed's line, start and end index. Empty when the setting audit_lines is off."""
+
+    doc_id: Series[str] = pa.Field(str_matches=HEX16, description="the article the line belongs to")
+    line: Series[int] = pa.Field(ge=1, description="1-based line number in the raw text (removed.line)")
+    text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the normalised line (removed.start and removed.end are offsets into it)")
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.dataframe_check(name="one_row_per_line", description="no two rows share doc_id and line")
+    def _once(cls, df: pd.DataFrame) -> Series[bool]:
+        return ~df.duplicated(["doc_id", "line"], keep=False)
+
+
+MODELS = {"articles": Articles, "removed": Removed, "quarantine": Quarantine, "lines": Lines}
 
 # Checks over more than one table (implemented in newsclean.schemas.validate): name -> (tables, meaning).
 CROSS_TABLE_CHECKS = {
     "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is one of the lines its text was made from (positional; the same words may rightly stay elsewhere, e.g. a subheading repeated in a table of contents)"),
     "removed_doc_id_known": (("removed", "articles", "quarantine"), "every removed.doc_id is an articles.doc_id or a quarantine.doc_id"),
     "source_in_one_place": (("articles", "quarantine"), "no source is both an article and quarantined"),
+    "lines_doc_id_known": (("lines", "articles"), "every lines.doc_id is an articles.doc_id"),
+    "removed_span_in_lines": (("removed", "lines"), "where lines holds a document's lines, every removed row's text is its line's text from start to end"),
 }
 
 _str = pa_arrow.string()
 ARROW_SCHEMAS = {
     "articles": pa_arrow.schema([
-        ("doc_id", _str), ("source", _str), ("url", _str), ("title", _str), ("text", _str), ("author", _str),
+        ("doc_id", _str), ("source", _str), ("url", _str), ("title", _str), ("title_source", _str), ("text", _str),
+        ("author", _str), ("author_source", _str),
         ("outlet", _str), ("outlet_domain", _str), ("outlet_source", _str), ("published", pa_arrow.date32()),
         ("published_source", _str), ("n_words", pa_arrow.int64()), ("n_removed", pa_arrow.int64()),
         ("pipeline_version", _str), ("cleaned_at", pa_arrow.timestamp("us", tz="UTC")),
@@ -183,4 +205,5 @@ ARROW_SCHEMAS = {
         ("text", _str), ("kind", _str), ("rule", _str), ("whole_line", pa_arrow.bool_()),
     ]),
     "quarantine": pa_arrow.schema([("source", _str), ("doc_id", _str), ("stage", _str), ("error", _str)]),
+    "lines": pa_arrow.schema([("doc_id", _str), ("line", pa_arrow.int64()), ("text", _str)]),
 }

@@ -133,6 +133,16 @@ def article_failure(row: dict, checks: list[str]) -> str:
     return reason + "; the document was not written, " + advice
 
 
+def spans_not_in_lines(removed: list[dict], lines: list[dict]) -> set[str]:
+    """doc_ids with lines rows where a removed row's text is not its line's text[start:end] (a
+    removed row must be resolvable from the output alone). Documents without lines rows are not
+    checked (Settings.audit_lines off)."""
+    text_of = {(r["doc_id"], r["line"]): r["text"] for r in lines}
+    with_lines = {doc_id for doc_id, _ in text_of}
+    return {r["doc_id"] for r in removed if r["doc_id"] in with_lines
+            and (text_of.get((r["doc_id"], r["line"])) or "")[r["start"]:r["end"]] != r["text"]}
+
+
 def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> None:
     for row in result.articles:
         if row["doc_id"] in doc_ids:
@@ -140,6 +150,7 @@ def _quarantine_article(result: BatchResult, doc_ids: dict[str, list[str]]) -> N
                                       "error": article_failure(row, doc_ids[row["doc_id"]])})
     result.articles = [r for r in result.articles if r["doc_id"] not in doc_ids]
     result.removed = [r for r in result.removed if r["doc_id"] not in doc_ids]
+    result.lines = [r for r in result.lines if r["doc_id"] not in doc_ids]
 
 
 def _fix_quarantine(rows: list[dict]) -> list[dict]:
@@ -161,20 +172,26 @@ def _fix_quarantine(rows: list[dict]) -> list[dict]:
 
 
 def validate_batch(result: BatchResult) -> BatchResult:
-    """Move every article that fails a check (its own row, its removed rows, or the removed-line
-    check) to quarantine. Returns the same object, now valid."""
+    """Move every article that fails a check (its own row, its removed or lines rows, the
+    removed-line check, or a removed span its lines do not hold) to quarantine. Returns the same
+    object, now valid."""
     bad: dict[str, list[str]] = {}
     for i, checks in failing_rows("articles", result.articles).items():
         bad.setdefault(result.articles[i]["doc_id"], []).extend(checks)
-    for i, checks in failing_rows("removed", result.removed).items():
-        listed = bad.setdefault(result.removed[i]["doc_id"], [])
-        listed.extend(f"removed.{c}" for c in checks if f"removed.{c}" not in listed)
+    for name in ("removed", "lines"):
+        rows = getattr(result, name)
+        for i, checks in failing_rows(name, rows).items():
+            listed = bad.setdefault(rows[i]["doc_id"], [])
+            listed.extend(f"{name}.{c}" for c in checks if f"{name}.{c}" not in listed)
     for doc_id in removed_lines_left(result.articles, result.removed, result.kept_lines):
         bad.setdefault(doc_id, []).append("text:removed_line_not_in_text")
+    for doc_id in spans_not_in_lines(result.removed, result.lines):
+        bad.setdefault(doc_id, []).append("removed:removed_span_in_lines")
     known = {r["doc_id"] for r in result.articles}
-    for r in result.removed:
-        if r["doc_id"] not in known:
-            bad.setdefault(r["doc_id"], []).append("removed:removed_doc_id_known")
+    for name, check in (("removed", "removed:removed_doc_id_known"), ("lines", "lines:lines_doc_id_known")):
+        for r in getattr(result, name):
+            if r["doc_id"] not in known and check not in bad.get(r["doc_id"], ()):
+                bad.setdefault(r["doc_id"], []).append(check)
     if bad:
         _quarantine_article(result, bad)
     if failing_rows("quarantine", result.quarantine):
@@ -225,9 +242,20 @@ def _duplicates_problem(label: str, col: pa.Array) -> str | None:
     return f"{label} unique: {n} duplicates, e.g. {first3}"
 
 
+def _unknown_ids_problem(parts: list[pa.Array], has_null: bool, check: str, what: str) -> str | None:
+    """"<check>: N <what>, e.g. [first three]" for the doc_ids in `parts` (and a null one), or None."""
+    orphans = pc.unique(pa.concat_arrays(parts)) if parts else pa.array([], pa.string())
+    if not len(orphans) and not has_null:
+        return None
+    first = orphans.take(pc.sort_indices(orphans)[:3]).to_pylist()
+    # a null doc_id is unknown too; it sorts as the string "None" would
+    shown = sorted(first + [None], key=str)[:3] if has_null else first
+    return f"{check}: {len(orphans) + has_null} {what}, e.g. {shown}"
+
+
 def check_tables(folder: Path) -> list[str]:
-    """Cross-table checks over folder/{articles,removed,quarantine}.parquet. Returns the problems;
-    empty when the tables agree.
+    """Cross-table checks over folder/{articles,removed,quarantine,lines}.parquet (lines when it
+    is there). Returns the problems; empty when the tables agree.
 
     Bounded memory at any corpus size: key columns are read one at a time as arrow arrays and
     compared with arrow set look-ups (`is_in`) and numpy; removed.parquet (~230 rows per document)
@@ -247,12 +275,20 @@ def check_tables(folder: Path) -> list[str]:
         ids = ids.drop_null()
         orphan_parts.append(ids.filter(pc.invert(pc.is_in(ids, value_set=known))))
     del known
-    orphans = pc.unique(pa.concat_arrays(orphan_parts)) if orphan_parts else pa.array([], pa.string())
-    if len(orphans) or orphan_null:
-        first = orphans.take(pc.sort_indices(orphans)[:3]).to_pylist()
-        # a null doc_id is unknown too; it sorts as the string "None" would
-        shown = sorted(first + [None], key=str)[:3] if orphan_null else first
-        problems.append(f"removed_doc_id_known: {len(orphans) + orphan_null} removed doc_ids are in neither articles nor quarantine, e.g. {shown}")
+    problem = _unknown_ids_problem(orphan_parts, orphan_null, "removed_doc_id_known",
+                                   "removed doc_ids are in neither articles nor quarantine")
+    if problem:
+        problems.append(problem)
+    if (folder / "lines.parquet").exists():  # lines.doc_id in articles.doc_id, distinct per batch as above
+        orphan_parts, orphan_null = [], False
+        for batch in iter_batches(folder / "lines.parquet", ["doc_id"]):
+            ids = string_array(pc.unique(batch.column(0)))
+            orphan_null |= ids.null_count > 0
+            ids = ids.drop_null()
+            orphan_parts.append(ids.filter(pc.invert(pc.is_in(ids, value_set=art_ids.drop_null()))))
+        problem = _unknown_ids_problem(orphan_parts, orphan_null, "lines_doc_id_known", "lines doc_ids are not in articles")
+        if problem:
+            problems.append(problem)
     art_sources = _key_column(arts_path, "source")
     quar_sources = _key_column(quar_path, "source")
     both = pc.unique(quar_sources.filter(pc.is_in(quar_sources, value_set=art_sources.drop_null())))
@@ -272,7 +308,7 @@ def check_tables(folder: Path) -> list[str]:
 def resolve_duplicates(folder: Path) -> int:
     """Identical documents in different batches (or one carried over from the previous run and one
     new): keep the first articles row of each doc_id, move the others to quarantine (stage
-    "validate", naming the kept copy) and drop their duplicate removed rows. Works on the merged
+    "validate", naming the kept copy) and drop their duplicate removed and lines rows. Works on the merged
     tables in `folder`, streaming row groups; rewrites a file only when it has duplicates.
     Returns the number of rows moved.
 
@@ -311,25 +347,31 @@ def resolve_duplicates(folder: Path) -> int:
         os.replace(tmp, src)
 
     rewrite("articles", lambda rg, off: ~drop[off:off + rg.num_rows])
-    seen: set[tuple] = set()
 
-    def keep_removed(rg, off):
-        # only rows of duplicated documents become Python tuples; every other row is kept as is
-        ids_rg = rg.column("doc_id")
-        is_dup = pc.fill_null(pc.is_in(string_array(ids_rg), value_set=dup_value_set), False)
-        if None in dup_ids:
-            is_dup = pc.or_(is_dup, pc.is_null(ids_rg))
-        mask = np.ones(rg.num_rows, dtype=bool)
-        at = np.flatnonzero(is_dup.to_numpy(zero_copy_only=False))
-        if len(at):
-            cols = rg.select(["doc_id", "line", "start", "end", "kind", "rule"]).take(pa.array(at)).to_pylist()
-            for j, r in zip(at, cols):
-                key = tuple(r.values())
-                mask[j] = key not in seen
-                seen.add(key)
-        return mask
+    def first_rows(key: list[str]):
+        """A row mask keeping the first row of each `key` among the duplicated documents' rows."""
+        seen: set[tuple] = set()
 
-    rewrite("removed", keep_removed)
+        def keep(rg, off):
+            # only rows of duplicated documents become Python tuples; every other row is kept as is
+            ids_rg = rg.column("doc_id")
+            is_dup = pc.fill_null(pc.is_in(string_array(ids_rg), value_set=dup_value_set), False)
+            if None in dup_ids:
+                is_dup = pc.or_(is_dup, pc.is_null(ids_rg))
+            mask = np.ones(rg.num_rows, dtype=bool)
+            at = np.flatnonzero(is_dup.to_numpy(zero_copy_only=False))
+            if len(at):
+                cols = rg.select(key).take(pa.array(at)).to_pylist()
+                for j, r in zip(at, cols):
+                    k = tuple(r.values())
+                    mask[j] = k not in seen
+                    seen.add(k)
+            return mask
+        return keep
+
+    rewrite("removed", first_rows(["doc_id", "line", "start", "end", "kind", "rule"]))
+    if (folder / "lines.parquet").exists():
+        rewrite("lines", first_rows(["doc_id", "line"]))
     quar = pq.read_table(folder / "quarantine.parquet")
     extra = [{"source": s, "doc_id": d, "stage": "validate",
               "error": duplicate_reason(s, kept[d], d)}

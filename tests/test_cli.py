@@ -89,3 +89,19 @@ def test_unwritable_out_dir_is_a_one_line_error(tmp_path):
     proc = run_cli("run", str(SEEDS_RAW), str(blocker / "out"), timeout=60)
     assert proc.returncode != 0
     assert "not writable" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.prefect
+def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path):
+    """OUT_DIR passes the CLI's checks, but its generations folder is a file: the flow fails at
+    the write step. The CLI ends with that error on one line and a non-zero exit, no traceback."""
+    raw, out = tmp_path / "raw", tmp_path / "out"
+    raw.mkdir()
+    shutil.copy(sorted(SEEDS_RAW.glob("*.txt"))[0], raw)
+    out.mkdir()
+    (out / ".tables").write_text("in the way\n")
+    proc = run_cli("run", str(raw), str(out))
+    assert proc.returncode == 1, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr + proc.stdout
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("error: the run failed: FileExistsError: ") and str(out / ".tables") in last, last

@@ -99,10 +99,10 @@ def test_two_cli_runs_give_identical_tables_and_write_only_out_dir(tmp_path, pre
     tables = []
     for out in outs:
         got = {}
-        for name in ("articles", "removed", "quarantine"):
+        for name in ("articles", "removed", "quarantine", "lines"):
             got[name] = pq.read_table(out / f"{name}.parquet").to_pandas().drop(columns=["cleaned_at"], errors="ignore")
         tables.append(got)
-    for name in ("articles", "removed", "quarantine"):
+    for name in ("articles", "removed", "quarantine", "lines"):
         pd.testing.assert_frame_equal(tables[0][name], tables[1][name])
     arts = tables[0]["articles"]
     assert set(HOSTILE_NAMES) <= set(arts["source"])
@@ -112,6 +112,6 @@ def test_two_cli_runs_give_identical_tables_and_write_only_out_dir(tmp_path, pre
     assert {k: v for k, v in after.items() if not k.startswith(("out-1", "out-2"))} == before
     assert sorted(os.listdir(tmp_path)) == ["work"]
     for out in outs:
-        assert {p.name for p in out.iterdir()} <= {"articles.parquet", "removed.parquet", "quarantine.parquet", "run.json",
+        assert {p.name for p in out.iterdir()} <= {"articles.parquet", "removed.parquet", "quarantine.parquet", "lines.parquet", "run.json",
                                                    "manifest.json", "report.html", ".staging", ".newsclean.lock", "corpus",
                                                    ".tables"}

@@ -128,6 +128,7 @@ def _tables(out: Path) -> dict[str, pd.DataFrame]:
     t["articles"] = t["articles"].drop(columns=["cleaned_at"]).sort_values("source").reset_index(drop=True)
     t["removed"] = t["removed"].sort_values(["doc_id", "line", "start"]).reset_index(drop=True)
     t["quarantine"] = t["quarantine"].sort_values("source").reset_index(drop=True)
+    t["lines"] = t["lines"].sort_values(["doc_id", "line"]).reset_index(drop=True)
     return t
 
 

@@ -7,11 +7,12 @@ import pytest
 
 from newsclean.cleaners.metadata import outlets as outlets_mod
 from newsclean.cleaners.metadata.dates import date_from_datelines
-from newsclean.cleaners.metadata.resolve import Evidence, parse_any_date, record_evidence, resolve
+from newsclean.cleaners.batch import article_row
+from newsclean.cleaners.metadata.resolve import PROVENANCE, Evidence, parse_any_date, record_evidence, resolve
 from newsclean.cleaners.metadata.urls import date_from_url, domain_from_url
 from newsclean.cleaners.pipeline import clean_document, clean_text
 from newsclean.cleaners.settings import Settings
-from newsclean.cleaners.types import RawDocument
+from newsclean.cleaners.types import Found, RawDocument
 from tests.articles import BODY, PARAGRAPHS
 
 TODAY = dt.date(2026, 1, 1)
@@ -128,7 +129,7 @@ def test_precedence_record_html_url_text():
     full = resolve(Evidence(published=dt.date(2018, 2, 24), outlet="Reuters", url=url),
                    Evidence(published=dt.date(2017, 1, 1), outlet="CNN", title="T html"),
                    text_title="T text", text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
-    assert (full.published.source, full.outlet.source, full.title) == ("record", "record", "T html")
+    assert (full.published.source, full.outlet.source, full.title) == ("record", "record", Found("T html", "html"))
     html = resolve(Evidence(url=url), Evidence(published=dt.date(2017, 1, 1), outlet="CNN"),
                    text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
     assert (html.published.value, html.published.source) == (dt.date(2017, 1, 1), "html")
@@ -138,6 +139,38 @@ def test_precedence_record_html_url_text():
     assert (by_url.outlet.value, by_url.outlet.source, by_url.outlet_domain) == ("Fox News", "url", "foxnews.com")
     text = resolve(Evidence(), None, text_published=dt.date(2015, 1, 1), text_outlet=text_outlet, today=TODAY)
     assert (text.published.source, text.outlet.value, text.outlet.source) == ("dateline", "Rare", "text")
+
+
+def test_title_and_author_carry_their_source():
+    both = resolve(Evidence(title="T record", author="A record"), Evidence(title="T html", author="A html"),
+                   text_title="T text", text_author="A text")
+    assert (both.title, both.author) == (Found("T record", "record"), Found("A record", "record"))
+    html = resolve(Evidence(), Evidence(title="T html", author="A html"), text_title="T text", text_author="A text")
+    assert (html.title, html.author) == (Found("T html", "html"), Found("A html", "html"))
+    text = resolve(Evidence(), None, text_title="T text", text_author="A text")
+    assert (text.title, text.author) == (Found("T text", "text"), Found("A text", "text"))
+    assert resolve(Evidence(), None).title is None and resolve(Evidence(), None).author is None
+    assert PROVENANCE["title"] == PROVENANCE["author"] == ("record", "html", "text")
+
+
+BYLINE_TEXT = "\n\n".join(["Council backs bigger bus network", "By Jane Smith", *PARAGRAPHS])
+
+
+def test_documents_record_where_title_and_author_came_from():
+    """A record's fields, the HTML's metadata and the text's own headline and byline, each named in
+    the article row's title_source and author_source."""
+    record = RawDocument("a.jsonl#1", b"1", text=BYLINE_TEXT, meta={"title": "Record headline", "author": "Rec Ord"})
+    doc = clean_document(record, Settings())
+    assert (doc.title, doc.title_source, doc.author, doc.author_source) == ("Record headline", "record", "Rec Ord", "record")
+    plain = clean_document(RawDocument("b.txt", BYLINE_TEXT.encode()), Settings())
+    assert (plain.title_source, plain.author, plain.author_source) == ("text", "Jane Smith", "text")
+    assert plain.title == BYLINE_TEXT.splitlines()[0]
+    row = article_row(plain, Settings(), dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc))
+    assert (row["title_source"], row["author_source"]) == ("text", "text")
+    page = ("<html><head><title>Page headline</title><meta name='author' content='Hal Html'></head><body><article>"
+            "<h1>Page headline</h1>" + "".join(f"<p>{p}</p>" for p in PARAGRAPHS) + "</article></body></html>")
+    html = clean_document(RawDocument("c.html", page.encode(), format="html"), Settings())
+    assert (html.title, html.title_source, html.author, html.author_source) == ("Page headline", "html", "Hal Html", "html")
 
 
 def test_implausible_dates_fall_through_to_the_next_source():

@@ -145,3 +145,58 @@ def test_stopping_prefect_services_closes_the_event_websocket(prefect_server, mo
         assert one() == 1  # a later flow starts them again
         assert EventsWorker._instances
     stop_prefect_services()
+
+
+# ---------------------------------------------------------------- the user's Prefect settings
+
+SETTINGS_PROBE = r'''
+import json, os
+from newsclean.flows.env import configure
+configure()
+from prefect.settings import get_current_settings
+s = get_current_settings()
+print(json.dumps({"home_env": os.environ.get("PREFECT_HOME"), "home": str(s.home), "logging": s.logging.level,
+                  "analytics": s.server.analytics_enabled, "server_logging": s.server.logging_level,
+                  "timeout": s.server.ephemeral.startup_timeout_seconds}))
+'''
+
+
+def _settings_probe(tmp_path, **env_updates: str) -> dict:
+    """configure() and Prefect's resulting settings in a fresh interpreter, HOME and the cache
+    directory in tmp_path, no PREFECT_* variable but env_updates."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(HOME=str(tmp_path / "user"), XDG_CACHE_HOME=str(tmp_path / "cache"), **env_updates)
+    (tmp_path / "user").mkdir(exist_ok=True)
+    proc = subprocess.run([sys.executable, "-c", SETTINGS_PROBE], capture_output=True, text=True, timeout=240,
+                          env=env, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _profile(home, **settings: str) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    lines = "".join(f'{k} = "{v}"\n' for k, v in settings.items())
+    (home / "profiles.toml").write_text(f'active = "mine"\n\n[profiles.mine]\n{lines}')
+
+
+def test_a_user_set_prefect_home_and_its_profile_are_kept(tmp_path):
+    home = tmp_path / "my-prefect"
+    _profile(home, PREFECT_LOGGING_LEVEL="DEBUG", PREFECT_SERVER_ANALYTICS_ENABLED="true")
+    got = _settings_probe(tmp_path, PREFECT_HOME=str(home))
+    assert got["home_env"] == str(home) and got["home"] == str(home)
+    assert (got["logging"], got["analytics"]) == ("DEBUG", True)  # the profile's, not newsclean's defaults
+    assert (got["server_logging"], got["timeout"]) == ("CRITICAL", 120)  # what it leaves unset is filled in
+
+
+def test_prefect_s_own_home_is_used_when_it_exists(tmp_path):
+    _profile(tmp_path / "user" / ".prefect", PREFECT_LOGGING_LEVEL="ERROR")
+    got = _settings_probe(tmp_path)
+    assert got["home_env"] is None and got["home"] == str(tmp_path / "user" / ".prefect")
+    assert got["logging"] == "ERROR"
+
+
+def test_environment_settings_win_and_a_user_without_prefect_gets_a_cache_home(tmp_path):
+    got = _settings_probe(tmp_path, PREFECT_LOGGING_LEVEL="INFO")
+    assert got["home_env"] == got["home"] == str(tmp_path / "cache" / "newsclean" / "prefect")
+    assert (got["logging"], got["analytics"], got["server_logging"]) == ("INFO", False, "CRITICAL")
+    assert not (tmp_path / "user" / ".prefect").exists()

@@ -28,7 +28,7 @@ def readme_table(file: str) -> list[dict]:
     return [dict(zip(header, r)) for r in body]
 
 
-@pytest.mark.parametrize("table", ["articles", "removed", "quarantine"])
+@pytest.mark.parametrize("table", ["articles", "removed", "quarantine", "lines"])
 def test_readme_column_table_matches_schema(table):
     spec = describe()[table]
     doc = readme_table(spec["file"])
@@ -47,8 +47,6 @@ def test_readme_names_the_kind_vocabulary():
 
 
 def test_readme_settings_table_lists_every_setting():
-    import dataclasses
-
     from newsclean.cleaners.settings import Settings
 
     m = re.search(r"^## Settings\s*$", README, re.M)
@@ -56,8 +54,8 @@ def test_readme_settings_table_lists_every_setting():
     rows = [line for line in README[m.end():].split("\n## ", 1)[0].splitlines() if line.startswith("| `")]
     names = [row.split("|")[1].strip().strip("`") for row in rows]
     defaults = {row.split("|")[1].strip().strip("`"): row.split("|")[2].strip() for row in rows}
-    fields = dataclasses.fields(Settings)
-    assert names == [f.name for f in fields], "the README's settings table and Settings differ"
-    for f in fields:
+    fields = Settings.model_fields
+    assert names == list(fields), "the README's settings table and Settings differ"
+    for name, f in fields.items():
         shown = {None: "none", True: "true", False: "false"}.get(f.default, str(f.default))
-        assert defaults[f.name].replace(",", "") in (shown, shown.removesuffix(".0")), f"{f.name}: README says {defaults[f.name]}, Settings {f.default}"
+        assert defaults[name].replace(",", "") in (shown, shown.removesuffix(".0")), f"{name}: README says {defaults[name]}, Settings {f.default}"

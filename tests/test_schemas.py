@@ -185,7 +185,7 @@ def test_schema_command_prints_and_exports_the_contract():
     assert out.returncode == 0, out.stderr
     contract = json.loads(out.stdout)
     assert contract == json.loads(json.dumps(describe()))
-    for table in ("articles", "removed", "quarantine"):
+    for table in ("articles", "removed", "quarantine", "lines"):
         cols = [c["name"] for c in contract[table]["columns"]]
         assert cols == ARROW_SCHEMAS[table].names
     names = {k["name"] for t in ("articles", "removed") for c in contract[t]["columns"] for k in c["checks"]}
@@ -193,11 +193,12 @@ def test_schema_command_prints_and_exports_the_contract():
     for check in ("unique", "str_matches", "text_is_clean", "published_in_range", "outlet_domain_is_registrable",
                   "n_words_matches_text", "isin", "start_before_end"):
         assert check in names
-    assert {k["name"] for k in contract["cross_table_checks"]} == {"removed_line_not_in_text", "removed_doc_id_known", "source_in_one_place"}
+    assert {k["name"] for k in contract["cross_table_checks"]} == {"removed_line_not_in_text", "removed_doc_id_known", "source_in_one_place",
+                                                                   "lines_doc_id_known", "removed_span_in_lines"}
     text = subprocess.run([str(cli), "schema"], capture_output=True, text=True, timeout=60)
     assert text.returncode == 0
-    for needle in ("articles.parquet", "removed.parquet", "quarantine.parquet", "date32[day]", "timestamp[us, tz=UTC]",
-                   "n_words_matches_text", "removed_doc_id_known"):
+    for needle in ("articles.parquet", "removed.parquet", "quarantine.parquet", "lines.parquet", "date32[day]",
+                   "timestamp[us, tz=UTC]", "n_words_matches_text", "removed_doc_id_known", "one_row_per_line"):
         assert needle in text.stdout, needle
 
 

@@ -30,7 +30,8 @@ def stage_run(out: Path, tag: str, with_manifest: bool = True) -> Path:
     arts = [{"doc_id": f"{tag}-{i}", "source": f"{tag}/{i}.txt", "text": f"text {tag} {i}"} for i in range(3)]
     rem = [{"doc_id": f"{tag}-{i}", "line": 1, "start": 0, "end": 3, "text": "abc", "kind": "boilerplate"} for i in range(3)]
     quar = [{"source": f"{tag}/q.txt", "doc_id": f"{tag}-q", "stage": "clean", "error": tag}]
-    for name, rows in (("articles", arts), ("removed", rem), ("quarantine", quar)):
+    lines = [{"doc_id": f"{tag}-{i}", "line": 1, "text": "abc"} for i in range(3)]
+    for name, rows in (("articles", arts), ("removed", rem), ("quarantine", quar), ("lines", lines)):
         store.atomic_write_parquet(store.to_arrow(name, rows), stage / f"{name}.parquet")
     if with_manifest:
         manifest.save(manifest.Manifest(tag, {f"{tag}/0.txt": manifest.Entry(1, 2, tag)}), stage)
@@ -176,7 +177,7 @@ def test_symlink_layout_after_runs_and_readers(tmp_path):
     assert store.sources_with_rows(out, ["B/0.txt", "B/q.txt", "X/0.txt"]) == {"B/0.txt", "B/q.txt"}
     assert store.sources_quarantined_at(out, "clean", ["B/q.txt"]) == {"B/q.txt"}
     stage = out / store.STAGING / "C"
-    assert store.carry_over(stage, out, ["B/1.txt"]) == {"articles": 1, "quarantine": 0, "removed": 1}
+    assert store.carry_over(stage, out, ["B/1.txt"]) == {"articles": 1, "quarantine": 0, "removed": 1, "lines": 1}
     assert manifest.load(out).pipeline_version == "B"
     # A commit without a manifest in the staging folder keeps the tables consistent; the manifest
     # link then points at nothing and loads as empty (the next flow run re-cleans everything).

@@ -1,9 +1,11 @@
 """One value per metadata field, from every source that offers one, with provenance.
 
 Precedence, highest first: the record's own fields ("record"), the HTML (trafilatura metadata,
-htmldate: "html"), the URL (domain, date in the path: "url"), the text's debris spans (datelines,
-signatures, calls to action: "dateline" for dates, "text" for outlets). A source that offers
-nothing, or a date outside [1990-01-01, today], leaves the field to the next source.
+htmldate: "html"), the URL (domain, date in the path: "url"), the text itself (its headline, and
+its debris spans: datelines, bylines, signatures, calls to action: "dateline" for dates, "text" for
+the title, the author and outlets). A source that offers nothing, or a date outside
+[1990-01-01, today], leaves the field to the next source. Each value's source is in
+PROVENANCE's vocabulary.
 
 Outlet names are canonicalised through the registry (newsclean.cleaners.metadata.registry): an alias or a
 domain the registry knows maps to its one canonical name and domain.
@@ -36,6 +38,14 @@ RECORD_FIELDS = {
     "author": ("author", "authors", "byline"),
     "id": ("id", "doc_id", "_id"),
 }
+# Where each field's value may come from, highest precedence first: the closed vocabularies of the
+# articles table's *_source columns (newsclean.schemas.tables).
+PROVENANCE = {
+    "title": ("record", "html", "text"),
+    "author": ("record", "html", "text"),
+    "published": ("record", "html", "url", "dateline"),
+    "outlet": ("record", "html", "url", "text"),
+}
 _DOMAINISH = re.compile(r"^(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/.*)?$", re.I)
 
 
@@ -52,12 +62,12 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Resolved:
-    title: str | None
+    title: Found | None
     published: Found | None
     outlet: Found | None
     outlet_domain: str | None
     url: str | None
-    author: str | None
+    author: Found | None
 
 
 # Where common exports nest a field's value in an object: WordPress's REST API ("title":
@@ -220,10 +230,15 @@ def resolve(record: Evidence, html: Evidence | None = None, *, text_title: str |
         outlet, outlet_domain = Found(text_outlet[0], "text"), text_outlet[1]
 
     return Resolved(
-        title=record.title or html.title or text_title,
+        title=_first((record.title, "record"), (html.title, "html"), (text_title, "text")),
         published=published,
         outlet=outlet,
         outlet_domain=outlet_domain,
         url=url,
-        author=record.author or html.author or text_author,
+        author=_first((record.author, "record"), (html.author, "html"), (text_author, "text")),
     )
+
+
+def _first(*offers: tuple[str | None, str]) -> Found | None:
+    """The first value offered, with its source."""
+    return next((Found(value, source) for value, source in offers if value), None)

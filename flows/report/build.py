@@ -54,7 +54,7 @@ _META_FIELDS = (("title", "title_source"), ("published", "published_source"),
                 ("outlet", "outlet_source"), ("author", "author_source"), ("url", "url_source"))
 _ARTICLE_COLUMNS = ("doc_id", "source", "title", "outlet", "outlet_domain", "outlet_source",
                     "published", "published_source", "author", "url", "n_words", "n_removed",
-                    "pipeline_version", "cleaned_at", "title_source")
+                    "pipeline_version", "cleaned_at", "title_source", "author_source")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -89,12 +89,9 @@ def _run_settings(run: dict) -> Any:
     if not isinstance(raw, dict):
         return None
     try:
-        import dataclasses
-
         from newsclean.cleaners.settings import Settings
 
-        known = {f.name for f in dataclasses.fields(Settings)}
-        return Settings(**{k: v for k, v in raw.items() if k in known})
+        return Settings(**{k: v for k, v in raw.items() if k in Settings.model_fields})
     except Exception:  # noqa: BLE001 - unknown or invalid settings: use the defaults
         return None
 
