@@ -17,11 +17,12 @@ tests/test_upstream_internals.py breaks each check on purpose and ties the range
 """
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.util
 import inspect
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -233,35 +234,87 @@ def module_file(module: str) -> Path | None:
     return Path(spec.origin) if not rest else None
 
 
-def _problem_in_source(sym: Symbol, sources: dict[str, tuple[str, ast.Module] | None]) -> str | None:
-    """What is wrong with `sym` as its source file reads, or None (Symbol.kind and called_by are
-    not used by the libraries checked this way)."""
+@dataclass(frozen=True)
+class Definition:
+    """A class or function as its module's source reads."""
+    params: tuple[str, ...] | None  # a function's parameters, in order; None for a class
+    source: str
+
+
+def source_definitions(text: str) -> dict[str, Definition]:
+    """Every class and function a module's source defines, by dotted name ("Class.method"), read
+    with the tokenizer: Python 3.11's ast.parse fails at random deep in a thread ("AST constructor
+    recursion depth mismatch", CPython issue 106905), which is where a flow run checks Prefect."""
+    lines = text.splitlines(keepends=True)
+    toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.INDENT, tokenize.DEDENT)]
+    out: dict[str, Definition] = {}
+    open_defs: list[tuple[str, int, int, tuple[str, ...] | None]] = []  # dotted name, column, first line, params
+
+    def close(before_line: int, column: int) -> None:
+        while open_defs and open_defs[-1][1] >= column:
+            name, _, first, params = open_defs.pop()
+            out[name] = Definition(params, "".join(lines[first - 1:before_line - 1]))
+
+    at_start = True
+    for k, tok in enumerate(toks):
+        starts, at_start = at_start, tok.type == tokenize.NEWLINE
+        if not starts:
+            continue
+        if tok.type == tokenize.ENDMARKER:
+            close(len(lines) + 1, 0)
+            break
+        close(tok.start[0], tok.start[1])
+        j = k + 1 if tok.string == "async" else k
+        if toks[j].string not in ("def", "class") or toks[j + 1].type != tokenize.NAME:
+            continue
+        params = _parameters_at(toks, j + 2) if toks[j].string == "def" else None
+        dotted = ".".join([d[0] for d in open_defs[-1:]] + [toks[j + 1].string])
+        open_defs.append((dotted, tok.start[1], tok.start[0], params))
+    return out
+
+
+def _parameters_at(toks: list, k: int) -> tuple[str, ...]:
+    """The parameter names of the parenthesised list that starts at toks[k]."""
+    names, depth, expect = [], 0, False
+    for tok in toks[k:]:
+        if tok.type == tokenize.OP and tok.string in "([{":
+            depth += 1
+            expect = depth == 1
+        elif tok.type == tokenize.OP and tok.string in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif depth == 1 and tok.type == tokenize.OP and tok.string in (",", "*", "**"):
+            expect = True
+        elif depth == 1 and expect and tok.type == tokenize.NAME:
+            names.append(tok.string)
+            expect = False
+        else:
+            expect = False
+    return tuple(names)
+
+
+def _problem_in_source(sym: Symbol, sources: dict[str, dict[str, Definition] | None]) -> str | None:
+    """What is wrong with `sym` as its module's source file reads, or None (Symbol.kind and
+    called_by are not used by the libraries checked this way)."""
     if sym.module not in sources:
         path = module_file(sym.module)
-        if path is None:
-            sources[sym.module] = None
-        else:
-            text = path.read_text(encoding="utf-8")
-            sources[sym.module] = (text, ast.parse(text))
-    found = sources[sym.module]
-    if found is None:
+        sources[sym.module] = source_definitions(path.read_text(encoding="utf-8")) if path is not None else None
+    definitions = sources[sym.module]
+    if definitions is None:
         return f"{sym.module} is missing"
-    text, node = found
-    for part in sym.name.split("."):
-        node = next((n for n in getattr(node, "body", ()) if getattr(n, "name", None) == part), None)
-        if node is None:
-            return f"{sym.path} is missing"
+    found = definitions.get(sym.name)
+    if found is None:
+        return f"{sym.path} is missing"
     if sym.params is not None:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if found.params is None:
             return f"{sym.path} is not a function"
-        names = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
-        if names[:len(sym.params)] != list(sym.params):
-            return f"{sym.path} takes ({', '.join(names)}), not ({', '.join(sym.params)}, ...)"
-    if sym.holds:
-        segment = ast.get_source_segment(text, node) or ""
-        absent = [s for s in sym.holds if s not in segment]
-        if absent:
-            return f"{sym.path} no longer holds {', '.join(absent)}"
+        if found.params[:len(sym.params)] != sym.params:
+            return f"{sym.path} takes ({', '.join(found.params)}), not ({', '.join(sym.params)}, ...)"
+    absent = [s for s in sym.holds if s not in found.source]
+    if absent:
+        return f"{sym.path} no longer holds {', '.join(absent)}"
     return None
 
 

@@ -14,8 +14,9 @@ Prefect's ephemeral flags), for two reasons:
 
 The launch copies Prefect's own (its SubprocessASGIServer's command and private environment flags,
 its create_app factory), and use_api refreshes Prefect's process-wide settings: Prefect internals,
-declared in newsclean.cleaners.upstream and checked, from their source files and without importing
-the server module, before the server starts; another Prefect raises UpstreamMismatch saying what to do.
+declared in newsclean.cleaners.upstream and checked from their source files (the server module is
+not imported) while the server starts: another Prefect stops it and raises UpstreamMismatch, saying
+what to do.
 """
 from __future__ import annotations
 
@@ -145,11 +146,16 @@ class TemporaryAPI:
 
 def start_temporary_api() -> TemporaryAPI | None:
     """Start the temporary server when the run will need one (no API configured, Prefect's
-    ephemeral mode on); None otherwise. Returns without waiting for it: `use_api` waits."""
-    upstream.require("prefect")  # the launch copies Prefect's: raises UpstreamMismatch for another Prefect
+    ephemeral mode on); None otherwise. Returns without waiting for it: `use_api` waits. Raises
+    UpstreamMismatch, the server stopped, when Prefect is not the one the launch copies."""
     if os.environ.get("PREFECT_API_URL"):
         return None
     api = TemporaryAPI()  # before Prefect's settings are imported: see the module's docstring
+    try:
+        upstream.require("prefect")  # read from Prefect's source files while its server starts
+    except upstream.UpstreamMismatch:
+        api.stop()
+        raise
     from prefect.settings import get_current_settings
 
     settings = get_current_settings()

@@ -80,6 +80,30 @@ def test_what_is_read_from_prefect_s_source_is_what_importing_it_gives(case):
     assert upstream._problem_imported(sym) is None
 
 
+@pytest.mark.parametrize("module", sorted({sym.module for _, sym in BY_SOURCE} | {"trafilatura.core", "htmldate.core"}))
+def test_the_source_reader_finds_what_the_parser_finds(module):
+    """upstream.source_definitions (the tokenizer) against ast on whole modules: every class and
+    function, its parameters in order, its source."""
+    text = upstream.module_file(module).read_text(encoding="utf-8")
+    found = upstream.source_definitions(text)
+    expected = {}
+
+    def walk(node, prefix):
+        for n in getattr(node, "body", ()):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                a = getattr(n, "args", None)
+                params = None if a is None else tuple(x.arg for x in (*a.posonlyargs, *a.args, *([a.vararg] if a.vararg else []),
+                                                                      *a.kwonlyargs, *([a.kwarg] if a.kwarg else [])))
+                expected[prefix + n.name] = (params, ast.get_source_segment(text, n))
+                walk(n, prefix + n.name + ".")
+
+    walk(ast.parse(text), "")
+    assert len(expected) > 10
+    for name, (params, source) in expected.items():
+        assert found[name].params == params, name
+        assert source in found[name].source, name
+
+
 def test_the_cleaners_and_flows_use_no_other_library_internal_than_the_declared_ones():
     """Every name cleaners/, schemas/ and flows/ take from trafilatura, htmldate or ftfy (an import, or
     an attribute of an imported module) is declared in newsclean.cleaners.upstream."""
@@ -252,29 +276,38 @@ def test_an_unreadable_mojibake_pattern_stops_instead_of_slowing_down(monkeypatc
         lines._mojibake_required()
 
 
-def test_a_changed_prefect_stops_before_its_server_is_launched(unchecked, monkeypatch):
-    import subprocess as sp
+@pytest.fixture
+def launches(monkeypatch):
+    """The temporary server's launches and stops, without a server."""
+    from newsclean.flows import prefect_api
 
+    seen = []
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setattr(prefect_api.TemporaryAPI, "_launch", lambda self: seen.append("launch"))
+    monkeypatch.setattr(prefect_api.TemporaryAPI, "stop", lambda self: seen.append("stop"))
+    return seen
+
+
+def test_a_changed_prefect_stops_the_server_it_started(unchecked, monkeypatch, launches):
     from newsclean.flows import prefect_api
 
     monkeypatch.setattr(upstream, "installed_version", lambda name: "3.9.1" if name == "prefect" else None)
-    monkeypatch.setattr(sp, "Popen", lambda *a, **k: pytest.fail("a server was launched"))
     with pytest.raises(UpstreamMismatch, match=r"^prefect 3\.9\.1: outside the tested range"):
         prefect_api.start_temporary_api()
+    assert launches == ["launch", "stop"]
 
 
-def test_the_cli_says_it_in_one_line(unchecked, monkeypatch, tmp_path):
+def test_the_cli_says_it_in_one_line(unchecked, monkeypatch, tmp_path, launches):
     from typer.testing import CliRunner
 
-    from newsclean.flows import prefect_api
     from newsclean.flows.cli import app
 
     real = upstream.installed_version
     monkeypatch.setattr(upstream, "installed_version", lambda name: "3.9.1" if name == "prefect" else real(name))
-    monkeypatch.setattr(prefect_api.TemporaryAPI, "_launch", lambda self: pytest.fail("a server was launched"))
     (tmp_path / "raw").mkdir()
     result = CliRunner().invoke(app, ["run", str(tmp_path / "raw"), str(tmp_path / "out")])
     assert result.exit_code == 2
     out = result.output + (result.stderr if result.stderr_bytes is not None else "")
     assert re.search(r"error: prefect 3\.9\.1: outside the tested range >=3\.8\.8,<3\.9\. .*pip install 'prefect>=3\.8\.8,<3\.9'", out)
     assert "Traceback" not in out
+    assert launches == ["launch", "stop"]
