@@ -91,10 +91,8 @@ def main(argv: list[str] | None = None) -> dict:
         t.wrap(eh, "page_metadata", "metadata (all)")
     t.wrap(tm, "find_date", "metadata: htmldate find_date")
     t.wrap(tm, "extract_author", "metadata: trafilatura extract_author")
-    for attr, label in (("page_date", "metadata: date (page_date: htmldate's find_date steps; search_page if DATE_PAGE_SEARCH)"),
-                        ("page_author", "metadata: author (page_author: trafilatura's author XPaths in one pass)")):
-        if hasattr(eh, attr):
-            t.wrap(eh, attr, label)
+    if hasattr(eh, "page_author"):
+        t.wrap(eh, "page_author", "metadata: author (page_author: trafilatura's author XPaths in one pass)")
     import trafilatura as tr
     bare = t.wrap(tr, "bare_extraction", "trafilatura body", nth={0: "trafilatura body", 1: "trafilatura recall retry"})
     t.wrap(eh, "page_chars", "page_chars (exact page size, only when the body is under half the whole <body> text)")

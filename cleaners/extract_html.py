@@ -21,14 +21,17 @@ import datetime as dt
 import gc
 import logging
 import re
+import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from functools import wraps
+from typing import Any, Callable, Iterator
 
 import lxml.html
 from lxml import etree
 
-from newsclean.cleaners import readability_gate, xpath_gate
+from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from newsclean.cleaners.shape import fold
@@ -319,7 +322,9 @@ def _load_html(html: str):
     per page): the same repairs and checks, the same parser. Anything unusual (a parse that fails
     or yields an empty tree) goes through trafilatura's own function. bench/html_identity.py and
     tests/test_html_speed_paths.py compare the trees."""
-    from trafilatura.utils import HTML_PARSER, is_dubious_html, load_html, repair_faulty_html
+    upstream.require("trafilatura")
+    from trafilatura import load_html
+    from trafilatura.utils import HTML_PARSER, is_dubious_html, repair_faulty_html
 
     beginning = html[:50].lower()
     dubious = is_dubious_html(beginning)
@@ -431,10 +436,12 @@ def page_author(tree) -> str | None:
     from the ones transcribed here, or when the tree holds comments or processing instructions
     (delete_element would move tails onto them) or a <rel> element (rel='me' tests its text).
     tests/test_html_speed_paths.py compares both on the dev pages."""
+    upstream.require("trafilatura")
     import trafilatura.metadata as tm
 
     if not _same_author_xpaths() or next(tree.iter(etree.Comment, etree.ProcessingInstruction, "rel"), None) is not None:
-        return tm.extract_author(tree)
+        # trafilatura's own function (past the stand-in page_metadata puts in its place)
+        return getattr(tm.extract_author, "__wrapped__", tm.extract_author)(tree)
     root = tree.getroottree().getroot()
     gone: set = set()
     matches: tuple[list, list, list] = ([], [], [])
@@ -474,109 +481,88 @@ def page_author(tree) -> str | None:
 # served by no date than by a guessed one. page_date(page_search=True) runs htmldate's whole cascade.
 DATE_PAGE_SEARCH = False
 
+# Inside page_metadata (and page_date), trafilatura's extract_metadata and htmldate's find_date run
+# as they are, except for the functions they look up by name that stand-ins replace (each declared
+# in newsclean.cleaners.upstream): the author search is page_author, the categories, tags and
+# licence (never read here) are not searched, and htmldate's search_page runs only when asked.
+_SHORTCUTS: ContextVar[bool] = ContextVar("metadata_shortcuts", default=False)
+_PAGE_SEARCH: ContextVar[bool] = ContextVar("metadata_page_search", default=True)
+_shortcuts_installed = False
+_installing = threading.Lock()  # pages extracted in threads: one installs, the others wait
+
+
+def _stand_in(module, name: str, instead: Callable) -> None:
+    """Put a function in place of `module.name` that calls `instead(original, *args)` inside
+    metadata_shortcuts() and the original elsewhere (`__wrapped__`, read at each call)."""
+    original = getattr(module, name)
+    if getattr(original, "is_stand_in", False):
+        original = original.__wrapped__  # put in by an earlier import of this module: replaced
+
+    @wraps(original)
+    def stand_in(*args, **kwargs):
+        if _SHORTCUTS.get():
+            return instead(stand_in.__wrapped__, *args, **kwargs)
+        return stand_in.__wrapped__(*args, **kwargs)
+
+    stand_in.is_stand_in = True
+    setattr(module, name, stand_in)
+
+
+def _install_shortcuts() -> None:
+    global _shortcuts_installed
+    upstream.require("trafilatura", "htmldate")
+    if _shortcuts_installed:
+        return
+    with _installing:
+        if _shortcuts_installed:
+            return
+        import htmldate.core as hd
+        import trafilatura.metadata as tm
+
+        _stand_in(tm, "extract_author", lambda original, tree: page_author(tree))
+        _stand_in(tm, "extract_catstags", lambda original, metatype, tree: [])
+        _stand_in(tm, "extract_license", lambda original, tree: None)
+        _stand_in(hd, "search_page", lambda original, htmlstring, options:
+                  original(htmlstring, options) if _PAGE_SEARCH.get() else None)
+        _shortcuts_installed = True
+
+
+@contextmanager
+def metadata_shortcuts(page_search: bool | None = None) -> Iterator[None]:
+    """Within the block, extract_metadata and find_date take the stand-ins (see _SHORTCUTS);
+    htmldate's search_page runs when `page_search` (default DATE_PAGE_SEARCH)."""
+    _install_shortcuts()
+    on = _SHORTCUTS.set(True)
+    search = _PAGE_SEARCH.set(DATE_PAGE_SEARCH if page_search is None else page_search)
+    try:
+        yield
+    finally:
+        _PAGE_SEARCH.reset(search)
+        _SHORTCUTS.reset(on)
+
 
 def page_date(tree, url: str | None, date_config: dict, *, page_search: bool | None = None) -> str | None:
-    """htmldate's `find_date(tree, url=url, **date_config)` (trafilatura's date parameters: original
-    publication date, extensive search, today as the latest date) step for step: the URL, <meta>,
-    JSON-LD and <abbr> fast paths first, then (pruned copy) date elements, <time>, timestamps,
-    images, the free-text reference search; identical results (tests/test_html_speed_paths.py).
+    """htmldate's `find_date(tree, url=url, **date_config)`, whose last resort, `search_page`, a
+    regex hunt for any date-like string (a copyright year, a bare year-month) in the whole
+    serialised page, runs only when `page_search` (default DATE_PAGE_SEARCH). On the 461 dev pages
+    that step alone decides 55 pages: 47 of them have no published date in the truth, and of the 8
+    that have one it gets 1 right; it costs ~16 ms on each page it runs on (bench/html_date_mode.py)."""
+    from htmldate import find_date
 
-    Its last resort, `search_page`, a regex hunt for any date-like string (a copyright year, a bare
-    year-month) in the whole serialised page, runs only when `page_search` (default
-    DATE_PAGE_SEARCH). On the 461 dev pages that step alone decides 55 pages: 47 of them have no
-    published date in the truth, and of the 8 that have one it gets 1 right; it costs ~16 ms on
-    each page it runs on (bench/html_date_mode.py)."""
-    from copy import deepcopy
-
-    import htmldate.core as hd
-    from htmldate.validators import get_max_date, get_min_date
-
-    options = hd.Extractor(bool(date_config.get("extensive_search", True)), get_max_date(date_config.get("max_date")),
-                           get_min_date(date_config.get("min_date")), bool(date_config.get("original_date", False)),
-                           "%Y-%m-%d")
-    if url is None:
-        urlelem = tree.find('.//link[@rel="canonical"]')
-        if urlelem is not None:
-            url = urlelem.get("href")
-    result = hd.extract_url_date(url, options)
-    if result is not None:
-        return result
-    result = hd.examine_header(tree, options) or hd.json_search(tree, options)
-    if result is not None:
-        return result
-    result = hd.examine_abbr_elements(tree, options)
-    if result is not None:
-        return result
-    pruning_tree = deepcopy(tree)
-    try:
-        search_tree = hd.discard_unwanted(hd.clean_html(pruning_tree, hd.CLEANING_LIST))
-    except ValueError:  # rare lxml error (NULL bytes, control characters), as htmldate handles it
-        search_tree = pruning_tree
-    result = (hd.examine_elements(hd.date_candidates(search_tree, options.extensive), options)
-              or hd.examine_elements(search_tree.xpath(".//title|.//h1"), options)
-              or hd.examine_time_elements(search_tree, options))
-    if result is not None:
-        return result
-    htmlstring = hd.serialize(search_tree)
-    result = (hd.pattern_search(htmlstring, hd.TIMESTAMP_PATTERN, options)
-              or hd.img_search(search_tree, options)
-              or hd.idiosyncrasies_search(htmlstring, options))
-    if result is not None:
-        return result
-    if not options.extensive:  # htmldate's quick mode: a bare date from the text only
-        hd.clean_html(search_tree, ["script", "style"])
-        return hd.pattern_search(" ".join(search_tree.itertext()), hd.TIMESTAMP_LOOSE_PATTERN, options)
-    reference = None
-    for segment in hd.FREE_TEXT_EXPRESSIONS(search_tree):
-        segment = segment.strip()
-        if hd.MIN_SEGMENT_LEN < len(segment) < hd.MAX_SEGMENT_LEN:
-            reference = hd.compare_reference(reference, segment, options)
-    converted = hd.check_extracted_reference(reference, options)
-    if converted or not (DATE_PAGE_SEARCH if page_search is None else page_search):
-        return converted
-    return hd.search_page(htmlstring, options)
+    with metadata_shortcuts(page_search):
+        return find_date(tree, url=url, **date_config)
 
 
 def page_metadata(tree, url: str | None = None, *, page_search: bool | None = None):
-    """trafilatura's `extract_metadata(tree, url, set_date_params(True))`, step for step, without
-    the three fields this path never reads (categories, tags, licence: a fifth of its cost). Title,
-    author, url, hostname, date (htmldate's original publication date, extensive search) and
-    sitename come out identical (tests/test_html_speed_identity.py checks it against trafilatura's
-    own function). The tree is not modified (trafilatura's author and htmldate's search copy it)."""
-    import trafilatura.metadata as tm
-    from trafilatura.settings import set_date_params
+    """trafilatura's `extract_metadata(tree, url)`: title, author, url, hostname, date (htmldate's
+    original publication date, extensive search, search_page as page_date runs it) and sitename,
+    with the author found by page_author and without the three fields this path never reads
+    (categories, tags, licence: ~2 of its ~6 ms a page on 200 dev pages). The tree is not modified
+    (trafilatura's author search and htmldate's copy it)."""
+    from trafilatura import extract_metadata
 
-    date_config = set_date_params(True)
-    metadata = tm.examine_meta(tree)
-    if metadata.author and " " not in metadata.author:
-        metadata.author = None
-    try:
-        metadata = tm.extract_meta_json(tree, metadata)
-    except Exception:  # bugs in trafilatura's json_metadata, as extract_metadata tolerates them
-        pass
-    if not metadata.title:
-        metadata.title = tm.extract_title(tree)
-    if not metadata.author:
-        metadata.author = page_author(tree)
-    if not metadata.url:
-        metadata.url = tm.extract_url(tree, url)
-    if metadata.url:
-        metadata.hostname = tm.extract_domain(metadata.url, fast=True)
-    date_config["url"] = metadata.url
-    metadata.date = page_date(tree, metadata.url, date_config, page_search=page_search)
-    if not metadata.sitename:
-        metadata.sitename = tm.extract_sitename(tree)
-    if metadata.sitename:
-        metadata.sitename = metadata.sitename.lstrip("@")
-        if metadata.sitename and "." not in metadata.sitename and not metadata.sitename[0].isupper():
-            metadata.sitename = metadata.sitename.title()
-    elif metadata.url:
-        mymatch = tm.META_URL.match(metadata.url)
-        if mymatch:
-            metadata.sitename = mymatch[1]
-    metadata.filedate = date_config.get("max_date")
-    metadata.clean_and_trim()
-    return metadata
+    with metadata_shortcuts(page_search):
+        return extract_metadata(tree, default_url=url)
 
 
 @contextmanager
@@ -619,22 +605,22 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     tree = parse_html(repair_source_mojibake(html))
     if tree is None:
         raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
-    try:
-        doc = page_metadata(tree, url)
-    except Exception:  # trafilatura bugs on odd markup: no metadata, the body may still come
-        doc = None
+    # No `except` here: an error in the metadata is the page's own (a quarantine row naming it), and
+    # a library that changed under newsclean stops the run (newsclean.cleaners.upstream), never an
+    # empty title and date on every page
+    doc = page_metadata(tree, url)
     try:
         # the body, with the url bare_extraction(with_metadata=True) would hand its extractors
-        body_doc = bare_extraction(tree, url=url or (doc.url if doc is not None else None), include_comments=False)
+        body_doc = bare_extraction(tree, url=url or doc.url, include_comments=False)
     except Exception:  # trafilatura bugs on odd markup: fall back to the visible text
         body_doc = None
-    meta_titles = [doc.title] if doc is not None and doc.title else []
+    meta_titles = [doc.title] if doc.title else []
     meta_titles += page_titles(tree)
     h1s = [_text_of(h) for h in tree.getroottree().getroot().iter("h1")
            if any(a.tag == "body" for a in h.iterancestors())]  # //body//h1
-    page_url = url or (doc.url if doc is not None else None)
-    sitename = doc.sitename if doc is not None else None
-    host = (doc.hostname if doc is not None else None) or None
+    page_url = url or doc.url
+    sitename = doc.sitename
+    host = doc.hostname or None
     title = choose_title(h1s, [" ".join(t.split()) for t in meta_titles], sitename, host)
     body = (body_doc.text or "").strip() if body_doc is not None else ""
     # The page's size only matters when trafilatura's body is under half of it (recall retry,
@@ -664,10 +650,10 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         mode=mode,
         encoding=encoding,
         title=title,
-        published=_date(doc.date) if doc is not None else None,
+        published=_date(doc.date),
         sitename=sitename,
         url=page_url,
-        author=(doc.author or None) if doc is not None else None,
+        author=doc.author or None,
         headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
         visible=visible,
         shell=shell_reason(tree) if short else None,

@@ -9,11 +9,14 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import ftfy
-from ftfy import chardata, fixes
-from ftfy.badness import BADNESS_RE, is_bad
+from newsclean.cleaners import upstream
 
-from newsclean.cleaners import front_matter
+upstream.require("ftfy")  # the tables below are ftfy's internals: another ftfy stops here, saying what to do
+import ftfy  # noqa: E402
+from ftfy import chardata, fixes  # noqa: E402
+from ftfy.badness import BADNESS_RE, is_bad  # noqa: E402
+
+from newsclean.cleaners import front_matter  # noqa: E402
 from newsclean.cleaners.markdown import plain_lines
 from newsclean.cleaners.unwrap import unwrap
 
@@ -47,7 +50,8 @@ def _class_chars(pattern: re.Pattern) -> set[int]:
     """The characters a one-character-class pattern such as "[\\u2018-\\u201b]" matches."""
     from re import _constants as C, _parser as P
 
-    (op, av), = list(P.parse(pattern.pattern, pattern.flags))
+    parsed = list(P.parse(pattern.pattern, pattern.flags))
+    op, av = parsed[0] if len(parsed) == 1 else (None, None)  # None: not one class, as below
     out: set[int] = set()
     for o, a in (av if op is C.IN else [(op, av)]):
         if o is C.LITERAL:
@@ -55,7 +59,8 @@ def _class_chars(pattern: re.Pattern) -> set[int]:
         elif o is C.RANGE:
             out.update(range(a[0], a[1] + 1))
         else:
-            raise ValueError(f"unexpected {o} in {pattern.pattern!r}")
+            raise upstream.mismatch("ftfy", f"the pattern {pattern.pattern!r} of ftfy.chardata is not one class of "
+                                    "characters, as newsclean.cleaners.lines reads its quote patterns")
     return out
 
 
@@ -76,40 +81,40 @@ def _mojibake_required() -> re.Pattern:
     BADNESS_RE is an alternation; every alternative has mandatory positions that only non-ASCII
     characters from a fixed class can fill. Taking one such class per alternative (the one with
     the fewest general-punctuation characters, so curly quotes and dashes rarely trigger the full
-    check) gives a necessary condition: no character of the union -> is_bad is False. Where the
-    pattern cannot be analysed, every non-ASCII character is required (is_bad always runs)."""
-    try:
-        from re import _constants as C, _parser as P
+    check) gives a necessary condition: no character of the union -> is_bad is False. A pattern
+    that cannot be analysed so (another ftfy) raises UpstreamMismatch."""
+    from re import _constants as C, _parser as P
 
-        def chars(op, av):
-            if op is C.LITERAL:
-                return {av}
-            if op is C.IN:
-                out = set()
-                for o, a in av:
-                    if o is C.LITERAL:
-                        out.add(a)
-                    elif o is C.RANGE:
-                        out.update(range(a[0], a[1] + 1))
-                    else:
-                        return None
-                return out
-            if op is C.MAX_REPEAT and av[0] >= 1 and len(av[2]) == 1:
-                return chars(*list(av[2])[0])
-            return None
+    def chars(op, av):
+        if op is C.LITERAL:
+            return {av}
+        if op is C.IN:
+            out = set()
+            for o, a in av:
+                if o is C.LITERAL:
+                    out.add(a)
+                elif o is C.RANGE:
+                    out.update(range(a[0], a[1] + 1))
+                else:
+                    return None
+            return out
+        if op is C.MAX_REPEAT and av[0] >= 1 and len(av[2]) == 1:
+            return chars(*list(av[2])[0])
+        return None
 
-        tree = list(P.parse(BADNESS_RE.pattern, BADNESS_RE.flags))
-        if len(tree) != 1 or tree[0][0] is not C.BRANCH:
-            raise ValueError("BADNESS_RE is not a plain alternation")
-        required: set[int] = set()
-        for alt in tree[0][1][1]:
-            cands = [s for op, av in alt if (s := chars(op, av)) and all(c >= 0x80 for c in s)]
-            if not cands:
-                raise ValueError("an alternative without a mandatory non-ASCII class")
-            required |= min(cands, key=lambda s: (sum(c == 0xA0 or 0x2000 <= c < 0x2070 for c in s), len(s)))
-        return re.compile(_char_class(required))
-    except Exception:  # pragma: no cover - a future ftfy with a different pattern
-        return re.compile(r"[^\x00-\x7f]")
+    def unreadable(why: str) -> upstream.UpstreamMismatch:
+        return upstream.mismatch("ftfy", f"ftfy.badness.BADNESS_RE {why}, which newsclean.cleaners.lines needs to skip is_bad")
+
+    tree = list(P.parse(BADNESS_RE.pattern, BADNESS_RE.flags))
+    if len(tree) != 1 or tree[0][0] is not C.BRANCH:
+        raise unreadable("is not a plain alternation")
+    required: set[int] = set()
+    for alt in tree[0][1][1]:
+        cands = [s for op, av in alt if (s := chars(op, av)) and all(c >= 0x80 for c in s)]
+        if not cands:
+            raise unreadable("has an alternative without a mandatory non-ASCII class")
+        required |= min(cands, key=lambda s: (sum(c == 0xA0 or 0x2000 <= c < 0x2070 for c in s), len(s)))
+    return re.compile(_char_class(required))
 
 
 _FTFY_SPECIAL, _FTFY_QUOTE = _ftfy_tables()

@@ -94,12 +94,22 @@ def run(
         settings = Settings.load(settings_file, keep_curly_quotes=keep_curly_quotes, batch_size=batch_size)
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
+    from newsclean.cleaners import upstream
     from newsclean.flows import prefect_api
 
-    api = prefect_api.start_temporary_api()  # comes up while the flow's modules import
-    from newsclean.flows import progress
-    from newsclean.flows.clean_corpus import MissingExtra
-    from newsclean.flows.run import run_clean_corpus
+    api = None
+    try:
+        api = prefect_api.start_temporary_api()  # comes up while the flow's modules import
+        from newsclean.flows import progress
+        from newsclean.flows.clean_corpus import MissingExtra
+        from newsclean.flows.run import run_clean_corpus
+
+        upstream.require(*upstream.libraries())  # before any document, not at the first HTML page
+    except upstream.UpstreamMismatch as exc:
+        if api is not None:
+            api.stop()
+        lock.release()
+        fail(str(exc))
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as bar:

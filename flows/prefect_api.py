@@ -11,6 +11,12 @@ Prefect's ephemeral flags), for two reasons:
   (~1.7 s of imports), the server comes up while the CLI imports the flow's modules on the other
   core; it is stopped again at once if the settings name an API or turn the ephemeral mode off.
   The server reads the same environment, profile and settings files as the CLI.
+
+The launch copies Prefect's own (its SubprocessASGIServer's command and private environment flags,
+its create_app factory), and use_api refreshes Prefect's process-wide settings: Prefect internals,
+declared in newsclean.cleaners.upstream and checked from their source files (the server module is
+not imported) while the server starts: another Prefect stops it and raises UpstreamMismatch, saying
+what to do.
 """
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ import urllib.request
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from newsclean.cleaners import upstream
 
 # What Prefect's SubprocessASGIServer sets for the server it starts: no UI, the ephemeral profile.
 _SERVER_FLAGS = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
@@ -61,6 +69,7 @@ def share_api_with_workers() -> str | None:
     CLI), export the API this process uses, so that spawned workers (process pool, Dask) report to
     it instead of each starting a temporary server of its own. With no URL configured, that is the
     temporary server Prefect's client already started in this process. Returns the URL."""
+    upstream.require("prefect")
     url = configured_url()
     if not url:
         from prefect.settings import get_current_settings
@@ -78,7 +87,11 @@ def share_api_with_workers() -> str | None:
 
 class TemporaryAPI:
     """Prefect's temporary API server in a subprocess on 127.0.0.1, started at construction and
-    stopped at exit (after Prefect's own exit handlers have sent their last logs and events)."""
+    stopped at exit (after Prefect's own exit handlers have sent their last logs and events).
+
+    Saves each CLI run most of the server's ~7.5 s start, which overlaps the imports instead of
+    following them (bench/RESULTS.md, Small runs: started before Prefect's settings too, `make run`
+    median 13.40 s against 15.06 s)."""
 
     def __init__(self) -> None:
         self._env = {**os.environ, **_SERVER_FLAGS}
@@ -133,10 +146,16 @@ class TemporaryAPI:
 
 def start_temporary_api() -> TemporaryAPI | None:
     """Start the temporary server when the run will need one (no API configured, Prefect's
-    ephemeral mode on); None otherwise. Returns without waiting for it: `use_api` waits."""
+    ephemeral mode on); None otherwise. Returns without waiting for it: `use_api` waits. Raises
+    UpstreamMismatch, the server stopped, when Prefect is not the one the launch copies."""
     if os.environ.get("PREFECT_API_URL"):
         return None
     api = TemporaryAPI()  # before Prefect's settings are imported: see the module's docstring
+    try:
+        upstream.require("prefect")  # read from Prefect's source files while its server starts
+    except upstream.UpstreamMismatch:
+        api.stop()
+        raise
     from prefect.settings import get_current_settings
 
     settings = get_current_settings()
@@ -151,6 +170,7 @@ def use_api(api: TemporaryAPI | None) -> Iterator[str | None]:
     """Within the block, this process (every thread of it) and the workers it spawns use `api`
     (once it answers), or the configured API when `api` is None. Yields the URL (None: nothing
     configured and no temporary server)."""
+    upstream.require("prefect")
     url = api.wait() if api is not None else configured_url()
     if url is None:
         yield None

@@ -1,8 +1,8 @@
 """The HTML path's metadata shortcuts give what trafilatura and htmldate give, and are taken.
 
-- page_date runs htmldate's find_date step by step: the same date on the fixture dev pages (with
-  and without URL), the <meta>/JSON-LD fast path returns before any pruned copy or text search, and
-  the last resort (search_page) runs only when asked;
+- page_date is htmldate's find_date: the same date on the fixture dev pages (with and without URL),
+  the <meta>/JSON-LD fast path returns before any pruned copy or text search, and the last resort
+  (search_page, which a stand-in takes the place of) runs only when asked;
 - page_author gives trafilatura's extract_author on the fixture pages and on hand-made pages where
   the discarded parts (dates, figures, comments) sit inside and around the byline, and hands over
   to trafilatura where its one-pass reading would not be exact;
@@ -82,8 +82,8 @@ def test_search_page_runs_only_when_asked(monkeypatch):
     guessed = eh.page_date(tree, None, _config(), page_search=True)
     assert guessed == "2011-01-01"
     calls = []
-    real = hd.search_page
-    monkeypatch.setattr(hd, "search_page", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = hd.search_page.__wrapped__  # htmldate's own, under the stand-in page_date put in its place
+    monkeypatch.setattr(hd.search_page, "__wrapped__", lambda *a, **k: calls.append(1) or real(*a, **k))
     assert eh.page_date(tree, None, _config(), page_search=False) is None
     assert calls == []
     monkeypatch.setattr(eh, "DATE_PAGE_SEARCH", False)
@@ -194,3 +194,17 @@ def test_odd_inputs_parse_as_trafilatura_parses_them(html):
     assert (ours is None) == (theirs is None)
     if ours is not None:
         assert etree.tostring(ours.getroottree()) == etree.tostring(theirs.getroottree())
+
+
+def test_the_metadata_stand_ins_are_replaced_not_stacked_when_put_in_again(monkeypatch):
+    import htmldate.core as hd
+    import trafilatura.metadata as tm
+
+    tree = eh.parse_html(_dated_page('<meta property="article:published_time" content="2021-03-04T10:00:00Z">'))
+    fields = ("title", "author", "url", "hostname", "date", "sitename")
+    first = [getattr(eh.page_metadata(tree), f) for f in fields]
+    assert first[0] == "A page" and first[4] == "2021-03-04"
+    monkeypatch.setattr(eh, "_shortcuts_installed", False)  # as a second import of the module finds them
+    assert [getattr(eh.page_metadata(tree), f) for f in fields] == first
+    for fn in (tm.extract_author, tm.extract_catstags, tm.extract_license, hd.search_page):
+        assert fn.is_stand_in and not getattr(fn.__wrapped__, "is_stand_in", False)

@@ -130,15 +130,27 @@ def test_a_bound_that_fails_runs_readability_as_without_the_gate(readability_run
     assert readability_runs.runs >= 1
 
 
-def test_another_trafilatura_is_not_gated(monkeypatch):
+def test_another_trafilatura_stops_the_gate_with_a_message(monkeypatch):
+    from newsclean.cleaners.upstream import UpstreamMismatch
+
     before = core.compare_extraction
     monkeypatch.setattr(gate, "REVIEWED_SOURCE", "0" * 64)
-    assert gate._install() is False
+    with pytest.raises(UpstreamMismatch, match=r"trafilatura 2\.\d+\.\d+: .*REVIEWED_SOURCE.*pip install 'trafilatura"):
+        gate._install()
     assert core.compare_extraction is before
 
 
 def test_the_reviewed_source_is_the_installed_one():
     # when this fails after a trafilatura upgrade: read the new compare_extraction,
     # _prefer_readability and try_readability, check the bound's argument still holds, and
-    # write the new hash into REVIEWED_SOURCE (until then readability runs on every page)
+    # write the new hash into REVIEWED_SOURCE (until then the HTML path stops with UpstreamMismatch)
     assert gate.source_hash() == gate.REVIEWED_SOURCE
+
+
+def test_installing_again_replaces_the_gate_instead_of_stacking_it(monkeypatch):
+    assert gate.installed()
+    first = core.compare_extraction
+    monkeypatch.setattr(gate, "_installed", None)  # as a second import of the module finds trafilatura
+    assert gate.installed()
+    assert core.compare_extraction is not first and core.compare_extraction.__wrapped__ is ext.compare_extraction
+    assert not hasattr(ext.try_readability.__wrapped__, "__wrapped__")  # trafilatura's own, not the first gate
