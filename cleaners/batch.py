@@ -21,6 +21,7 @@ from newsclean.cleaners.model import using
 from newsclean.cleaners.engine.scoring import run_batch
 from newsclean.cleaners.pipeline import clean_document_steps
 from newsclean.cleaners.readers import read_source
+from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.timelimit import DocumentTimeout, time_limit
 from newsclean.cleaners.types import CleanDocument, DocumentError, RawDocument
@@ -164,9 +165,9 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
             out.quarantine.append(_failure(item, outcome, settings))
 
 
-def _items(raw_dir: Path, source: str, settings: Settings):
+def _items(raw_dir: Path, source: str, settings: Settings, part: Part | None = None):
     """read_source's items, each fetched under the time limit (a reader can hang on a record too)."""
-    items = read_source(raw_dir, source, settings)
+    items = read_source(raw_dir, source, settings, part)
     try:
         while True:
             with time_limit(settings.doc_timeout_s) as limit:
@@ -185,9 +186,10 @@ def _items(raw_dir: Path, source: str, settings: Settings):
                 pass
 
 
-def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
+def clean_sources(raw_dir: Path, sources: Iterable[str | Part], settings: Settings,
                   cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None) -> BatchResult:
-    """Clean every document of `sources`. `corpus` is the corpus pass's line statistics, if any."""
+    """Clean every document of `sources`: files, or parts of big files (newsclean.cleaners.readers.ranges).
+    `corpus` is the corpus pass's line statistics, if any."""
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
@@ -198,27 +200,31 @@ def clean_sources(raw_dir: Path, sources: Iterable[str], settings: Settings,
         _clean_group(group, settings, cleaned_at, out, seen, corpus)
         group.clear()
 
-    for source in sources:
+    for unit in sources:
+        part = unit if isinstance(unit, Part) and not unit.whole else None
+        source = unit.source if isinstance(unit, Part) else unit
+        # a part that fails as a whole is quarantined at its first record, saying which it held
+        where, held = (source, "") if part is None else (f"{source}#{part.start}", f" (the part of the file from record {part.start}: {part})")
         n_items = 0
         try:
-            for item in _items(raw_dir, source, settings):
+            for item in _items(raw_dir, source, settings, part):
                 n_items += 1
                 out.docs_read += 1
-                group.append((source, item))
+                group.append((where, item))
                 if len(group) >= size:
                     flush()
         except DocumentTimeout:
             out.docs_read += 1
             what = "reading the file" if not n_items else f"reading the file after {n_items} records"
             flush()
-            out.quarantine.append(quarantine_row(source, DocumentError("timeout", timeout_reason(settings, what))))
+            out.quarantine.append(quarantine_row(where, DocumentError("timeout", timeout_reason(settings, what) + held)))
         except DocumentError as err:
             out.docs_read += 1
             flush()
-            out.quarantine.append(quarantine_row(source, err))
+            out.quarantine.append(quarantine_row(where, DocumentError(err.stage, err.reason + held)))
         except Exception as exc:
             out.docs_read += 1
             flush()
-            out.quarantine.append(quarantine_row(source, DocumentError("read", f"internal error {type(exc).__name__}: {exc}; please report it with this file")))
+            out.quarantine.append(quarantine_row(where, DocumentError("read", f"internal error {type(exc).__name__}: {exc}; please report it with this file{held}")))
     flush()
     return out

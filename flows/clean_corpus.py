@@ -8,6 +8,8 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   the workers), never one document: Prefect's own cost per task run (measured: 5 ms in the client,
   20-25 ms of server CPU, against 20-50 s per 500-page batch) then stays far under 5% of the run
   (bench/prefect_overhead.py). Under 2 * MIN_BATCH sources the one batch runs in this process.
+- A big record file or archive (over 8 MB) is scanned and cut into parts of about batch_size
+  records (newsclean.cleaners.readers.ranges), each part a batch of its own: one file, every worker.
 - Tasks have no result caching (NO_CACHE): they write files and take source lists.
 - Tasks get small arguments (paths, source lists, a batch index) and read their data themselves;
   they write validated parquet parts into OUT/.staging/<run>/ and return only counts.
@@ -47,7 +49,7 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from newsclean.cleaners import corpus_context, manifest, store
 from newsclean.cleaners.batch import clean_sources
-from newsclean.cleaners.readers import discover
+from newsclean.cleaners.readers import discover, ranges
 from newsclean.cleaners.runlock import RunLock
 from newsclean.cleaners.settings import Settings
 from newsclean.flows import progress
@@ -169,7 +171,7 @@ def _warm_worker() -> None:
 
 
 @task(name="clean-batch", cache_policy=NO_CACHE)
-def clean_batch(raw_dir: str, sources: list[str], settings: dict, stage_dir: str, index: int,
+def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict, stage_dir: str, index: int,
                 cleaned_at: str, stats_path: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
@@ -389,7 +391,32 @@ def _versions() -> dict:
     return out
 
 
-def plan_batches(sources: list[str], size: int, workers: int) -> list[list[str]]:
+@task(name="split-source", cache_policy=NO_CACHE)
+def split_source(raw_dir: str, source: str, settings: dict, every: int) -> list[ranges.Part]:
+    """A big record file or archive as parts of about `every` records (one scan of its record
+    boundaries). A file that cannot be scanned is read whole, where its failure is quarantined."""
+    try:
+        return ranges.split(Path(raw_dir), source, Settings(**settings), every)
+    except Exception as exc:  # noqa: BLE001 - the cleaning step reads it and says what is wrong
+        _log().info("%s is read whole: scanning it failed (%s)", source, exc)
+        return [ranges.Part(source)]
+
+
+def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings) -> list["str | ranges.Part"]:
+    """`sources` with every big record file or archive replaced by its parts (scanned in parallel),
+    so that one big file is many batches on every worker."""
+    big = [s for s in sources if ranges.worth_splitting(Path(raw_dir), s)]
+    if not big:
+        return sources
+    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size) for s in big}
+    units: list = []
+    for source in sources:
+        parts = scans[source].result() if source in scans else None
+        units += [source] if not parts or parts[0].whole else parts
+    return units
+
+
+def plan_batches(sources: list, size: int, workers: int) -> list[list]:
     """At most `size` sources per batch, at least as many batches as workers when every batch can
     still hold MIN_BATCH sources, and batches of equal size (contiguous, in source order)."""
     n = len(sources)
@@ -513,7 +540,10 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
 
     _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
-    batches = plan_batches(to_clean, cfg.batch_size, _workers())
+    units = split_big_sources(raw_dir, to_clean, cfg)
+    # a part of a big file is a batch of its own (about batch_size records); the longest go first
+    batches = [[u] for u in units if isinstance(u, ranges.Part)]
+    batches += plan_batches([u for u in units if not isinstance(u, ranges.Part)], cfg.batch_size, _workers())
     totals = Counter()
     skipped_rows = [{"source": s, "doc_id": None, "stage": "discover", "error": why} for s, why in skipped]
     store.atomic_write_parquet(store.to_arrow("quarantine", skipped_rows), _part_path(stage, "quarantine", len(batches)))
@@ -521,7 +551,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
 
     cleaned_at = started_at.isoformat()
     done_docs, task_seconds = 0, 0.0
-    progress.report("clean", 0, len(to_clean))
+    progress.report("clean", 0, len(units))
     if len(batches) == 1:
         # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
         # more than the batch, and there is nothing to run in parallel with it.
@@ -537,7 +567,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         totals["docs_read"] += counts["docs_read"]
         task_seconds += counts["seconds"]
         done_docs += len(batches[index_of[id(fut)]])
-        progress.report("clean", done_docs, len(to_clean))
+        progress.report("clean", done_docs, len(units))
     _release_workers()
     t = lap("clean", t)
 

@@ -60,6 +60,14 @@ def _kind(source: str) -> tuple[str | None, str | None]:
     return None, suffix
 
 
+def worth_splitting(raw_dir: Path, source: str, min_bytes: int = SPLIT_MIN_BYTES) -> bool:
+    """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`."""
+    try:
+        return _kind(source)[0] is not None and (Path(raw_dir) / source).stat().st_size >= min_bytes
+    except OSError:
+        return False  # read whole, where the failure is quarantined with the reader's reason
+
+
 def split(raw_dir: Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
     """The parts of RAW_DIR/source, each of about `every` records: one part (the whole file) for a
     file under `min_bytes`, a format that is not split, or one with at most `every` records.
@@ -69,8 +77,7 @@ def split(raw_dir: Path, source: str, settings: Settings, every: int, min_bytes:
 
     whole = [Part(source)]
     kind, suffix = _kind(source)
-    path = Path(raw_dir) / source
-    if kind is None or every < 1 or path.stat().st_size < min_bytes:
+    if every < 1 or not worth_splitting(raw_dir, source, min_bytes):
         return whole
     with open_source(raw_dir, source, settings.max_file_bytes) as stream:
         if suffix is not None and kind != "parquet":
