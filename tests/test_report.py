@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 import re
+import shutil
 import time
 from pathlib import Path
 
@@ -506,3 +507,23 @@ def test_small_tables_report_in_the_flow_process_and_large_ones_in_a_child(tmp_p
 
     assert without_build_values(in_process) == without_build_values(apart)
     assert "Council approves the new bridge" in in_process
+
+
+def test_lines_come_from_the_audit_trail_not_raw_dir(tmp_path):
+    """With lines.parquet (the run's audit trail), the report reads no input: a document's lines
+    show even when RAW_DIR is gone, so a record deep in a big archive is never read past."""
+    out, raw = write_small_run(tmp_path)
+    before = _tree(build_report(out, raw))
+    lines = []
+    for path in sorted(raw.iterdir()):
+        doc_id = {"a_story.txt": "aaaa000000000001", "b_xss.txt": "bbbb000000000002", "c_plain.txt": "cccc000000000003"}.get(path.name)
+        if doc_id:
+            from newsclean.cleaners.pipeline import normalised_lines_for
+
+            lines += [dict(doc_id=doc_id, line=n, text=t) for n, t in enumerate(normalised_lines_for(raw, path.name), 1) if t]
+    pq.write_table(pa.Table.from_pylist(lines), out / "lines.parquet")
+    shutil.rmtree(raw)
+    after = _tree(build_report(out, raw))
+    assert "raw text unavailable" not in after.text_content()
+    for doc_id in ("aaaa000000000001", "bbbb000000000002", "cccc000000000003"):
+        assert after.get_element_by_id(f"doc-{doc_id}").text_content() == before.get_element_by_id(f"doc-{doc_id}").text_content()

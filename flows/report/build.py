@@ -84,6 +84,25 @@ def _lines_reader(run: dict | None = None) -> Callable[[Path, str], list[str]]:
     return lambda raw_dir, source: normalised_lines_for(raw_dir, source, settings=settings)
 
 
+def _audit_lines(path: Path, doc_ids: set[str]) -> dict[str, list[str]]:
+    """The normalised lines of these documents from the run's lines.parquet (the audit trail), a
+    blank line where a number is missing; {} when the table is absent or holds none of them (the
+    setting audit_lines off). Reading them here, not from RAW_DIR, keeps the report's cost bounded
+    by the documents it shows: a record deep inside a big archive is not read past to be found."""
+    if not doc_ids or not path.exists():
+        return {}
+    try:
+        table = pq.read_table(path, columns=["doc_id", "line", "text"], filters=[("doc_id", "in", sorted(doc_ids))])
+    except Exception:  # noqa: BLE001 - an older OUT_DIR or a damaged file: the raw text is read instead
+        return {}
+    out: dict[str, list[str]] = {}
+    for doc_id, line, text in zip(*(table.column(c).to_pylist() for c in ("doc_id", "line", "text"))):
+        lines = out.setdefault(doc_id, [])
+        lines.extend([""] * (line - 1 - len(lines)))
+        lines.append(text)
+    return out
+
+
 def _run_settings(run: dict) -> Any:
     raw = run.get("settings")
     if not isinstance(raw, dict):
@@ -763,6 +782,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                         if removed.n_rows and shown_ids else None)
 
     read_lines = _lines_reader(run)
+    audit = _audit_lines(out_dir / "lines.parquet", shown_ids)
     per_doc_chars = max(MIN_DOC_CHARS, min(MAX_DOC_CHARS, TOTAL_CHARS_BUDGET // max(1, len(shown))))
     docs: list[DocView] = []
     n_mismatch = 0
@@ -777,7 +797,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
                       is_outlier=doc_id in outlier_set, title=title if isinstance(title, str) else None)
         spans = sorted(spans_of.get(doc_id), key=lambda r: (int(r["line"]), int(r["start"])))
         try:
-            lines = read_lines(raw_dir, doc.source)
+            lines = audit[doc_id] if doc_id in audit else read_lines(raw_dir, doc.source)
         except Exception as exc:  # noqa: BLE001 - show why instead of failing the report
             doc.error = f"raw text unavailable: {type(exc).__name__}: {exc}"[:MAX_ERROR_CHARS]
             doc.unplaced = spans
