@@ -43,12 +43,23 @@ class Settings:
     use_model: bool = True
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = 3
+    # Near-duplicate clusters (newsclean.cleaners.syndication): two articles whose texts' shingles of
+    # dup_shingle_words consecutive words have an estimated Jaccard similarity of at least
+    # dup_threshold are linked, and a cluster is what links join.
+    dup_threshold: float = 0.7
+    dup_shingle_words: int = 5
     # Orchestration
     batch_size: int = 500
     # Documents of a batch cleaned in lock step: each decision pass of all of them is scored by the
     # line model in one call over one table of their lines (newsclean.cleaners.engine). More saves per-call
     # work and costs memory (~3-4 MB per document of ~500 lines); 1 cleans one document at a time.
     lockstep_docs: int = 32
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.dup_threshold <= 1.0:
+            raise ValueError(f"dup_threshold must be in (0, 1], got {self.dup_threshold}")
+        if self.dup_shingle_words < 1:
+            raise ValueError(f"dup_shingle_words must be at least 1, got {self.dup_shingle_words}")
 
     def digest(self) -> str:
         """Hash of the settings that change output (not how the work is split into batches)."""
