@@ -237,6 +237,10 @@ def test_incremental_runs_give_the_clusters_of_a_full_run(tmp_path, syndicated_c
         assert clusters[copy][0] == orig
     index = pq.read_table(store.live_path(out, syndication.INDEX_DIR) / "documents.parquet").to_pandas()
     assert sorted(index["doc_id"]) == sorted(store.read_table(out, "articles")["doc_id"])
+    # the report shows the largest clusters with their outlets, and the language mix
+    report = (out / "report.html").read_text(encoding="utf-8")
+    assert report.count("<tr data-cluster=") == 5 and "(5 clusters of two or more articles, 20 articles in them)" in report
+    assert all(name in report for name in OUTLETS[:3]) and '<tr data-language="en"><td>en</td><td class="num">20</td>' in report
 
     # the same page under another URL and outlet (a record file): an article of its own, in the cluster
     seed0, seed1, seed2 = (seeds[s] for s in sorted(seeds)[:3])
