@@ -22,7 +22,8 @@ How:
 - LSH: the signature is cut into `b` bands of `r` values, each band hashed to a uint64 key.
   Articles that share a key in any band are candidates; each candidate pair is verified by its
   estimated Jaccard similarity (the share of equal signature values), and pairs at or above
-  `dup_threshold` (default 0.7) are linked. Clusters are the connected components of the links.
+  `dup_threshold` (default 0.7) are linked. Clusters are the connected components of the links
+  (a union-find over arrays; a pair already in one component is not verified again).
   (b, r) is the most selective banding that still makes a pair right at the threshold a candidate
   with probability >= CANDIDATE_RECALL: every candidate is verified, so a missed pair costs more
   than a checked one. Buckets are sorted numpy arrays rather than datasketch's MinHashLSH, whose
@@ -40,7 +41,7 @@ band keys of the articles it carries over from there; only new or changed docume
 and hashed (in their cleaning batches, write_part). A deleted source's articles are simply not in
 the next index, so they leave their clusters, and a cluster whose representative went elects
 another. Memory: the signatures are written to and read from memory-mapped files; what the
-clustering holds is the band keys of one band at a time and the candidate pairs (8 bytes each).
+clustering holds is one band's keys and pairs at a time and a component root per document.
 """
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ CANDIDATE_RECALL = 0.995
 # text) against its first member and each member against the next, which links the same
 # components at a cost linear in the bucket's size.
 BUCKET_ALL_PAIRS = 64
-PAIRS_PER_CHUNK = 1 << 16
+PAIRS_PER_CHUNK = 1 << 14  # pairs verified at once: two 8 MB gathers of signature rows
 
 INDEX_DIR = "minhash"  # the index's folder in a generation (and in the staging folder)
 PARTS_DIR = "minhash-parts"  # the cleaning batches' signatures, in the staging folder
@@ -170,38 +171,34 @@ def band_keys(sigs: np.ndarray, bands: int, rows: int) -> np.ndarray:
     return out
 
 
-def _bucket_pairs(keys: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate pairs (i < j, as rows of the index) of one band: docs that share a key.
-    `docs` ascending; keys aligned with docs."""
+def _bucket_pairs(keys: np.ndarray, docs: np.ndarray):
+    """Candidate pairs (i < j, rows of the index) of one band: docs that share a key; yielded in
+    pieces of at most len(docs) pairs, so memory stays that of the band. `docs` ascending, keys
+    aligned with them."""
     order = np.argsort(keys, kind="stable")
     sk, sd = keys[order], docs[order]  # within a bucket, docs stay ascending (stable sort)
     n = len(sk)
     if n < 2:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        return
     start = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
     size = np.diff(np.r_[start, n])
     if not (size > 1).any():
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        return
     gstart, gend = np.repeat(start, size), np.repeat(start + size, size)
     gsize = gend - gstart
     pos = np.arange(n)
-    left, right = [], []
     small = pos[(gsize > 1) & (gsize <= BUCKET_ALL_PAIRS)]
     d = 1
     while len(small):
         small = small[small + d < gend[small]]
-        left.append(sd[small])
-        right.append(sd[small + d])
+        yield sd[small], sd[small + d]
         d += 1
     big = pos[gsize > BUCKET_ALL_PAIRS]
     if len(big):
         chain = big[big + 1 < gend[big]]
-        left.append(sd[chain])
-        right.append(sd[chain + 1])
+        yield sd[chain], sd[chain + 1]
         star = big[big > gstart[big]]
-        left.append(sd[gstart[star]])
-        right.append(sd[star])
-    return np.concatenate(left).astype(np.int64), np.concatenate(right).astype(np.int64)
+        yield sd[gstart[star]], sd[star]
 
 
 def similarity(sigs: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -213,34 +210,60 @@ def similarity(sigs: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return out
 
 
-def linked_pairs(sigs: np.ndarray, bands: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """(i, j, candidates): the candidate pairs of all bands whose estimated similarity reaches the
-    threshold, each pair verified once. Signatures of no shingle are never candidates."""
-    n = len(sigs)
-    valid = np.flatnonzero(np.concatenate([np.any(np.asarray(sigs[s:s + PAIRS_PER_CHUNK]) != EMPTY, axis=1)
-                                           for s in range(0, n, PAIRS_PER_CHUNK)])) if n else np.empty(0, np.int64)
-    seen = np.empty(0, dtype=np.uint64)
-    edges_i, edges_j = [], []
-    need = threshold * sigs.shape[1] - 1e-9
-    for band in range(len(bands)):
-        i, j = _bucket_pairs(np.asarray(bands[band])[valid], valid)
+def _roots(parent: np.ndarray, x: np.ndarray) -> np.ndarray:
+    r = parent[x]
+    while True:
+        up = parent[r]
+        if np.array_equal(up, r):
+            return r
+        r = up
+
+
+def _union(parent: np.ndarray, i: np.ndarray, j: np.ndarray) -> None:
+    """Join the components of each pair (i[k], j[k]); a component's root is its lowest row."""
+    while len(i):
+        ri, rj = _roots(parent, i), _roots(parent, j)
+        apart = ri != rj
+        i, j, ri, rj = i[apart], j[apart], ri[apart], rj[apart]
         if not len(i):
-            continue
-        key = np.unique(i.astype(np.uint64) * np.uint64(n) + j.astype(np.uint64))
-        if len(seen):
-            pos = np.minimum(np.searchsorted(seen, key), len(seen) - 1)
-            key = key[seen[pos] != key]
-        if not len(key):
-            continue
-        seen = np.union1d(seen, key)
-        i, j = (key // np.uint64(n)).astype(np.int64), (key % np.uint64(n)).astype(np.int64)
-        equal = similarity(sigs, i, j) * sigs.shape[1]
-        ok = equal >= need
-        edges_i.append(i[ok])
-        edges_j.append(j[ok])
-    if not edges_i:
-        return np.empty(0, np.int64), np.empty(0, np.int64), len(seen)
-    return np.concatenate(edges_i), np.concatenate(edges_j), len(seen)
+            return
+        # two pairs may write one root in this pass: the loop joins what the lost write left apart
+        parent[np.maximum(ri, rj)] = np.minimum(ri, rj)
+
+
+def components(sigs: np.ndarray, bands: np.ndarray, threshold: float) -> tuple[np.ndarray, int, int]:
+    """(root of each document's component, pairs verified, pairs linked). Per band, the pairs that
+    share a bucket and are not in one component yet are verified, and those at or above the
+    threshold join their components (union-find over arrays). Skipping pairs that are joined
+    already changes nothing in the components, so the result is the components of all verified
+    links, whatever the order; memory is that of one band's pairs. Signatures of no shingle are
+    never candidates."""
+    n = len(sigs)
+    parent = np.arange(n, dtype=np.int64)
+    if n < 2:
+        return parent, 0, 0
+    valid = np.flatnonzero(np.concatenate([np.any(np.asarray(sigs[s:s + PAIRS_PER_CHUNK]) != EMPTY, axis=1)
+                                           for s in range(0, n, PAIRS_PER_CHUNK)]))
+    need = threshold * sigs.shape[1] - 1e-9
+    verified = linked = 0
+    for band in range(len(bands)):
+        for i, j in _bucket_pairs(np.asarray(bands[band])[valid], valid):
+            for s in range(0, len(i), PAIRS_PER_CHUNK):
+                ci, cj = i[s:s + PAIRS_PER_CHUNK], j[s:s + PAIRS_PER_CHUNK]
+                apart = _roots(parent, ci) != _roots(parent, cj)
+                ci, cj = ci[apart], cj[apart]
+                if not len(ci):
+                    continue
+                ok = similarity(sigs, ci, cj) * sigs.shape[1] >= need
+                verified += len(ci)
+                linked += int(ok.sum())
+                _union(parent, ci[ok], cj[ok])
+        while True:  # flatten: every row points at its root
+            up = parent[parent]
+            if np.array_equal(up, parent):
+                break
+            parent = up
+    return parent, verified, linked
 
 
 # ----------------------------------------------------------------------------- clusters
@@ -259,32 +282,21 @@ def first_seen_key(source: str) -> tuple[str, int]:
 class Clusters:
     representative: np.ndarray  # int64: index row of each document's representative
     similarity: np.ndarray  # float64: estimated Jaccard similarity to it
-    candidates: int  # candidate pairs verified
-    links: int  # pairs at or above the threshold
-
-    @property
-    def n_clusters(self) -> int:
-        """Clusters of two or more documents."""
-        reps, counts = np.unique(self.representative, return_counts=True)
-        return int((counts > 1).sum())
+    verified: int  # candidate pairs verified
+    links: int  # verified pairs at or above the threshold
 
 
 def cluster(sigs: np.ndarray, bands: np.ndarray, published: np.ndarray, sources: Sequence[str],
             threshold: float) -> Clusters:
     """Clusters of the index's documents (rows ordered by doc_id; `published` in days since 1970,
     NO_DATE where unknown; `sources` aligned) and each one's representative and similarity to it."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
     n = len(sigs)
-    i, j, candidates = linked_pairs(sigs, bands, threshold)
+    labels, verified, links = components(sigs, bands, threshold)
     rep = np.arange(n, dtype=np.int64)
     sim = np.ones(n, dtype=np.float64)
-    if not len(i):
-        return Clusters(rep, sim, candidates, 0)
-    graph = coo_matrix((np.ones(len(i), dtype=np.int8), (i, j)), shape=(n, n)).tocsr()
-    _, labels = connected_components(graph, directed=False)
-    counts = np.bincount(labels)
+    if not links:
+        return Clusters(rep, sim, verified, 0)
+    counts = np.bincount(labels, minlength=n)
     members = np.flatnonzero(counts[labels] > 1)
     # earliest published (unknown last), then first seen, then the lower doc_id (= index row)
     pub = published[members].astype(np.int64)
@@ -295,12 +307,12 @@ def cluster(sigs: np.ndarray, bands: np.ndarray, published: np.ndarray, sources:
     order = np.lexsort((members, seen_rank, pub, labels[members]))
     ordered = members[order]
     first = np.r_[True, labels[ordered][1:] != labels[ordered][:-1]]
-    winner = np.full(len(counts), -1, dtype=np.int64)
+    winner = np.full(n, -1, dtype=np.int64)
     winner[labels[ordered][first]] = ordered[first]
     rep[members] = winner[labels[members]]
     others = members[rep[members] != members]
     sim[others] = similarity(sigs, others, rep[others])
-    return Clusters(rep, sim, candidates, len(i))
+    return Clusters(rep, sim, verified, links)
 
 
 # ----------------------------------------------------------------------------- batch parts
@@ -462,8 +474,8 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
         "clusters": int((sizes > 1).sum()),
         "documents_in_clusters": int(sizes[sizes > 1].sum()),
         "largest_cluster": int(sizes.max()) if n else 0,
-        "candidate_pairs": int(result.candidates),
-        "links": int(result.links),
+        "pairs_verified": int(result.verified),
+        "pairs_linked": int(result.links),
         "signatures_carried": carried_reused,
         "signatures_new": computed,
         "signatures_from_text": hashed_again,

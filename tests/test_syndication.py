@@ -278,3 +278,59 @@ def test_incremental_runs_give_the_clusters_of_a_full_run(tmp_path, syndicated_c
     third = flow_fn(raw_dir=str(raw), out_dir=str(out))
     assert third["docs_cleaned"] == 0 and third["syndication"]["signatures_carried"] == third["syndication"]["documents"]
     assert {n: (out / f"{n}.parquet").read_bytes() for n in store.TABLES} == before
+
+    # an index lost (or made by other code): the carried articles' signatures come from their text
+    shutil.rmtree(store.live_path(out, syndication.INDEX_DIR))
+    fourth = flow_fn(raw_dir=str(raw), out_dir=str(out))
+    assert fourth["syndication"]["signatures_from_text"] == fourth["syndication"]["documents"]
+    pd.testing.assert_frame_equal(_articles(out), _articles(tmp_path / "fresh"))
+    assert store.live_path(out, syndication.INDEX_DIR).is_dir()
+
+
+def _reference_components(sigs: np.ndarray, threshold: float) -> list[frozenset[int]]:
+    """Every pair that shares a band key, verified one by one, joined with a plain union-find."""
+    b, r = syndication.band_params(threshold)
+    keys = syndication.band_keys(sigs, b, r)
+    parent = list(range(len(sigs)))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    for band in keys:
+        buckets: dict[int, list[int]] = {}
+        for row, key in enumerate(band.tolist()):
+            buckets.setdefault(key, []).append(row)
+        for rows in buckets.values():
+            for k, a in enumerate(rows):
+                for c in rows[k + 1:]:
+                    if np.count_nonzero(sigs[a] == sigs[c]) >= threshold * sigs.shape[1] - 1e-9:
+                        parent[root(a)] = root(c)
+    groups: dict[int, set[int]] = {}
+    for row in range(len(sigs)):
+        groups.setdefault(root(row), set()).add(row)
+    return sorted(map(frozenset, groups.values()), key=min)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_components_are_those_of_all_verified_candidate_pairs_in_any_order(seed):
+    """The array union-find (which skips pairs already joined) gives the components of every
+    candidate pair verified, and the same for the documents in another order."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 2**32, size=(40, syndication.NUM_PERM), dtype=np.uint32)
+    rows = [base[rng.integers(40)].copy() for _ in range(160)]
+    for row in rows:  # each a near copy of one of 40 texts: a share of its values replaced
+        k = rng.choice(syndication.NUM_PERM, size=int(rng.uniform(0, 0.45) * syndication.NUM_PERM), replace=False)
+        row[k] = rng.integers(0, 2**32, size=len(k), dtype=np.uint32)
+    sigs = np.vstack(rows)
+    threshold = 0.7
+    b, r = syndication.band_params(threshold)
+    roots, _, _ = syndication.components(sigs, syndication.band_keys(sigs, b, r), threshold)
+    got = sorted((frozenset(np.flatnonzero(roots == x).tolist()) for x in np.unique(roots)), key=min)
+    assert got == _reference_components(sigs, threshold)
+    assert any(len(g) > 2 for g in got) and any(len(g) == 1 for g in got)
+    perm = rng.permutation(len(sigs))
+    shuffled, _, _ = syndication.components(sigs[perm], syndication.band_keys(sigs[perm], b, r), threshold)
+    again = sorted((frozenset(perm[np.flatnonzero(shuffled == x)].tolist()) for x in np.unique(shuffled)), key=min)
+    assert again == got
