@@ -403,7 +403,8 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
         t = pq.read_table(carried, columns=["doc_id", "source", "published"])
         ids_parts.append(np.array(t.column("doc_id").to_pylist(), dtype="S16"))
         src_parts.append(t.column("source").combine_chunks() if t.num_rows else pa.array([], pa.string()))
-        pub_parts.append(np.array([_days(v) for v in t.column("published").to_pylist()], dtype=np.int32))
+        days = pc.fill_null(t.column("published").cast(pa.date32()).cast(pa.int32()), NO_DATE)
+        pub_parts.append(days.to_numpy().astype(np.int32))
         origin.append(("carry", Path(carried)))
     parts = sorted((stage_dir / PARTS_DIR).glob("part-*.npz")) if (stage_dir / PARTS_DIR).is_dir() else []
     for part in parts:
@@ -462,7 +463,7 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
     table = pa.table({
         "doc_id": id_strings,
         "source": index_sources,
-        "published": pa.array([None if d == NO_DATE else _EPOCH + dt.timedelta(days=int(d)) for d in index_published.tolist()], pa.date32()),
+        "published": pa.array(index_published, pa.int32(), mask=index_published == NO_DATE).cast(pa.date32()),
         "dup_cluster": id_strings.take(pa.array(result.representative)) if n else pa.array([], pa.string()),
         "dup_similarity": pa.array(result.similarity, pa.float64()),
     }, schema=DOCUMENTS_SCHEMA).replace_schema_metadata({"newsclean.minhash": json.dumps(want | {"threshold": threshold})})
