@@ -367,6 +367,11 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
         f"| tables | {rows['articles']} articles, {rows['removed']} removed spans, {rows['quarantine']} quarantined |",
         "| corpus statistics | " + ("unchanged corpus: reused" if summary['corpus'].get('reused') else
                                      f"{summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines") + " |",
+        *([f"| near duplicates | {summary['syndication']['clusters']} clusters of two or more articles "
+           f"({summary['syndication']['documents_in_clusters']} articles, largest {summary['syndication']['largest_cluster']}) |"]
+          if summary.get("syndication") else []),
+        *(["| languages | " + ", ".join(f"{k} {n}" for k, n in list(summary['languages']['articles'].items())[:8]) + " |"]
+          if summary.get("languages") else []),
         f"| time | {summary['durations_s']['total']:.1f} s |",
         "",
         "## Removed by kind",
