@@ -176,7 +176,7 @@ CROSS_TABLE_CHECKS = {
     "removed_line_not_in_text": (("articles", "removed"), "no whole line that removed lists for a document is one of the lines its text was made from (positional; the same words may rightly stay elsewhere, e.g. a subheading repeated in a table of contents)"),
     "removed_doc_id_known": (("removed", "articles", "quarantine"), "every removed.doc_id is an articles.doc_id or a quarantine.doc_id"),
     "source_in_one_place": (("articles", "quarantine"), "no source is both an article and quarantined"),
-    "dup_cluster_is_an_article": (("articles",), "every dup_cluster is the doc_id of an article that is its own representative (dup_cluster == doc_id, dup_similarity 1.0)"),
+    "dup_cluster_is_an_article": (("articles",), "every dup_cluster is the doc_id of an article that is its own representative (its dup_cluster is its doc_id)"),
 }
 
 _str = pa_arrow.string()
