@@ -11,6 +11,8 @@ Steps (each also runs on its own, see its --help):
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
                                incremental re-runs (no change, 1% changed) at the largest size
+4. bench/syndication.py        near-duplicate clusters: pairwise precision/recall on generated copies,
+                               cost and memory of the clustering at 10k-100k documents
 Generated corpora go to bench/out/corpora/ (git-ignored) and are reused while their manifest matches.
 --quick: 1 round/repeat, sizes 200,1000, 400 Prefect docs (a smoke run, minutes instead of an hour).
 100k documents: pass --sizes 1000,10000,100000 (needs ~1.6 GB of disk and a long quiet machine).
@@ -107,6 +109,16 @@ def markdown(res: dict) -> str:
             lines += [f"Incremental at {i['N']}: first {i['first']['wall_s']} s, no change {i['no_change']['wall_s']} s "
                       f"(ratio {i['no_change_ratio']}), 1% changed ({i['changed_files']} files) {i['one_percent']['wall_s']} s "
                       f"(ratio {i['one_percent_ratio']})", ""]
+    y = res.get("syndication", {})
+    if y.get("accuracy"):
+        acc = y["accuracy"]
+        lines += ["## Near-duplicate clusters", "",
+                  f"{acc['documents']} documents ({acc['copies']} copies): pairwise precision {acc['precision']:.3f}, "
+                  f"recall {acc['recall']:.3f}", ""]
+    for row in y.get("scale", []):
+        lines.append(f"- {row['documents']} documents: signatures {row['signature_ms_per_doc']} CPU-ms each, clustering "
+                     f"{row['build_cpu_s']} CPU-s, anonymous peak {row['build_anon_peak_mb']} MB, "
+                     f"{100 * row['cpu_share_of_run']:.1f}% of a run's CPU")
     return "\n".join(lines) + "\n"
 
 
@@ -117,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, variants, baselines, end_to_end")
+    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, variants, baselines, end_to_end, syndication")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -131,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     import lockstep
     import profile_hot_path
     import speed_accuracy
+    import syndication
 
     if "profile" not in skip:
         print("== profile", file=sys.stderr)
@@ -149,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         print("== end to end", file=sys.stderr)
         res["end_to_end"] = bench_end_to_end.main(["--sizes", a.sizes, "--repeats", str(a.repeats)]
                                                   + ([] if a.no_incremental else ["--incremental"]))
+    if "syndication" not in skip:
+        print("== near-duplicate clusters", file=sys.stderr)
+        res["syndication"] = syndication.main(["--sizes", "10000" if a.quick else "10000,50000,100000"])
     res["machine"]["load_average_at_end"] = os.getloadavg() if hasattr(os, "getloadavg") else None
     (OUT / "results.json").write_text(json.dumps(res, indent=2, default=str) + "\n")
     (OUT / "results.md").write_text(markdown(res))

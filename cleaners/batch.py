@@ -3,8 +3,10 @@
 Every document ends in exactly one place: an articles row or a quarantine row. Nothing a document
 does can stop the batch: errors become quarantine rows, and a document (or a reader's next record)
 that runs longer than Settings.doc_timeout_s is stopped (newsclean.cleaners.timelimit) and quarantined with
-stage "timeout". A second file with the same bytes as one already seen is quarantined as a
-duplicate, so doc_id stays unique.
+stage "timeout". A second input identical to one already seen, in its bytes and in the address or
+metadata that make its doc_id (newsclean.cleaners.types.RawDocument), is quarantined as a copy, so
+doc_id stays unique; the same text under another URL or outlet is an article of its own, which the
+run's near-duplicate clusters (newsclean.cleaners.syndication) put with the other.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from newsclean.cleaners.corpus import CorpusStats
 from newsclean.cleaners.corpus_context import document_context
 from newsclean.cleaners.model import using
 from newsclean.cleaners.engine.scoring import run_batch
+from newsclean.cleaners.language import identify
 from newsclean.cleaners.pipeline import clean_document_steps
 from newsclean.cleaners.readers import read_source
 from newsclean.cleaners.readers.ranges import Part
@@ -49,6 +52,9 @@ class BatchResult:
 
 
 def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime) -> dict:
+    """The document's articles row. It is its own near-duplicate cluster until the run's clustering
+    step (newsclean.cleaners.syndication) has seen the whole corpus."""
+    language, language_score = identify(doc.text)
     return {
         "doc_id": doc.doc_id,
         "source": doc.source,
@@ -65,6 +71,10 @@ def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime)
         "published_source": doc.published.source if doc.published else None,
         "n_words": doc.n_words,
         "n_removed": len(doc.removed),
+        "language": language,
+        "language_score": language_score,
+        "dup_cluster": doc.doc_id,
+        "dup_similarity": 1.0,
         "pipeline_version": settings.pipeline_version,
         "cleaned_at": cleaned_at,
     }
@@ -81,11 +91,11 @@ def line_rows(doc: CleanDocument) -> list[dict]:
 
 
 def duplicate_reason(source: str, first: str, doc_id: str) -> str:
-    """Why a document with the bytes of one already cleaned is left out: a second file is removed
-    by its owner; a record in an archive or a record file (the same page fetched at two addresses)
-    only needs dropping if it should not be there."""
+    """Why a document identical to one already cleaned is left out: a second file is removed by
+    its owner; a record in an archive or a record file (the same page fetched twice at one address,
+    a record written twice) only needs dropping if it should not be there."""
     if "#" in source:
-        return (f"same content as {first} (doc_id {doc_id}), which is cleaned once; this copy is left out so doc_id "
+        return (f"same content and metadata (address, fields) as {first} (doc_id {doc_id}), which is cleaned once; this copy is left out so doc_id "
                 f"stays unique (drop the record from its file if it should not be there)")
     return f"same bytes as {first} (doc_id {doc_id}), which is cleaned once; remove the duplicate file"
 

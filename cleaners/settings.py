@@ -56,6 +56,11 @@ class Settings(BaseModel):
     # Output: lines.parquet holds every document's normalised lines, which removed.parquet's
     # (line, start, end) index, so the audit trail reads from OUT_DIR alone; off, it is written empty.
     audit_lines: bool = Field(True, description="write the normalised input lines to lines.parquet (false: lines.parquet is empty)")
+    # Near-duplicate clusters (newsclean.cleaners.syndication): two articles whose texts' shingles of
+    # dup_shingle_words consecutive words have an estimated Jaccard similarity of at least
+    # dup_threshold are linked, and a cluster is what links join.
+    dup_threshold: float = Field(0.7, gt=0.0, le=1.0, description="estimated Jaccard similarity of word shingles from which two articles are near duplicates (the same dup_cluster)")
+    dup_shingle_words: int = Field(5, ge=1, description="words per shingle of the near-duplicate comparison")
     # Orchestration
     batch_size: int = Field(500, description="documents per Prefect task (scheduling only)")
     # Documents of a batch cleaned in lock step: each decision pass of all of them is scored by the

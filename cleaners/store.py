@@ -29,6 +29,8 @@ from newsclean.schemas.validate import resolve_duplicates, validate_batch
 from newsclean.cleaners.atomic import atomic_write_text  # noqa: F401  (part of this module's API)
 from newsclean.cleaners.batch import BatchResult
 from newsclean.cleaners.manifest import MANIFEST
+from newsclean.cleaners import syndication
+from newsclean.cleaners.settings import Settings
 
 # lines: the normalised lines removed's offsets index (Settings.audit_lines), carried with their doc_ids as removed's are
 TABLES = ("articles", "removed", "quarantine", "lines")
@@ -37,9 +39,10 @@ CARRY_PART = "part-carry.parquet"
 GENERATIONS = ".tables"  # OUT/.tables/<generation>/ + OUT/.tables/current -> <generation>
 CURRENT = "current"
 MANIFEST_NAME = MANIFEST  # saved into the staging folder by the flow, published with the tables
-# Folders a run may stage that go live with its tables but get no link in OUT_DIR: the corpus
-# pass's per-file line hashes (newsclean.cleaners.corpus_context.CACHE_DIR), read by the next run.
-SIDECARS = ("line-hashes",)
+# Folders a run may stage that go live with its tables but get no link in OUT_DIR, read by the next
+# run: the corpus pass's per-file line hashes (newsclean.cleaners.corpus_context.CACHE_DIR) and the
+# near-duplicate index (newsclean.cleaners.syndication.INDEX_DIR).
+SIDECARS = ("line-hashes", syndication.INDEX_DIR)
 
 
 def live_path(out_dir: Path, name: str) -> Path:
@@ -51,8 +54,9 @@ def to_arrow(name: str, rows: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[name])
 
 
-def write_part(stage_dir: Path, index: int, result: BatchResult) -> dict:
-    """Validate one batch and write its part of each table. Returns the batch's counts (small,
+def write_part(stage_dir: Path, index: int, result: BatchResult, settings: Settings | None = None) -> dict:
+    """Validate one batch and write its part of each table, and the MinHash signatures of its
+    articles (newsclean.cleaners.syndication.write_part). Returns the batch's counts (small,
     picklable); the run's own counts are read off the merged tables (table_counts)."""
     result = validate_batch(result)
     for name in TABLES:
@@ -60,6 +64,7 @@ def write_part(stage_dir: Path, index: int, result: BatchResult) -> dict:
         folder = stage_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_parquet(to_arrow(name, rows), folder / f"part-{index:05d}.parquet")
+    syndication.write_part(stage_dir, index, result.articles, (settings or Settings()).dup_shingle_words)
     return {
         "docs_read": result.docs_read,
         "docs_cleaned": len(result.articles),
@@ -101,7 +106,10 @@ def atomic_write_parquet(table: pa.Table, path: Path) -> None:
 
 def merge_parts(stage_dir: Path, name: str) -> Path:
     """Stream the parts of one table into stage_dir/<name>.parquet, row group by row group: the
-    carried-over part of an incremental run is the whole previous table."""
+    carried-over part of an incremental run is the whole previous table. Articles take their
+    dup_cluster and dup_similarity from the run's near-duplicate index when it was built
+    (newsclean.cleaners.syndication.build_index), carried-over rows included."""
+    clusters = syndication.ClusterColumns.load(stage_dir / syndication.INDEX_DIR) if name == "articles" else None
     target = stage_dir / f"{name}.parquet"
     # Rows carried over from the previous tables (incremental runs) come first, then the batches.
     parts = sorted((stage_dir / name).glob("part-*.parquet"), key=lambda p: (p.name != CARRY_PART, p.name)) \
@@ -112,7 +120,8 @@ def merge_parts(stage_dir: Path, name: str) -> Path:
             for i in range(pf.num_row_groups):
                 table = pf.read_row_group(i)
                 if table.num_rows:
-                    writer.write_table(table.cast(ARROW_SCHEMAS[name]))
+                    table = table.cast(ARROW_SCHEMAS[name])
+                    writer.write_table(clusters.fill(table) if clusters is not None else table)
     return target
 
 

@@ -23,9 +23,13 @@ KINDS: tuple[str, ...] = (
 )
 
 
-def doc_id_of(data: bytes) -> str:
-    """First 16 hex digits of the SHA-256 of the raw bytes (the articles table's key)."""
-    return hashlib.sha256(data).hexdigest()[:16]
+def doc_id_of(data: bytes, address: str | None = None) -> str:
+    """First 16 hex digits of the SHA-256 of the raw bytes, and of the address they were served at
+    when a reader gives one apart from them (RawDocument.address): the articles table's key."""
+    h = hashlib.sha256(data)
+    if address:
+        h.update(b"\n" + address.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ class RawDocument:
     decoded text (a record's field); otherwise the bytes are decoded by newsclean.cleaners.encoding.
     `format` is "text" or "html". `meta` holds metadata a record or archive header supplied
     (url, title, published, outlet, author, id), which wins over anything inferred.
+    `address` is the URL an archive record was served at, which its bytes do not hold: the same page
+    at two addresses is two documents (two outlets may carry it), the same page fetched twice at
+    one address is one. Records and files need none: their bytes hold their metadata.
     """
 
     source: str
@@ -43,10 +50,11 @@ class RawDocument:
     format: str = "text"
     text: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+    address: str | None = None
 
     @property
     def doc_id(self) -> str:
-        return doc_id_of(self.data)
+        return doc_id_of(self.data, self.address)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The `clean-corpus` Prefect flow:
 
-    discover -> fingerprint (manifest) -> corpus statistics -> clean in batches -> validate -> write -> artifacts
+    discover -> fingerprint (manifest) -> corpus statistics -> clean in batches -> near-duplicate clusters
+    -> validate -> write -> artifacts
 
 It only orchestrates; all cleaning is in cleaners/, the table contract in schemas/.
 
@@ -23,6 +24,9 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
 - Per-source state is columnar (manifest.Table, plan masks, fingerprint arrays); the process
   pool's workers are stopped once the cleaning is done, and report.html is built in a child
   process, so the flow's own process does not grow with the corpus (bench/RESULTS.md, end to end and memory).
+- Near-duplicate clusters (newsclean.cleaners.syndication) are computed over the whole corpus after
+  the batches, from the MinHash signatures the batches wrote and those of the carried-over
+  articles (kept with the live tables, OUT/.tables/current/minhash): no carried text is hashed again.
 - One writer per OUT_DIR (newsclean.cleaners.runlock): a second run on the same OUT_DIR fails at once.
 """
 from __future__ import annotations
@@ -47,7 +51,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from newsclean.cleaners import corpus_context, manifest, store
+from newsclean.cleaners import corpus_context, language, manifest, store, syndication
 from newsclean.cleaners.batch import clean_sources
 from newsclean.cleaners.readers import discover, ranges
 from newsclean.cleaners.runlock import RunLock
@@ -180,13 +184,37 @@ def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
     result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
-    counts = store.write_part(Path(stage_dir), index, result)
+    counts = store.write_part(Path(stage_dir), index, result, cfg)
     del result
     _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
     counts["seconds"] = time.perf_counter() - t0
     _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
                           len(sources), counts["docs_read"], counts["docs_cleaned"], counts["docs_quarantined"], counts["seconds"])
     return counts
+
+
+@task(name="cluster-duplicates", cache_policy=NO_CACHE)
+def cluster_duplicates(stage_dir: str, out_dir: str, settings: dict) -> dict:
+    """Near-duplicate clusters over the whole corpus (newsclean.cleaners.syndication.build_index): the
+    batches' signatures and those of the carried-over articles, from the live index. Writes the
+    run's index into the staging folder, which the articles' merge reads. Returns counts."""
+    cfg = Settings(**settings)
+    stage = Path(stage_dir)
+    carried = stage / "articles" / store.CARRY_PART
+    counts = syndication.build_index(stage, store.live_path(Path(out_dir), syndication.INDEX_DIR),
+                                     carried if carried.exists() else None, cfg.dup_shingle_words, cfg.dup_threshold)
+    _log().info("near-duplicate clusters: %d documents, %d clusters of 2 or more (%d documents, largest %d) in %.2f s",
+                counts["documents"], counts["clusters"], counts["documents_in_clusters"], counts["largest_cluster"],
+                counts["seconds"])
+    return counts
+
+
+def language_summary(out_dir: Path) -> dict:
+    """Articles per language (the written table's `language` column) and what that means for the
+    cleaner's language-bound word lists and rules (newsclean.cleaners.language.coverage)."""
+    counts = language.language_counts(
+        v for batch in store.iter_batches(Path(out_dir) / "articles.parquet", ["language"]) for v in batch.column(0).to_pylist())
+    return {"articles": counts, **language.coverage(counts)}
 
 
 @task(name="validate-tables", cache_policy=NO_CACHE)
@@ -358,6 +386,11 @@ def summary_markdown(summary: dict, kinds: list[dict], reasons: list[dict]) -> s
         f"| tables | {rows['articles']} articles, {rows['removed']} removed spans, {rows['quarantine']} quarantined |",
         "| corpus statistics | " + ("unchanged corpus: reused" if summary['corpus'].get('reused') else
                                      f"{summary['corpus']['n_docs']} documents, {summary['corpus']['n_distinct_lines']} distinct lines") + " |",
+        *([f"| near duplicates | {summary['syndication']['clusters']} clusters of two or more articles "
+           f"({summary['syndication']['documents_in_clusters']} articles, largest {summary['syndication']['largest_cluster']}) |"]
+          if summary.get("syndication") else []),
+        *(["| languages | " + ", ".join(f"{k} {n}" for k, n in list(summary['languages']['articles'].items())[:8]) + " |"]
+          if summary.get("languages") else []),
         f"| time | {summary['durations_s']['total']:.1f} s |",
         "",
         "## Removed by kind",
@@ -570,6 +603,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         progress.report("clean", done_docs, len(units))
     _release_workers()
     t = lap("clean", t)
+    clusters = cluster_duplicates(str(stage), str(out), cfg.__dict__)
+    t = lap("syndication", t)
 
     rows, counts = validate_tables(str(stage))
     t = lap("validate", t)
@@ -595,6 +630,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
                         "rows_carried": carried},
         "corpus": {k: corpus.get(k, False) for k in ("n_docs", "n_distinct_lines", "seconds", "reused", "files_read")},
         "tables": rows,
+        "syndication": clusters,
+        "languages": language_summary(out),
         "durations_s": durations,
         "memory_mb": memory,
         "versions": _versions(),

@@ -60,6 +60,8 @@ class Article:
     url: str | None
     doc_id: str  # the first 16 hex digits of the SHA-256 of the input's bytes (UTF-8 for a string)
     n_words: int
+    language: str | None  # ISO 639-1, where the language model names one
+    language_score: float | None
     pipeline_version: str
     removed: tuple[RemovedSpan, ...]  # in line order
     notes: tuple[str, ...] = ()  # how the body was found, when not the usual way (an HTML page's fallbacks)

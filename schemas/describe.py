@@ -15,6 +15,7 @@ _BUILTIN = {  # pandera's built-in checks, spelled for people
     "str_length": lambda st: f"length >= {st['min_value']}" if st.get("max_value") is None else f"length in [{st['min_value']}, {st['max_value']}]",
     "greater_than_or_equal_to": lambda st: f">= {st['min_value']}",
     "greater_than": lambda st: f"> {st['min_value']}",
+    "less_than_or_equal_to": lambda st: f"<= {st['max_value']}",
     "isin": lambda st: "one of " + ", ".join(map(str, st["allowed_values"])),
 }
 

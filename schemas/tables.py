@@ -78,7 +78,7 @@ def text_problem_where(t, context: int = 30) -> tuple[str, str] | None:
 class Articles(pa.DataFrameModel):
     """One row per cleaned article."""
 
-    doc_id: Series[str] = pa.Field(str_matches=HEX16, unique=True, description="first 16 hex digits of the SHA-256 of the raw bytes")
+    doc_id: Series[str] = pa.Field(str_matches=HEX16, unique=True, description="first 16 hex digits of the SHA-256 of the raw bytes (an archive record's: and its URL)")
     source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
     title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
@@ -93,6 +93,10 @@ class Articles(pa.DataFrameModel):
     published_source: Series[str] = pa.Field(nullable=True, description="where the date came from: record, html, url, dateline")
     n_words: Series[int] = pa.Field(ge=1, description="white-space separated words in text")
     n_removed: Series[int] = pa.Field(ge=0, description="removed lines and spans (rows in removed)")
+    language: Series[str] = pa.Field(nullable=True, str_matches=r"^[a-z]{2}$", description="the text's language, an ISO 639-1 code (py3langid on its first 2,000 characters); null when the model names none that has one")
+    language_score: Series[float] = pa.Field(nullable=True, ge=0, le=1, description="the model's probability for language")
+    dup_cluster: Series[str] = pa.Field(str_matches=HEX16, description="doc_id of the representative of the article's near-duplicate cluster (the member published first, else seen first); its own doc_id when it has no near duplicate")
+    dup_similarity: Series[float] = pa.Field(ge=0, le=1, description="estimated Jaccard similarity of its text's word shingles to the representative's (MinHash); 1.0 for the representative")
     pipeline_version: Series[str] = pa.Field(description="newsclean version + settings hash + code hash")
     cleaned_at: Series[pd.DatetimeTZDtype] = pa.Field(dtype_kwargs={"unit": "us", "tz": "UTC"}, description="when the row was made (UTC)")
 
@@ -116,6 +120,10 @@ class Articles(pa.DataFrameModel):
     @pa.check("outlet_domain", name="outlet_domain_is_registrable", description="when set: a registrable domain (public-suffix list), lower case")
     def _domain(cls, s: Series[str]) -> Series[bool]:
         return s.map(lambda d: _missing(d) or registrable_domain(d) == d).astype(bool)
+
+    @pa.dataframe_check(name="representative_similarity_is_1", description="dup_similarity == 1.0 where dup_cluster == doc_id")
+    def _representative(cls, df: pd.DataFrame) -> Series[bool]:
+        return (df["dup_cluster"] != df["doc_id"]) | (df["dup_similarity"] == 1.0)
 
     @pa.dataframe_check(name="n_words_matches_text", description="n_words == len(text.split())")
     def _n_words(cls, df: pd.DataFrame) -> Series[bool]:
@@ -189,6 +197,7 @@ CROSS_TABLE_CHECKS = {
     "source_in_one_place": (("articles", "quarantine"), "no source is both an article and quarantined"),
     "lines_doc_id_known": (("lines", "articles"), "every lines.doc_id is an articles.doc_id"),
     "removed_span_in_lines": (("removed", "lines"), "where lines holds a document's lines, every removed row's text is its line's text from start to end"),
+    "dup_cluster_is_an_article": (("articles",), "every dup_cluster is the doc_id of an article that is its own representative (its dup_cluster is its doc_id)"),
 }
 
 _str = pa_arrow.string()
@@ -198,6 +207,7 @@ ARROW_SCHEMAS = {
         ("author", _str), ("author_source", _str),
         ("outlet", _str), ("outlet_domain", _str), ("outlet_source", _str), ("published", pa_arrow.date32()),
         ("published_source", _str), ("n_words", pa_arrow.int64()), ("n_removed", pa_arrow.int64()),
+        ("language", _str), ("language_score", pa_arrow.float64()), ("dup_cluster", _str), ("dup_similarity", pa_arrow.float64()),
         ("pipeline_version", _str), ("cleaned_at", pa_arrow.timestamp("us", tz="UTC")),
     ]),
     "removed": pa_arrow.schema([

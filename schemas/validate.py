@@ -294,6 +294,9 @@ def check_tables(folder: Path) -> list[str]:
     both = pc.unique(quar_sources.filter(pc.is_in(quar_sources, value_set=art_sources.drop_null())))
     if len(both):
         problems.append(f"source_in_one_place: {len(both)} sources are both articles and quarantined, e.g. {both.take(pc.sort_indices(both)[:3]).to_pylist()}")
+    problem = _dup_cluster_problem(arts_path, art_ids)
+    if problem:
+        problems.append(problem)
     for label, col in (("articles.doc_id", art_ids), ("articles.source", art_sources)):
         problem = _duplicates_problem(label, col)
         if problem:
@@ -303,6 +306,21 @@ def check_tables(folder: Path) -> list[str]:
     if problem:
         problems.append(problem)
     return problems
+
+
+def _dup_cluster_problem(arts_path: Path, art_ids: pa.Array) -> str | None:
+    """dup_cluster_is_an_article: every cluster's representative is an article of the table that
+    is its own representative."""
+    clusters = _key_column(arts_path, "dup_cluster")
+    own = pc.fill_null(pc.equal(art_ids, clusters), False)
+    representatives = art_ids.filter(own)
+    named = pc.unique(clusters.drop_null())
+    unknown = named.filter(pc.invert(pc.is_in(named, value_set=representatives)))
+    if not len(unknown) and not clusters.null_count:
+        return None
+    first = unknown.take(pc.sort_indices(unknown)[:3]).to_pylist()
+    return (f"dup_cluster_is_an_article: {len(unknown) + (clusters.null_count > 0)} dup_cluster values are not "
+            f"the doc_id of an article that represents itself, e.g. {first}")
 
 
 def resolve_duplicates(folder: Path) -> int:

@@ -114,7 +114,7 @@ def random_tables(folder: Path, seed: int, n: int = 60) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     art_ids = [_hex(int(i)) for i in rng.integers(0, n, n)]  # collisions: duplicate doc_ids
     art_src = [f"s{int(i):03d}.txt" for i in rng.integers(0, 2 * n, n)]
-    articles = [{"doc_id": d, "source": s, "text": "a b", "n_words": 2, "n_removed": 0,
+    articles = [{"doc_id": d, "source": s, "text": "a b", "n_words": 2, "n_removed": 0, "dup_cluster": d, "dup_similarity": 1.0,
                  "pipeline_version": "v", "cleaned_at": pd.Timestamp("2026-11-21", tz="UTC")}
                 for d, s in zip(art_ids, art_src)]
     n_q = n // 3
@@ -156,7 +156,7 @@ def test_check_tables_names_each_problem_exactly(tmp_path, small_batches):
     """Duplicates across and within tables and a removed row of an unknown document, each reported
     with its count and first examples, in the reference's words."""
     rows = lambda ids, srcs: [{"doc_id": d, "source": s, "text": "a b", "n_words": 2, "n_removed": 0,  # noqa: E731
-                               "pipeline_version": "v", "cleaned_at": pd.Timestamp("2026-11-21", tz="UTC")}
+                               "dup_cluster": d, "dup_similarity": 1.0, "pipeline_version": "v", "cleaned_at": pd.Timestamp("2026-11-21", tz="UTC")}
                               for d, s in zip(ids, srcs)]
     rem = lambda ids: [{"doc_id": d, "line": 1, "start": 0, "end": 1, "text": "x", "kind": "caption",  # noqa: E731
                         "rule": "r", "whole_line": True} for d in ids]

@@ -110,23 +110,49 @@ def test_an_archive_without_a_page_says_what_it_holds(tmp_path):
         list(read_source(tmp_path, "assets.warc.gz", Settings()))
 
 
-def test_the_same_page_at_two_addresses_of_an_archive_is_one_article_and_a_record_note(tmp_path):
-    # a WARC often holds one page fetched twice (gzip-encoded, chunked, another URL): the copy is
-    # left out (doc_id unique) with advice about a record, not "remove the duplicate file"
+def _archive(path, fetches) -> None:
+    """A WARC of HTML responses: (uri, body, extra headers) each."""
+    with open(path, "wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        for uri, body, headers in fetches:
+            head = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), *headers], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=head))
+
+
+def test_the_same_page_at_two_addresses_of_an_archive_is_two_articles_of_one_cluster(tmp_path):
+    # a WARC often holds one page served at two addresses (two outlets carry it, a story moved):
+    # each address is an article of its own, with its own URL, and the two are one near-duplicate cluster
+    import gzip
+
+    from newsclean.cleaners.batch import clean_sources
+    from newsclean.cleaners.syndication import cluster_rows
+    from tests.articles import page
+
+    html = page().encode("utf-8")
+    _archive(tmp_path / "twice.warc.gz", [("https://example.org/a", html, []),
+                                          ("https://example.org/b", gzip.compress(html), [("Content-Encoding", "gzip")])])
+    out = clean_sources(tmp_path, ["twice.warc.gz"], Settings())
+    assert not out.quarantine
+    assert [(a["source"], a["url"]) for a in out.articles] == [("twice.warc.gz#0", "https://example.org/a"),
+                                                               ("twice.warc.gz#1", "https://example.org/b")]
+    first, second = out.articles
+    assert first["doc_id"] != second["doc_id"] and first["text"] == second["text"]
+    assert cluster_rows(out.articles) == [(first["doc_id"], 1.0), (first["doc_id"], 1.0)]
+
+
+def test_the_same_page_fetched_twice_at_one_address_is_one_article_and_a_record_note(tmp_path):
+    # the same bytes at the same URL (a re-fetch, gzip-encoded the second time): the copy is left out
+    # (doc_id unique) with advice about a record, not "remove the duplicate file"
     import gzip
 
     from newsclean.cleaners.batch import clean_sources
     from tests.articles import page
 
     html = page().encode("utf-8")
-    with open(tmp_path / "twice.warc.gz", "wb") as fh:
-        writer = WARCWriter(fh, gzip=True)
-        for uri, body, headers in (("https://example.org/a", html, []),
-                                   ("https://example.org/b", gzip.compress(html), [("Content-Encoding", "gzip")])):
-            head = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"), *headers], protocol="HTTP/1.1")
-            writer.write_record(writer.create_warc_record(uri, "response", payload=io.BytesIO(body), http_headers=head))
+    _archive(tmp_path / "twice.warc.gz", [("https://example.org/a", html, []),
+                                          ("https://example.org/a", gzip.compress(html), [("Content-Encoding", "gzip")])])
     out = clean_sources(tmp_path, ["twice.warc.gz"], Settings())
     assert [a["source"] for a in out.articles] == ["twice.warc.gz#0"]
     (q,) = out.quarantine
-    assert q["source"] == "twice.warc.gz#1" and "same content as twice.warc.gz#0" in q["error"]
+    assert q["source"] == "twice.warc.gz#1" and "same content and metadata (address, fields) as twice.warc.gz#0" in q["error"]
     assert "remove the duplicate file" not in q["error"] and "drop the record" in q["error"]

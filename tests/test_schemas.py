@@ -25,7 +25,8 @@ def article(i: int = 0, **over) -> dict:
     row = {"doc_id": f"{i:016x}", "source": f"doc-{i}.txt", "url": None, "title": "Council Approves Budget",
            "text": text, "author": None, "outlet": "BBC News", "outlet_domain": "bbc.co.uk", "outlet_source": "text",
            "published": dt.date(2024, 4, 30), "published_source": "dateline", "n_words": len(text.split()),
-           "n_removed": 1, "pipeline_version": "0.1.0+abc", "cleaned_at": NOW}
+           "n_removed": 1, "language": "en", "language_score": 0.99, "dup_cluster": f"{i:016x}", "dup_similarity": 1.0,
+           "pipeline_version": "0.1.0+abc", "cleaned_at": NOW}
     row.update(over)
     return row
 
@@ -191,10 +192,10 @@ def test_schema_command_prints_and_exports_the_contract():
     names = {k["name"] for t in ("articles", "removed") for c in contract[t]["columns"] for k in c["checks"]}
     names |= {k["name"] for t in ("articles", "removed") for k in contract[t]["checks"]}
     for check in ("unique", "str_matches", "text_is_clean", "published_in_range", "outlet_domain_is_registrable",
-                  "n_words_matches_text", "isin", "start_before_end"):
+                  "n_words_matches_text", "isin", "start_before_end", "representative_similarity_is_1"):
         assert check in names
     assert {k["name"] for k in contract["cross_table_checks"]} == {"removed_line_not_in_text", "removed_doc_id_known", "source_in_one_place",
-                                                                   "lines_doc_id_known", "removed_span_in_lines"}
+                                                                   "lines_doc_id_known", "removed_span_in_lines", "dup_cluster_is_an_article"}
     text = subprocess.run([str(cli), "schema"], capture_output=True, text=True, timeout=60)
     assert text.returncode == 0
     for needle in ("articles.parquet", "removed.parquet", "quarantine.parquet", "lines.parquet", "date32[day]",

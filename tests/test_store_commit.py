@@ -27,7 +27,8 @@ def stage_run(out: Path, tag: str, with_manifest: bool = True) -> Path:
     stage = out / store.STAGING / tag
     (stage / "articles").mkdir(parents=True)
     store.atomic_write_parquet(store.to_arrow("articles", []), stage / "articles" / "part-00000.parquet")
-    arts = [{"doc_id": f"{tag}-{i}", "source": f"{tag}/{i}.txt", "text": f"text {tag} {i}"} for i in range(3)]
+    arts = [{"doc_id": f"{tag}-{i}", "source": f"{tag}/{i}.txt", "text": f"text {tag} {i}", "dup_cluster": f"{tag}-{i}",
+             "dup_similarity": 1.0} for i in range(3)]
     rem = [{"doc_id": f"{tag}-{i}", "line": 1, "start": 0, "end": 3, "text": "abc", "kind": "boilerplate"} for i in range(3)]
     quar = [{"source": f"{tag}/q.txt", "doc_id": f"{tag}-q", "stage": "clean", "error": tag}]
     lines = [{"doc_id": f"{tag}-{i}", "line": 1, "text": "abc"} for i in range(3)]

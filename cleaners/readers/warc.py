@@ -181,4 +181,4 @@ def _document(record, where: str, max_bytes: int) -> RawDocument | None:
     warc_id = record.rec_headers.get_header("WARC-Record-ID")
     if warc_id:
         meta["warc_record_id"] = warc_id
-    return RawDocument(source=where, data=payload, format=fmt, meta=meta)
+    return RawDocument(source=where, data=payload, format=fmt, meta=meta, address=url or None)

@@ -54,7 +54,8 @@ _META_FIELDS = (("title", "title_source"), ("published", "published_source"),
                 ("outlet", "outlet_source"), ("author", "author_source"), ("url", "url_source"))
 _ARTICLE_COLUMNS = ("doc_id", "source", "title", "outlet", "outlet_domain", "outlet_source",
                     "published", "published_source", "author", "url", "n_words", "n_removed",
-                    "pipeline_version", "cleaned_at", "title_source", "author_source")
+                    "pipeline_version", "cleaned_at", "title_source", "author_source", "language", "language_score",
+                    "dup_cluster", "dup_similarity")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -623,6 +624,62 @@ def _attach_clean_text(path: Path, docs: list[DocView], max_chars: int) -> None:
             d.clean_text = t if len(t) <= max_chars else t[:max_chars] + "\n…"
 
 
+N_CLUSTERS = 10  # the largest near-duplicate clusters shown
+MAX_CLUSTER_MEMBERS = 12  # members listed per cluster (outlets are counted over all of them)
+
+
+def _languages(path: Path, names: list[str], n: int) -> list[dict]:
+    """Articles per language over the whole table (the `language` column, batch by batch)."""
+    if "language" not in names or not n:
+        return []
+    counts: Counter = Counter()
+    for batch in _article_batches(path, ["language"]):
+        counts.update(_value_counts(batch.column(0)))
+        counts[None] += batch.column(0).null_count
+    counts = Counter({k: v for k, v in counts.items() if v})
+    return [{"language": "none" if lang is None else str(lang), "n": int(k), "share": k / n}
+            for lang, k in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))]
+
+
+def _largest_clusters(path: Path, names: list[str], anchor_of: dict[str, str]) -> tuple[list[dict], int, int]:
+    """The N_CLUSTERS largest near-duplicate clusters (two or more articles), each with its
+    representative, size, outlets (over every member) and its first members; and the number of
+    such clusters and of the articles in them. Two passes over a few columns: the cluster sizes,
+    then the rows of the largest clusters only."""
+    if "dup_cluster" not in names:
+        return [], 0, 0
+    sizes: Counter = Counter()
+    for batch in _article_batches(path, ["dup_cluster"]):
+        sizes.update(_value_counts(batch.column(0)))
+    multi = {c: k for c, k in sizes.items() if c is not None and k > 1}
+    top = sorted(multi.items(), key=lambda kv: (-kv[1], str(kv[0])))[:N_CLUSTERS]
+    if not top:
+        return [], 0, 0
+    wanted = pa.array([c for c, _ in top], pa.string())
+    cols = [c for c in ("doc_id", "source", "title", "outlet", "outlet_domain", "published", "dup_cluster",
+                        "dup_similarity", "language") if c in names]
+    members: dict[str, list[dict]] = {c: [] for c, _ in top}
+    for batch in _article_batches(path, cols):
+        hit = pc.fill_null(pc.is_in(batch.column(cols.index("dup_cluster")), value_set=wanted), False)
+        for row in batch.filter(hit).to_pylist():
+            members[row["dup_cluster"]].append(row)
+    clusters = []
+    for cluster, size in top:
+        rows = sorted(members[cluster], key=lambda r: (r["doc_id"] != cluster, -(r.get("dup_similarity") or 0), str(r["source"])))
+        outlets = Counter(r.get("outlet") or r.get("outlet_domain") or "(unknown outlet)" for r in rows)
+        rep = rows[0] if rows else {"doc_id": cluster, "source": "", "title": None}
+        clusters.append({
+            "representative": rep["doc_id"], "source": rep.get("source"), "title": rep.get("title"), "size": size,
+            "anchor": anchor_of.get(rep["doc_id"]),
+            "outlets": sorted(outlets.items(), key=lambda kv: (-kv[1], kv[0])),
+            "members": [{"doc_id": r["doc_id"], "source": r["source"], "outlet": r.get("outlet") or r.get("outlet_domain"),
+                         "published": None if r.get("published") is None else str(r["published"]),
+                         "similarity": r.get("dup_similarity"), "anchor": anchor_of.get(r["doc_id"])}
+                        for r in rows[:MAX_CLUSTER_MEMBERS]],
+        })
+    return clusters, len(multi), int(sum(multi.values()))
+
+
 def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int = 0) -> Path:
     """Write out_dir/report.html (atomically) and return its path."""
     out_dir, raw_dir = Path(out_dir), Path(raw_dir)
@@ -838,6 +895,7 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
     kinds_shown = Counter(k for d in docs for ln in d.lines for s in ln.segments if s.kind for k in [s.kind])
     filter_kinds = [(k, kinds_shown.get(k, 0)) for k in ordered_kinds]
 
+    clusters, n_clusters, n_in_clusters = _largest_clusters(art_path, art_cols, anchor_of) if art_exists else ([], 0, 0)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = lambda x, d=1: f"{100 * float(x):.{d}f}%"
@@ -852,6 +910,8 @@ def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int
         durations=durations, versions=versions,
         run_json=json.dumps(run, indent=2, sort_keys=True, default=str)[:50_000],
         outliers=outliers, n_outliers=N_OUTLIERS,
+        clusters=clusters, n_clusters=n_clusters, n_in_clusters=n_in_clusters, n_clusters_shown=N_CLUSTERS,
+        languages=_languages(art_path, art_cols, n_articles) if art_exists else [],
         quarantine=q_rows, n_quarantine=n_quarantine, q_by_stage=list(q_by_stage),
         q_truncated=n_quarantine > MAX_QUARANTINE_ROWS, max_q_rows=MAX_QUARANTINE_ROWS,
         docs=docs, sampled=sampled, max_docs=max_docs, seed=seed,
