@@ -60,15 +60,17 @@ def _kind(source: str) -> tuple[str | None, str | None]:
     return None, suffix
 
 
-def worth_splitting(raw_dir: Path, source: str, min_bytes: int = SPLIT_MIN_BYTES) -> bool:
+def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN_BYTES) -> bool:
     """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`."""
+    from newsclean.cleaners.readers import storage
+
     try:
-        return _kind(source)[0] is not None and (Path(raw_dir) / source).stat().st_size >= min_bytes
+        return _kind(source)[0] is not None and storage.size(raw_dir, source) >= min_bytes
     except OSError:
         return False  # read whole, where the failure is quarantined with the reader's reason
 
 
-def split(raw_dir: Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
+def split(raw_dir: str | Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
     """The parts of RAW_DIR/source, each of about `every` records: one part (the whole file) for a
     file under `min_bytes`, a format that is not split, or one with at most `every` records.
     Raises DocumentError as reading would (the file is then read whole, and quarantined there)."""
