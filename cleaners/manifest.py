@@ -2,8 +2,9 @@
 
 OUT/manifest.json records, per source (a path relative to RAW_DIR): size, mtime_ns, the sha256 of
 its bytes and the fingerprint of its corpus context (newsclean.cleaners.corpus_context), plus the
-pipeline_version the rows were cleaned with. An incremental run compares the current RAW_DIR with
-it to decide what to clean:
+pipeline_version the rows were cleaned with (an object in storage has its change stamp as mtime_ns:
+newsclean.cleaners.readers.storage.change_stamp). An incremental run compares the current RAW_DIR
+with it to decide what to clean:
 
 - a source whose size and mtime are unchanged keeps its recorded sha256 (no hashing: cheap);
   otherwise its bytes are hashed again, so a `touch` alone does not re-clean anything;
