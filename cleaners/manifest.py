@@ -168,11 +168,6 @@ def save(manifest: "Manifest | Table", out_dir: Path) -> Path:
     return path
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
-    with open(path, "rb") as fh:
-        return sha256_stream(fh, chunk)
-
-
 def sha256_stream(stream, chunk: int = 1 << 20) -> str:
     h = hashlib.sha256()
     while block := stream.read(chunk):

@@ -402,10 +402,11 @@ def split_source(raw_dir: str, source: str, settings: dict, every: int) -> list[
         return [ranges.Part(source)]
 
 
-def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings) -> list["str | ranges.Part"]:
+def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None) -> list["str | ranges.Part"]:
     """`sources` with every big record file or archive replaced by its parts (scanned in parallel),
-    so that one big file is many batches on every worker."""
-    big = [s for s in sources if ranges.worth_splitting(raw_dir, s)]
+    so that one big file is many batches on every worker. `sizes`: the sources' sizes from the
+    manifest (no stat or request per source)."""
+    big = [s for s, n in zip(sources, sizes or [None] * len(sources)) if ranges.worth_splitting(raw_dir, s, size=n)]
     if not big:
         return sources
     scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size) for s in big}
@@ -544,7 +545,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
 
     _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
-    units = split_big_sources(raw_dir, to_clean, cfg)
+    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist())
     # a part of a big file is a batch of its own (about batch_size records); the longest go first
     batches = [[u] for u in units if isinstance(u, ranges.Part)]
     batches += plan_batches([u for u in units if not isinstance(u, ranges.Part)], cfg.batch_size, _workers())

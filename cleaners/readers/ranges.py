@@ -60,12 +60,15 @@ def _kind(source: str) -> tuple[str | None, str | None]:
     return None, suffix
 
 
-def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN_BYTES) -> bool:
-    """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`."""
+def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN_BYTES, size: int | None = None) -> bool:
+    """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`.
+    `size`: the file's size when the caller has it (the manifest's), else it is looked up."""
     from newsclean.cleaners.readers import storage
 
     try:
-        return _kind(source)[0] is not None and storage.size(raw_dir, source) >= min_bytes
+        if _kind(source)[0] is None:
+            return False
+        return (size if size is not None and size >= 0 else storage.size(raw_dir, source)) >= min_bytes
     except OSError:
         return False  # read whole, where the failure is quarantined with the reader's reason
 
