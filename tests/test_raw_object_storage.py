@@ -5,7 +5,6 @@ object is skipped, a changed one re-cleaned, a deleted one's rows dropped."""
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import logging
 import os
