@@ -175,7 +175,7 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
             out.quarantine.append(_failure(item, outcome, settings))
 
 
-def _items(raw_dir: Path, source: str, settings: Settings, part: Part | None = None):
+def _items(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None):
     """read_source's items, each fetched under the time limit (a reader can hang on a record too)."""
     items = read_source(raw_dir, source, settings, part)
     try:
@@ -196,7 +196,7 @@ def _items(raw_dir: Path, source: str, settings: Settings, part: Part | None = N
                 pass
 
 
-def clean_sources(raw_dir: Path, sources: Iterable[str | Part], settings: Settings,
+def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: Settings,
                   cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None) -> BatchResult:
     """Clean every document of `sources`: files, or parts of big files (newsclean.cleaners.readers.ranges).
     `corpus` is the corpus pass's line statistics, if any."""

@@ -70,7 +70,7 @@ def document_context(stats: CorpusStats, raw: RawDocument):
     return partial(stats.doc_context, key=site_key(raw), url=record_evidence(raw.meta).url)
 
 
-def source_documents(raw_dir: Path, source: str, settings: Settings) -> tuple[list[tuple[list[str], str | None]], bool]:
+def source_documents(raw_dir: str | Path, source: str, settings: Settings) -> tuple[list[tuple[list[str], str | None]], bool]:
     """(lines, site_key) of each readable document of one source, and whether the file itself could
     be read (False: a read error, e.g. permissions or a file over max_bytes; the cleaning step
     quarantines it with the reader's reason). Documents that fail to decode are left out."""
@@ -90,7 +90,7 @@ def source_documents(raw_dir: Path, source: str, settings: Settings) -> tuple[li
     return docs, True
 
 
-def iter_documents(raw_dir: Path, sources: list[str], settings: Settings) -> Iterator[tuple[str, list[str], str | None]]:
+def iter_documents(raw_dir: str | Path, sources: list[str], settings: Settings) -> Iterator[tuple[str, list[str], str | None]]:
     """(source, lines, site_key) per readable document; unreadable ones are skipped here (the
     cleaning step quarantines them with the reader's reason)."""
     for source in sources:
@@ -154,7 +154,7 @@ class LineHashes:
                    np.concatenate([t[2] for t in tables]).astype(str), pipeline_version)
 
 
-def hash_slice(raw_dir: Path, sources: list[str], settings: Settings, sha256: list[str] | None = None) -> LineHashes:
+def hash_slice(raw_dir: str | Path, sources: list[str], settings: Settings, sha256: list[str] | None = None) -> LineHashes:
     """Read, normalise and hash the lines of every readable document of `sources`. `sha256`: the
     content hash of each source (manifest.scan), recorded so that a later run may reuse the result."""
     names, has_key, keys, offsets, chunks = [], [], [], [0], []
@@ -192,7 +192,7 @@ def save_part(part: LineHashes, path: Path) -> Path:
     return path
 
 
-def write_slice(raw_dir: Path, sources: list[str], settings: Settings, folder: Path, index: int,
+def write_slice(raw_dir: str | Path, sources: list[str], settings: Settings, folder: Path, index: int,
                 sha256: list[str] | None = None, name: str | None = None) -> Path:
     """hash_slice saved as part `index` in `folder` (or under `name`)."""
     part = hash_slice(raw_dir, sources, settings, sha256)
@@ -377,7 +377,7 @@ class LineHashCache:
             tmp.unlink(missing_ok=True)
 
 
-def build(raw_dir: Path, sources: list[str], settings: Settings) -> CorpusStats:
+def build(raw_dir: str | Path, sources: list[str], settings: Settings) -> CorpusStats:
     """The statistics of one slice, in memory (tests, benchmarks)."""
     return from_parts([hash_slice(raw_dir, sources, settings)], sources, settings)[0]
 
@@ -483,7 +483,7 @@ def fingerprints_of(stats: CorpusStats, parts: Iterable[LineHashes], sources: li
     return dict(zip(srt, fingerprint_hex(fingerprint_ints(stats, parts, srt, settings))))
 
 
-def fingerprints(stats: CorpusStats, raw_dir: Path, sources: list[str], settings: Settings) -> dict[str, str]:
+def fingerprints(stats: CorpusStats, raw_dir: str | Path, sources: list[str], settings: Settings) -> dict[str, str]:
     """fingerprints_of for sources read now (tests, benchmarks)."""
     return fingerprints_of(stats, [hash_slice(raw_dir, sources, settings)], sources, settings)
 

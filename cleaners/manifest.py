@@ -2,8 +2,9 @@
 
 OUT/manifest.json records, per source (a path relative to RAW_DIR): size, mtime_ns, the sha256 of
 its bytes and the fingerprint of its corpus context (newsclean.cleaners.corpus_context), plus the
-pipeline_version the rows were cleaned with. An incremental run compares the current RAW_DIR with
-it to decide what to clean:
+pipeline_version the rows were cleaned with (an object in storage has its change stamp as mtime_ns:
+newsclean.cleaners.readers.storage.change_stamp). An incremental run compares the current RAW_DIR
+with it to decide what to clean:
 
 - a source whose size and mtime are unchanged keeps its recorded sha256 (no hashing: cheap);
   otherwise its bytes are hashed again, so a `touch` alone does not re-clean anything;
@@ -21,13 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from newsclean.cleaners.atomic import atomic_write_text
+from newsclean.cleaners.readers import storage
 
 MANIFEST = "manifest.json"
 # 1: {"sources": {source: {"size", "mtime_ns", "sha256", "context"}}} (read, no longer written);
@@ -167,40 +168,27 @@ def save(manifest: "Manifest | Table", out_dir: Path) -> Path:
     return path
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+def sha256_stream(stream, chunk: int = 1 << 20) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
+    while block := stream.read(chunk):
+        h.update(block)
     return h.hexdigest()
 
 
-def scan(raw_dir: Path, sources: list[str], previous: Manifest) -> tuple[dict[str, Entry], int]:
+def sha256_source(raw_dir: "str | Path", source: str) -> str:
+    """The sha256 of a source's bytes, streamed (a local file, or an object in storage)."""
+    with storage.open_bytes(raw_dir, source) as stream:
+        return sha256_stream(stream)
+
+
+def scan(raw_dir: "str | Path", sources: list[str], previous: Manifest) -> tuple[dict[str, Entry], int]:
     """Current entries (without context) for `sources`, and how many files had to be hashed.
 
     A source that cannot be stat'ed or read gets sha256 "" (always "changed"): the cleaning step
     then quarantines it with the reader's reason.
     """
-    out: dict[str, Entry] = {}
-    hashed = 0
-    for source in sources:
-        path = Path(raw_dir) / source
-        try:
-            st = path.stat()
-        except OSError:
-            out[source] = Entry(-1, -1, "")
-            continue
-        old = previous.sources.get(source)
-        if old is not None and old.size == st.st_size and old.mtime_ns == st.st_mtime_ns and old.sha256:
-            out[source] = Entry(st.st_size, st.st_mtime_ns, old.sha256)
-            continue
-        try:
-            digest = sha256_file(path)
-            hashed += 1
-        except OSError:
-            digest = ""
-        out[source] = Entry(st.st_size, st.st_mtime_ns, digest)
-    return out, hashed
+    table, hashed = scan_table(raw_dir, sources, Table.from_manifest(previous))
+    return {s: Entry(e.size, e.mtime_ns, e.sha256) for s, e in table.to_manifest().sources.items()}, hashed
 
 
 @dataclass
@@ -261,9 +249,10 @@ def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
     return p
 
 
-def scan_table(raw_dir: Path, sources: list[str], previous: Table) -> tuple[Table, int]:
+def scan_table(raw_dir: "str | Path", sources: list[str], previous: Table) -> tuple[Table, int]:
     """scan() in columns: current size, mtime and sha256 of `sources` (sorted), the previous
-    sha256 reused where size and mtime are unchanged. Context left empty."""
+    sha256 reused where size and mtime are unchanged. Context left empty. An object in storage has
+    its size and change stamp from one listing of the prefix (newsclean.cleaners.readers.storage)."""
     names = np.array(sources, dtype=str)
     n = len(names)
     size = np.full(n, -1, dtype=np.int64)
@@ -271,19 +260,16 @@ def scan_table(raw_dir: Path, sources: list[str], previous: Table) -> tuple[Tabl
     sha = np.zeros(n, dtype="S64")
     prev = previous.index_of(names)
     hashed = 0
-    for i, source in enumerate(sources):
-        path = os.path.join(raw_dir, source)
-        try:
-            st = os.stat(path)
-        except OSError:
+    for i, (source, st) in enumerate(zip(sources, storage.stats(raw_dir, sources))):
+        if st is None:
             continue
-        size[i], mtime[i] = st.st_size, st.st_mtime_ns
+        size[i], mtime[i] = st
         j = prev[i]
-        if j >= 0 and previous.size[j] == st.st_size and previous.mtime_ns[j] == st.st_mtime_ns and previous.sha256[j]:
+        if j >= 0 and previous.size[j] == size[i] and previous.mtime_ns[j] == mtime[i] and previous.sha256[j]:
             sha[i] = previous.sha256[j]
             continue
         try:
-            sha[i] = sha256_file(Path(path)).encode()
+            sha[i] = sha256_source(raw_dir, source).encode()
             hashed += 1
         except OSError:
             pass

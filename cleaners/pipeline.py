@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from newsclean.cleaners.decide import NO_BODY, Decision
@@ -219,18 +219,20 @@ def input_text(raw: RawDocument) -> str:
     return document_text(raw)
 
 
-def normalised_lines_for(raw_dir: Path, source: str, settings: Settings | None = None) -> list[str]:
+def normalised_lines_for(raw_dir: str | Path, source: str, settings: Settings | None = None) -> list[str]:
     """The normalised lines a document's removed-span offsets refer to (for reports and review).
 
     `source` is a file under raw_dir, or one record of it ("news.jsonl#L12", "crawl.warc.gz#3");
     HTML pages number the lines of the body trafilatura extracted."""
-    settings = settings or Settings()
-    path = Path(raw_dir) / source
-    if path.suffix.lower() == ".txt" and path.is_file():
-        return normalise_lines(decode(path.read_bytes()), settings.keep_curly_quotes)
-    from newsclean.cleaners.readers import read_source
+    from newsclean.cleaners.readers import read_source, storage
 
-    file = source if path.is_file() else source.rpartition("#")[0]
+    settings = settings or Settings()
+    is_file = storage.is_file(raw_dir, source)
+    if PurePosixPath(source).suffix.lower() == ".txt" and is_file:
+        with storage.open_bytes(raw_dir, source) as stream:
+            return normalise_lines(decode(stream.read()), settings.keep_curly_quotes)
+
+    file = source if is_file else source.rpartition("#")[0]
     for item in read_source(raw_dir, file, settings):
         if isinstance(item, RawDocument) and item.source == source:
             return normalise_lines(input_text(item), settings.keep_curly_quotes)

@@ -53,7 +53,7 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from newsclean.cleaners import corpus_context, language, manifest, store, syndication
 from newsclean.cleaners.batch import clean_sources
-from newsclean.cleaners.readers import discover, ranges
+from newsclean.cleaners.readers import discover, ranges, storage
 from newsclean.cleaners.runlock import RunLock
 from newsclean.cleaners.settings import Settings
 from newsclean.flows import progress
@@ -77,7 +77,7 @@ def _log():
 
 @task(name="discover-sources", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def discover_sources(raw_dir: str) -> tuple[list[str], list[tuple[str, str]]]:
-    sources, skipped = discover(Path(raw_dir))
+    sources, skipped = discover(raw_dir)
     _log().info("discovered %d sources (%d skipped) under %s", len(sources), len(skipped), raw_dir)
     return sources, skipped
 
@@ -87,7 +87,7 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
     """Size + mtime against the previous manifest; sha256 only for files that look different.
     Columns (manifest.Table), not an object per source."""
     previous = manifest.load_table(Path(out_dir))
-    entries, hashed = manifest.scan_table(Path(raw_dir), sources, previous)
+    entries, hashed = manifest.scan_table(raw_dir, sources, previous)
     _log().info("fingerprinted %d sources, hashed %d", len(entries), hashed)
     return entries, hashed
 
@@ -98,7 +98,7 @@ def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, in
     """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
     hash every line (newsclean.cleaners.corpus_context.write_slice) into a part of the line-hash cache.
     Returns the part file's path."""
-    return str(corpus_context.write_slice(Path(raw_dir), sources, Settings(**settings), Path(folder), index, sha256, name))
+    return str(corpus_context.write_slice(raw_dir, sources, Settings(**settings), Path(folder), index, sha256, name))
 
 
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
@@ -183,7 +183,7 @@ def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict
     cfg = Settings(**settings)
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
-    result = clean_sources(Path(raw_dir), sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
+    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
     counts = store.write_part(Path(stage_dir), index, result, cfg)
     del result
     _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
@@ -305,16 +305,16 @@ def write_report(out_dir: str, raw_dir: str, n_docs: int) -> list[str]:
 
     try:
         if n_docs <= REPORT_IN_PROCESS_MAX_DOCS:
-            path = build_report(Path(out_dir), Path(raw_dir))
+            path = build_report(Path(out_dir), raw_dir)
         else:
-            path = _build_report_apart(Path(out_dir), Path(raw_dir))
+            path = _build_report_apart(Path(out_dir), raw_dir)
     except Exception as exc:  # noqa: BLE001
         _log().warning("could not write report.html: %s", exc)
         return []
     return [str(path), *publish_report(path)]
 
 
-def _build_report_apart(out_dir: Path, raw_dir: Path) -> Path:
+def _build_report_apart(out_dir: Path, raw_dir: str) -> Path:
     """newsclean.flows.report.build_report in a short-lived child process: the report reads per-document
     columns of the whole tables (its memory grows with the corpus), and a child gives all of it
     back when it exits, instead of leaving the flow's process at the report's peak."""
@@ -325,8 +325,8 @@ def _build_report_apart(out_dir: Path, raw_dir: Path) -> Path:
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = ("import sys; from pathlib import Path; from newsclean.flows.report import build_report; "
-            "print(build_report(Path(sys.argv[1]), Path(sys.argv[2])))")
-    done = subprocess.run([sys.executable, "-c", code, str(Path(out_dir).resolve()), str(Path(raw_dir).resolve())],
+            "print(build_report(Path(sys.argv[1]), sys.argv[2]))")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(out_dir).resolve()), storage.display(raw_dir)],
                           env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError((done.stderr or done.stdout).strip().splitlines()[-1] if (done.stderr or done.stdout).strip()
@@ -429,16 +429,17 @@ def split_source(raw_dir: str, source: str, settings: dict, every: int) -> list[
     """A big record file or archive as parts of about `every` records (one scan of its record
     boundaries). A file that cannot be scanned is read whole, where its failure is quarantined."""
     try:
-        return ranges.split(Path(raw_dir), source, Settings(**settings), every)
+        return ranges.split(raw_dir, source, Settings(**settings), every)
     except Exception as exc:  # noqa: BLE001 - the cleaning step reads it and says what is wrong
         _log().info("%s is read whole: scanning it failed (%s)", source, exc)
         return [ranges.Part(source)]
 
 
-def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings) -> list["str | ranges.Part"]:
+def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None) -> list["str | ranges.Part"]:
     """`sources` with every big record file or archive replaced by its parts (scanned in parallel),
-    so that one big file is many batches on every worker."""
-    big = [s for s in sources if ranges.worth_splitting(Path(raw_dir), s)]
+    so that one big file is many batches on every worker. `sizes`: the sources' sizes from the
+    manifest (no stat or request per source)."""
+    big = [s for s, n in zip(sources, sizes or [None] * len(sources)) if ranges.worth_splitting(raw_dir, s, size=n)]
     if not big:
         return sources
     scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size) for s in big}
@@ -492,8 +493,12 @@ def _flow_run_id() -> str | None:
 @flow(name="clean-corpus", log_prints=False, task_runner=ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1))
 def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Settings | None = None, full: bool = False) -> dict:
     """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed).
-    `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults)."""
-    out = Path(out_dir)
+    `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults).
+    RAW_DIR may be a URL of objects (s3://bucket/prefix: newsclean.cleaners.readers.storage)."""
+    if storage.is_remote(out_dir):
+        raise ValueError(storage.REMOTE_OUT_UNSUPPORTED.format(out_dir=out_dir))
+    raw_dir = storage.plain(raw_dir)
+    out = Path(storage.plain(out_dir))
     out.mkdir(parents=True, exist_ok=True)
     had_url = "PREFECT_API_URL" in os.environ
     share_api_with_workers()  # before the first batch spawns a worker process
@@ -573,7 +578,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
 
     _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
-    units = split_big_sources(raw_dir, to_clean, cfg)
+    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist())
     # a part of a big file is a batch of its own (about batch_size records); the longest go first
     batches = [[u] for u in units if isinstance(u, ranges.Part)]
     batches += plan_batches([u for u in units if not isinstance(u, ranges.Part)], cfg.batch_size, _workers())

@@ -38,13 +38,16 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _check_dirs(raw_dir: Path, out_dir: Path) -> None:
+def _check_dirs(raw_dir: str, out_dir: str) -> tuple[str, str]:
+    """RAW_DIR and OUT_DIR checked, as the strings the flow takes (a file:// URL as its path)."""
+    from newsclean.cleaners.readers import storage
     from newsclean.flows.run import RunFoldersError, check_dirs
 
     try:
         check_dirs(raw_dir, out_dir)
     except RunFoldersError as exc:
         fail(str(exc))
+    return storage.plain(raw_dir), storage.plain(out_dir)
 
 
 def _summary_table(summary: dict) -> Table:
@@ -67,8 +70,8 @@ def _summary_table(summary: dict) -> Table:
 
 @app.command()
 def run(
-    raw_dir: Path = typer.Argument(Path("raw"), help="Folder of raw input (searched recursively)."),
-    out_dir: Path = typer.Argument(Path("clean"), help="Folder the tables are written to."),
+    raw_dir: str = typer.Argument("raw", help="Folder of raw input (searched recursively), or a URL of objects: s3://bucket/prefix."),
+    out_dir: str = typer.Argument("clean", help="Folder the tables are written to."),
     settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a [newsclean] table of settings."),
     keep_curly_quotes: Optional[bool] = typer.Option(None, "--keep-curly-quotes/--straighten-quotes", help="Keep typographic quotes (default: straighten)."),
     batch_size: Optional[int] = typer.Option(None, help="Documents per Prefect task."),
@@ -77,12 +80,12 @@ def run(
     full: bool = typer.Option(False, "--full", help="Re-clean every source (default: only new or changed ones)."),
 ) -> None:
     """Clean RAW_DIR into OUT_DIR through the `clean-corpus` Prefect flow (incremental: see README)."""
-    _check_dirs(raw_dir, out_dir)
+    raw_dir, out_dir = _check_dirs(raw_dir, out_dir)
     if task_runner not in ("process", "thread", "dask"):
         fail(f"unknown task runner {task_runner!r}: use process, thread or dask")
     from newsclean.cleaners.runlock import LockedError, RunLock
 
-    lock = RunLock(out_dir)  # taken before Prefect starts: a second run fails in a second, not after start-up
+    lock = RunLock(Path(out_dir))  # taken before Prefect starts: a second run fails in a second, not after start-up
     try:
         lock.acquire()
     except LockedError as exc:
@@ -209,8 +212,8 @@ def schema(as_json: bool = typer.Option(False, "--json", help="Print the contrac
 
 @app.command()
 def serve(
-    raw_dir: Path = typer.Argument(Path("raw"), help="Folder of raw input (searched recursively)."),
-    out_dir: Path = typer.Argument(Path("clean"), help="Folder the tables are written to."),
+    raw_dir: str = typer.Argument("raw", help="Folder of raw input (searched recursively), or a URL of objects: s3://bucket/prefix."),
+    out_dir: str = typer.Argument("clean", help="Folder the tables are written to."),
     cron: Optional[str] = typer.Option(None, help='Cron schedule, e.g. "0 * * * *" (every hour).'),
     interval: Optional[float] = typer.Option(None, help="Run every this many seconds."),
     name: str = typer.Option("newsclean", help="Deployment name."),
@@ -226,7 +229,7 @@ def serve(
         fail("give --cron or --interval, not both")
     if interval is not None and interval <= 0:
         fail("--interval must be a positive number of seconds")
-    _check_dirs(raw_dir, out_dir)
+    raw_dir, out_dir = _check_dirs(raw_dir, out_dir)
     configure()
     from newsclean.cleaners.settings import Settings
 
@@ -234,10 +237,11 @@ def serve(
         settings = Settings.load(settings_file)
     except (OSError, ValueError) as exc:
         fail(f"bad settings: {exc}")
+    from newsclean.cleaners.readers import storage
     from newsclean.flows.serve import serve_flow, ServeError
 
     try:
-        serve_flow(raw_dir.resolve(), out_dir.resolve(), cron=cron, interval=interval, name=name,
+        serve_flow(storage.display(raw_dir), Path(out_dir).resolve(), cron=cron, interval=interval, name=name,
                    settings=settings.model_dump(), full=full)
     except ServeError as exc:
         fail(str(exc))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from newsclean.cleaners.readers import storage
 from newsclean.cleaners.settings import Settings
 from newsclean.flows import prefect_api
 from newsclean.flows.prefect_api import TemporaryAPI
@@ -14,12 +15,18 @@ class RunFoldersError(ValueError):
     """RAW_DIR or OUT_DIR cannot be used; the message names the folder and why."""
 
 
-def check_dirs(raw_dir: Path, out_dir: Path) -> None:
-    """RAW_DIR is a folder, and OUT_DIR is one (created when missing) that can be written to."""
-    if not raw_dir.exists():
-        raise RunFoldersError(f"RAW_DIR {raw_dir} does not exist")
-    if not raw_dir.is_dir():
-        raise RunFoldersError(f"RAW_DIR {raw_dir} is not a directory")
+def check_dirs(raw_dir: str | Path, out_dir: str | Path) -> None:
+    """RAW_DIR is a folder or a prefix of objects (a URL: newsclean.cleaners.readers.storage), and
+    OUT_DIR is a local folder (created when missing) that can be written to."""
+    if storage.is_remote(out_dir):
+        raise RunFoldersError(storage.REMOTE_OUT_UNSUPPORTED.format(out_dir=out_dir))
+    try:
+        problem = storage.check_folder(raw_dir)
+    except storage.StorageError as exc:
+        raise RunFoldersError(f"RAW_DIR {raw_dir}: {exc}") from None
+    if problem:
+        raise RunFoldersError(problem)
+    out_dir = storage.location(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-"):

@@ -101,7 +101,7 @@ def clean_html(html: bytes | str, *, url: str | None = None, settings: Settings 
 
 def clean_corpus(raw: str | Path, out: str | Path, *, full: bool = False, task_runner: str = "process",
                  dask_address: str | None = None, **settings: Any) -> dict:
-    """Clean the folder `raw` into `out` through the `clean-corpus` Prefect flow, as
+    """Clean the folder `raw` (or a URL of objects, s3://bucket/prefix) into `out` through the `clean-corpus` Prefect flow, as
     `newsclean run RAW OUT` does (incremental unless `full`); `settings` are Settings fields
     (keep_curly_quotes=True, batch_size=200, ...). Returns the run's summary (what run.json holds).
     Raises ValueError for a bad folder or setting, newsclean.cleaners.runlock.LockedError when
@@ -110,7 +110,7 @@ def clean_corpus(raw: str | Path, out: str | Path, *, full: bool = False, task_r
     from newsclean.flows.run import check_dirs
 
     cfg = _settings(settings)
-    check_dirs(Path(raw), Path(out))
+    check_dirs(raw, out)
     configure()  # before Prefect is imported
     from newsclean.flows.run import run_clean_corpus
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
-from newsclean.cleaners.readers import compressed, html, mail, records, sniff, text, warc
+from newsclean.cleaners.readers import compressed, html, mail, records, sniff, storage, text, warc
 from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.readers.source import open_source, read_bounded  # noqa: F401 (read_bounded: the API)
 from newsclean.cleaners.settings import Settings
@@ -68,14 +68,18 @@ def display_name(name: str) -> str:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
+def discover(raw_dir: str | Path) -> tuple[list[str], list[tuple[str, str]]]:
     """(sources, skipped): sources are paths relative to raw_dir that a reader accepts, sorted;
     skipped are (source, reason) for entries that look like input but cannot be read safely.
 
     Never follows a symlink out of RAW_DIR (such links are reported), never descends into symlinked
     folders, and reports what it cannot use: folders named like input files, broken or looping
-    links, names that are not valid UTF-8, folders it cannot list."""
-    raw_dir = Path(raw_dir)
+    links, names that are not valid UTF-8, folders it cannot list. RAW_DIR in object storage
+    (newsclean.cleaners.readers.storage): the objects under its prefix, by the same names."""
+    where = storage.location(raw_dir)
+    if isinstance(where, storage.Objects):
+        return _discover_objects(where)
+    raw_dir = where
     root = raw_dir.resolve()
     sources, skipped = [], []
 
@@ -88,8 +92,7 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
         base = Path(dirpath)
         if _is_output_dir(filenames):  # OUT_DIR inside RAW_DIR: never read our own tables as input
             rel = base.relative_to(raw_dir).as_posix()
-            skipped.append((display_name(rel if rel != "." else str(raw_dir)),
-                            "is a newsclean OUT_DIR (its own output tables); not read as input. Move OUT_DIR outside RAW_DIR"))
+            skipped.append((display_name(rel if rel != "." else str(raw_dir)), OUTPUT_DIR_REASON))
             dirnames[:] = []
             continue
         for name in dirnames:
@@ -100,16 +103,12 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
                 if target is None or not target.is_relative_to(root):
                     skipped.append((rel, f"symlink to a folder outside RAW_DIR ({target or 'unresolvable'}); not followed. Copy the files in if they belong to the corpus"))
             elif reader_for(name):
-                skipped.append((rel, "is a directory, not a file; rename it or move its files up"))
+                skipped.append((rel, FOLDER_REASON))
         for name in sorted(filenames):
             path = base / name
             rel = path.relative_to(raw_dir).as_posix()
-            if reader_for(name) is None:
-                kind, why = sniff.name_kind(name)
-                if kind == "report":
-                    skipped.append((display_name(rel), f"not read: {why}"))
-                if kind != "sniff":
-                    continue
+            if not _wanted(name, rel, skipped):
+                continue
             if display_name(rel) != rel:
                 skipped.append((display_name(rel), "file name is not valid UTF-8; rename the file"))
                 continue
@@ -123,6 +122,47 @@ def discover(raw_dir: Path) -> tuple[list[str], list[tuple[str, str]]]:
                     continue
             sources.append(rel)
     return sorted(sources), sorted(skipped)
+
+
+OUTPUT_DIR_REASON = "is a newsclean OUT_DIR (its own output tables); not read as input. Move OUT_DIR outside RAW_DIR"
+FOLDER_REASON = "is a directory, not a file; rename it or move its files up"
+
+
+def _wanted(name: str, rel: str, skipped: list[tuple[str, str]]) -> bool:
+    """Whether a file named `name` is input (by its name, or to be sniffed); a name that says a
+    format newsclean cannot read is reported in `skipped`."""
+    if reader_for(name) is None:
+        kind, why = sniff.name_kind(name)
+        if kind == "report":
+            skipped.append((display_name(rel), f"not read: {why}"))
+        return kind == "sniff"
+    return True
+
+
+def _discover_objects(objects: storage.Objects) -> tuple[list[str], list[tuple[str, str]]]:
+    """discover() over the objects under a prefix: their keys are the folders and names (an object
+    store has no links, devices or undecodable names)."""
+    listed = [rel for rel, _, _ in storage.list_objects(objects)]
+    names_in: dict[str, set[str]] = {}
+    for rel in listed:
+        folder, _, name = rel.rpartition("/")
+        names_in.setdefault(folder, set()).add(name)
+    outputs = sorted(folder for folder, names in names_in.items() if _is_output_dir(list(names)))
+    folders = {rel.rpartition("/")[0] for rel in listed}
+    folders |= {f.rsplit("/", k)[0] for f in list(folders) for k in range(1, f.count("/") + 1)}
+    sources, skipped = [], []
+    for folder in sorted(folders - {""}):
+        if reader_for(folder.rpartition("/")[2]) and not _under(folder, outputs):
+            skipped.append((folder, FOLDER_REASON))
+    skipped += [(folder or objects.url, OUTPUT_DIR_REASON) for folder in outputs]
+    for rel in listed:
+        if not _under(rel.rpartition("/")[0], outputs) and _wanted(rel.rpartition("/")[2], rel, skipped):
+            sources.append(rel)
+    return sources, sorted(skipped)
+
+
+def _under(folder: str, outputs: list[str]) -> bool:
+    return any(o == "" or folder == o or folder.startswith(o + "/") for o in outputs)
 
 
 def _is_output_dir(filenames: list[str]) -> bool:
@@ -139,15 +179,16 @@ def _resolve(path: Path) -> Path | None:
         return None
 
 
-def read_source(raw_dir: Path, source: str, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+def read_source(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
     """The documents of RAW_DIR/source, read from a stream: a record at a time for record files and
     archives, each bounded by max_bytes; the whole file is capped only with max_file_bytes. With a
     part (newsclean.cleaners.readers.ranges.split), the documents of that range of records."""
     reader = source_reader(source)
     if reader is None:
         raise DocumentError("read", "no reader for this file type")
+    path = storage.source_path(raw_dir, source)
     with open_source(raw_dir, source, settings.max_file_bytes) as stream:
         if part is None or part.whole:
-            yield from reader(Path(raw_dir) / source, source, stream, settings)
+            yield from reader(path, source, stream, settings)
         else:
-            yield from reader(Path(raw_dir) / source, source, stream, settings, part=part)
+            yield from reader(path, source, stream, settings, part=part)

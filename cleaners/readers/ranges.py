@@ -60,15 +60,20 @@ def _kind(source: str) -> tuple[str | None, str | None]:
     return None, suffix
 
 
-def worth_splitting(raw_dir: Path, source: str, min_bytes: int = SPLIT_MIN_BYTES) -> bool:
-    """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`."""
+def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN_BYTES, size: int | None = None) -> bool:
+    """Whether `split` may cut the file: a record format it splits, and at least `min_bytes`.
+    `size`: the file's size when the caller has it (the manifest's), else it is looked up."""
+    from newsclean.cleaners.readers import storage
+
     try:
-        return _kind(source)[0] is not None and (Path(raw_dir) / source).stat().st_size >= min_bytes
+        if _kind(source)[0] is None:
+            return False
+        return (size if size is not None and size >= 0 else storage.size(raw_dir, source)) >= min_bytes
     except OSError:
         return False  # read whole, where the failure is quarantined with the reader's reason
 
 
-def split(raw_dir: Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
+def split(raw_dir: str | Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
     """The parts of RAW_DIR/source, each of about `every` records: one part (the whole file) for a
     file under `min_bytes`, a format that is not split, or one with at most `every` records.
     Raises DocumentError as reading would (the file is then read whole, and quarantined there)."""

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from newsclean.cleaners.readers import storage
 from newsclean.cleaners.types import DocumentError
 
 CHUNK = 1 << 20
@@ -72,13 +73,21 @@ class SourceStream(io.BufferedReader):
     size: int
 
 
-def open_source(raw_dir: Path, source: str, max_file_bytes: int | None = None,
+def open_source(raw_dir: str | Path, source: str, max_file_bytes: int | None = None,
                 limit_name: str = "max_file_bytes") -> SourceStream:
     """RAW_DIR/source opened for reading, after the checks a person can act on: a path that resolves
     outside RAW_DIR (a link that changed after discovery), something that is not a regular file (a
     folder, a FIFO: opened non-blocking so it cannot hang the run, a device), a file that vanished
     or cannot be opened, and a file over `max_file_bytes` when that cap is set (by its size, before
-    reading; or because it grew while being read)."""
+    reading; or because it grew while being read). RAW_DIR in object storage: the object opened
+    through fsspec (newsclean.cleaners.readers.storage), its size checked the same way."""
+    where = storage.location(raw_dir)
+    if isinstance(where, storage.Objects):
+        reader, size = storage.open_object(where, source, max_file_bytes, limit_name)
+        stream = SourceStream(reader, CHUNK)
+        stream.size = size
+        return stream
+    raw_dir = where
     root = Path(raw_dir).resolve()
     path = Path(raw_dir) / source
     try:
@@ -131,7 +140,7 @@ def read_whole(stream: BinaryIO, limit: int) -> bytes:
     return data
 
 
-def read_bounded(raw_dir: Path, source: str, max_bytes: int) -> bytes:
+def read_bounded(raw_dir: str | Path, source: str, max_bytes: int) -> bytes:
     """The bytes of RAW_DIR/source as one document, never more than max_bytes of them read."""
     with open_source(raw_dir, source, max_bytes, "max_bytes") as stream:
         return read_whole(stream, max_bytes)

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from newsclean.cleaners.readers import storage
 from newsclean.cleaners.types import KINDS
 from newsclean.schemas.validate import string_array
 
@@ -564,12 +565,11 @@ def _meta_rows(row: dict) -> list[dict]:
     return out
 
 
-def _quarantine_preview(raw_dir: Path, source: str) -> str | None:
+def _quarantine_preview(raw_dir: str | Path, source: str) -> str | None:
     try:
-        path = (Path(raw_dir) / str(source))
-        if not path.is_file():
+        if not storage.is_file(raw_dir, str(source)):
             return None
-        with path.open("rb") as fh:
+        with storage.open_bytes(raw_dir, str(source)) as fh:
             data = fh.read(PREVIEW_BYTES + 1)
     except OSError:
         return None
@@ -680,9 +680,10 @@ def _largest_clusters(path: Path, names: list[str], anchor_of: dict[str, str]) -
     return clusters, len(multi), int(sum(multi.values()))
 
 
-def build_report(out_dir: Path, raw_dir: Path, *, max_docs: int = 500, seed: int = 0) -> Path:
-    """Write out_dir/report.html (atomically) and return its path."""
-    out_dir, raw_dir = Path(out_dir), Path(raw_dir)
+def build_report(out_dir: Path, raw_dir: str | Path, *, max_docs: int = 500, seed: int = 0) -> Path:
+    """Write out_dir/report.html (atomically) and return its path. RAW_DIR: a folder or a URL of
+    objects (newsclean.cleaners.readers.storage)."""
+    out_dir, raw_dir = Path(out_dir), storage.plain(raw_dir)
     t0 = datetime.now(timezone.utc)
     run = _read_run_json(out_dir)
 
