@@ -138,3 +138,34 @@ def test_memory_is_bounded_by_a_record_not_the_file(tmp_path, name, make):
     assert n >= 1500
     # the file is 10-20 MB (uncompressed); what the reader holds at once is a buffer and a record
     assert peak < 6_000_000, f"peak {peak:,} bytes reading a {size:,}-byte file"
+
+
+def _members(data: bytes) -> list[bytes]:
+    """The gzip members of a record-by-record .warc.gz, in order."""
+    import zlib
+
+    out = []
+    while data:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        d.decompress(data)
+        used = len(data) - len(d.unused_data)
+        out.append(data[:used])
+        data = d.unused_data
+    return out
+
+
+@pytest.mark.parametrize("damage", ["header", "deflate"])
+def test_a_damaged_archive_record_alone_is_quarantined_and_the_rest_goes_on(tmp_path, damage):
+    members = _members(_warc(6))
+    if damage == "header":  # a record whose header is not a WARC header
+        members[2] = gzip.compress(b"HTTP/1.1 200 OK\r\nthis is no WARC header\r\n\r\n" + b"x" * 500)
+    else:  # a record whose compressed bytes are damaged in the middle
+        m = bytearray(members[2])
+        m[len(m) // 2: len(m) // 2 + 40] = b"\x00" * 40
+        members[2] = bytes(m)
+    (tmp_path / "crawl.warc.gz").write_bytes(b"".join(members))
+    items = list(read_source(tmp_path, "crawl.warc.gz", Settings()))
+    docs = [i.source for i in items if isinstance(i, RawDocument)]
+    errors = [i for i in items if isinstance(i, DocumentError)]
+    assert docs == ["crawl.warc.gz#0", "crawl.warc.gz#1", "crawl.warc.gz#3", "crawl.warc.gz#4", "crawl.warc.gz#5"]
+    assert [e.source for e in errors] == ["crawl.warc.gz#2"] and "re-download" in errors[0].reason.lower()

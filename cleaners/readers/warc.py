@@ -45,7 +45,9 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         index = part.start - 1
     found = 0  # documents and damaged-record errors yielded
     kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
-    records = iter(ArchiveIterator(stream, arc2warc=True, check_digests=True))
+    archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+    records = iter(archive)
+    checked_from = part.offset if part.start and part.offset is not None else 0  # a gzip member's start
     while True:
         index += 1
         where = f"{source}#{index}"
@@ -56,7 +58,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         except StopIteration:
             if index == 0:
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
-            if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream):
+            if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream, checked_from):
                 yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
             elif not found and part.whole:
                 held = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(5))
@@ -66,8 +68,20 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         except Exception as exc:  # ArchiveLoadFailed, or warcio tripping over a cut-off header
             if index == 0:
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
-            yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
-            return
+            # a record gzipped on its own: the next one starts a gzip member of its own, so reading
+            # goes on from there and only the damaged record is lost
+            resume = _next_record(stream, getattr(archive, "offset", None)) if head[:2] == b"\x1f\x8b" else None
+            if resume is None:
+                yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
+                return
+            found += 1
+            yield DocumentError("read", f"WARC record {index} cannot be read, its header is damaged ({type(exc).__name__}: {exc}); "
+                                        "reading goes on at the next record. Re-download the archive to get it", source=where)
+            stream.seek(resume)
+            checked_from = resume  # the damage before it is said already
+            archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+            records = iter(archive)
+            continue
         if index < part.start:  # before the part: read past, not into a document
             continue
         kinds[_kind(record)] += 1
@@ -113,12 +127,45 @@ def _looks_like_warc(head: bytes) -> bool:
     return head.lstrip().startswith((b"WARC/", b"filedesc://"))
 
 
-def _gzip_complete(stream: BinaryIO) -> bool:
-    """Every gzip member of the archive ends properly (warcio stops quietly at a cut-off member).
-    Read again from the start, a chunk at a time; a stream that cannot seek is taken as complete."""
+def _next_record(stream: BinaryIO, damaged_at: int | None) -> int | None:
+    """The offset of the first gzip member after `damaged_at` that opens with a WARC header, or None
+    (a stream that cannot seek, no offset known, none found)."""
+    if damaged_at is None or not stream.seekable():
+        return None
+    at = damaged_at + 1
+    stream.seek(at)
+    tail = b""
+    while chunk := stream.read(CHUNK):
+        data = tail + chunk
+        base = at - len(tail)
+        found = data.find(b"\x1f\x8b\x08")
+        while found >= 0:
+            if _opens_a_record(stream, base + found):
+                return base + found
+            stream.seek(at + len(chunk))
+            found = data.find(b"\x1f\x8b\x08", found + 1)
+        tail = data[-2:]
+        at += len(chunk)
+        stream.seek(at)
+    return None
+
+
+def _opens_a_record(stream: BinaryIO, offset: int) -> bool:
+    stream.seek(offset)
+    head = stream.read(4096)
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 16).startswith((b"WARC/", b"filedesc://"))
+    except zlib.error:
+        return False
+
+
+def _gzip_complete(stream: BinaryIO, start: int = 0) -> bool:
+    """Every gzip member of the archive from `start` (a member's start) ends properly (warcio stops
+    quietly at a cut-off member). Read again, a chunk at a time; a stream that cannot seek is taken
+    as complete."""
     if not stream.seekable():
         return True
-    stream.seek(0)
+    stream.seek(start)
     member = None  # the member being decompressed; None between members
     try:
         while chunk := stream.read(CHUNK):
