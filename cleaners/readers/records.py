@@ -251,13 +251,11 @@ def _parquet_file(stream: BinaryIO, settings: Settings):
 def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
     """Row group by row group: a batch of rows in memory at a time. A part starts at a row group."""
     pf = _parquet_file(stream, settings)
-    index = 0
-    first_group = 0
-    if part is not None and part.start:
-        first_group = part.offset if part.offset is not None else 0
-        index = sum(pf.metadata.row_group(g).num_rows for g in range(first_group))
+    start, stop = (part.start, part.stop) if part else (0, None)
+    first_group = part.offset if part is not None and part.offset is not None else 0
+    index = sum(pf.metadata.row_group(g).num_rows for g in range(first_group))
     for group in range(first_group, pf.num_row_groups):
-        if part is not None and part.stop is not None and index >= part.stop:
+        if stop is not None and index >= stop:
             return
         try:
             rows = [row for batch in pf.iter_batches(batch_size=1000, row_groups=[group]) for row in batch.to_pylist()]
@@ -268,7 +266,7 @@ def read_parquet(path: Path, source: str, stream: BinaryIO, settings: Settings, 
             index += n
             continue
         for record in rows:
-            if part is None or part.start <= index < (part.stop if part.stop is not None else index + 1):
+            if index >= start and (stop is None or index < stop):
                 yield to_document(record, f"{source}#{index}")
             index += 1
 

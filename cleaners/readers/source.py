@@ -14,13 +14,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from newsclean.cleaners.readers import storage
+from newsclean.cleaners.readers.storage import over_limit
 from newsclean.cleaners.types import DocumentError
 
 CHUNK = 1 << 20
-
-
-def over_limit(size: int, limit: int) -> str:
-    return f"file is {size:,} bytes, over the max_bytes limit of {limit:,}; split it or raise the limit"
 
 
 class _FileReader(io.RawIOBase):
@@ -116,8 +113,7 @@ def open_source(raw_dir: str | Path, source: str, max_file_bytes: int | None = N
         if not stat.S_ISREG(st.st_mode):
             raise DocumentError("read", "is not a regular file (a FIFO, socket or device); not read. Replace it with a regular file")
         if max_file_bytes is not None and st.st_size > max_file_bytes:
-            raise DocumentError("read", f"file is {st.st_size:,} bytes, over the {limit_name} limit of {max_file_bytes:,}; "
-                                        "split it or raise the limit")
+            raise DocumentError("read", over_limit(st.st_size, max_file_bytes, limit_name))
     except BaseException:
         os.close(fd)
         raise

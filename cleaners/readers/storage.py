@@ -215,6 +215,11 @@ def check_folder(raw_dir: str | Path) -> str | None:
         return f"RAW_DIR {raw_dir} cannot be listed ({message})"
 
 
+def over_limit(size: int, limit: int, limit_name: str = "max_bytes") -> str:
+    """Why a file is refused on its size alone."""
+    return f"file is {size:,} bytes, over the {limit_name} limit of {limit:,}; split it or raise the limit"
+
+
 class _ObjectReader(io.RawIOBase):
     """An object's bytes through an fsspec file, a read that fails saying so as a DocumentError."""
 
@@ -265,6 +270,5 @@ def open_object(objects: Objects, source: str, max_file_bytes: int | None, limit
     size = int(handle.size)
     if max_file_bytes is not None and size > max_file_bytes:
         handle.close()
-        raise DocumentError("read", f"file is {size:,} bytes, over the {limit_name} limit of {max_file_bytes:,}; "
-                                    "split it or raise the limit")
+        raise DocumentError("read", over_limit(size, max_file_bytes, limit_name))
     return _ObjectReader(handle, size), size

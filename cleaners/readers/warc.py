@@ -133,21 +133,17 @@ def _next_record(stream: BinaryIO, damaged_at: int | None) -> int | None:
     if damaged_at is None or not stream.seekable():
         return None
     at = damaged_at + 1
-    stream.seek(at)
-    tail = b""
-    while chunk := stream.read(CHUNK):
-        data = tail + chunk
-        base = at - len(tail)
-        found = data.find(b"\x1f\x8b\x08")
-        while found >= 0:
-            if _opens_a_record(stream, base + found):
-                return base + found
-            stream.seek(at + len(chunk))
-            found = data.find(b"\x1f\x8b\x08", found + 1)
-        tail = data[-2:]
-        at += len(chunk)
+    while True:
         stream.seek(at)
-    return None
+        chunk = stream.read(CHUNK)
+        if len(chunk) < 3:
+            return None
+        found = chunk.find(b"\x1f\x8b\x08")
+        while found >= 0:
+            if _opens_a_record(stream, at + found):
+                return at + found
+            found = chunk.find(b"\x1f\x8b\x08", found + 1)
+        at += len(chunk) - 2  # a gzip header split over two chunks is seen whole in the next
 
 
 def _opens_a_record(stream: BinaryIO, offset: int) -> bool:
