@@ -33,11 +33,12 @@ from warcio.warcwriter import WARCWriter
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def generate(corpus: Path, docs: int, seed: int) -> None:
+def generate(corpus: Path, docs: int, seed: int, html_share: float = 1.0) -> None:
+    """bench/generate_corpus.py into `corpus`, unless it is there already."""
     if corpus.exists():
         return
     subprocess.run([sys.executable, str(ROOT / "bench" / "generate_corpus.py"), str(corpus), "--docs", str(docs),
-                    "--seed", str(seed), "--html-share", "1"], check=True)
+                    "--seed", str(seed), "--html-share", str(html_share)], check=True)
 
 
 def pack(corpus: Path, archive: Path) -> int:
@@ -56,13 +57,14 @@ def pack(corpus: Path, archive: Path) -> int:
     return n
 
 
-def run(raw: Path, out: Path) -> dict:
-    """`newsclean run RAW OUT --full` in a fresh process tree: wall, CPU, peak RSS per process."""
+def run(raw: Path | str, out: Path, env: dict | None = None) -> dict:
+    """`newsclean run RAW OUT --full` in a fresh process tree: wall, CPU, peak RSS per process, and
+    the run's own stage durations."""
     shutil.rmtree(out, ignore_errors=True)
     before = os.times()
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "newsclean.flows.cli", "run", str(raw), str(out), "--full"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak, peak_tree = 0, 0
     root = psutil.Process(proc.pid)
     while proc.poll() is None:
@@ -82,7 +84,20 @@ def run(raw: Path, out: Path) -> dict:
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "docs_read": summary["docs_read"],
             "docs_cleaned": summary["docs_cleaned"], "docs_per_wall_s": round(summary["docs_read"] / wall, 2),
-            "peak_rss_one_process_mb": round(peak / 2**20), "peak_rss_tree_mb": round(peak_tree / 2**20)}
+            "peak_rss_one_process_mb": round(peak / 2**20), "peak_rss_tree_mb": round(peak_tree / 2**20),
+            "durations_s": summary["durations_s"]}
+
+
+def machine() -> str:
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores"
+
+
+def save(result: dict, out: Path) -> dict:
+    """The result as JSON in `out`, and printed."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    return result
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -98,13 +113,10 @@ def main(argv: list[str] | None = None) -> dict:
     archive = args.work / f"warc-{args.docs}-{args.seed}" / "crawl.warc.gz"
     records = pack(corpus, archive) if not archive.exists() else None
     result = {"docs": args.docs, "records": records, "archive_mb": round(archive.stat().st_size / 2**20, 1),
-              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+              "machine": machine(),
               "files": run(corpus, args.work / "out-files"), "archive": run(archive.parent, args.work / "out-archive")}
     result["archive_rate_over_files"] = round(result["archive"]["docs_per_wall_s"] / result["files"]["docs_per_wall_s"], 3)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
-    return result
+    return save(result, args.out)
 
 
 if __name__ == "__main__":

@@ -14,32 +14,18 @@ it competes with the run for the cores; a real object store does not.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from archive_vs_files import generate, machine, run, save  # noqa: E402
 
 from newsclean.flows.prefect_api import free_port  # noqa: E402
-
-
-def run(raw: str, out: Path, env: dict) -> dict:
-    shutil.rmtree(out, ignore_errors=True)
-    t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "newsclean.flows.cli", "run", raw, str(out), "--full"],
-                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - t0
-    if proc.returncode:
-        raise SystemExit(f"newsclean run {raw} failed: {proc.stderr[-2000:]}")
-    summary = json.loads((out / "run.json").read_text())
-    return {"wall_s": round(wall, 1), "docs_read": summary["docs_read"], "docs_cleaned": summary["docs_cleaned"],
-            "docs_per_wall_s": round(summary["docs_read"] / wall, 2), "durations_s": summary["durations_s"]}
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -51,9 +37,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "s3_vs_disk.json")
     args = ap.parse_args(argv)
     corpus = args.work / f"corpus-{args.docs}-{args.seed}-{args.html_share}"
-    if not corpus.exists():
-        subprocess.run([sys.executable, str(ROOT / "bench" / "generate_corpus.py"), str(corpus), "--docs", str(args.docs),
-                        "--seed", str(args.seed), "--html-share", str(args.html_share)], check=True)
+    generate(corpus, args.docs, args.seed, args.html_share)
 
     import s3fs
     from moto.server import ThreadedMotoServer
@@ -70,16 +54,13 @@ def main(argv: list[str] | None = None) -> dict:
         fs.put(str(corpus) + "/", "bench/raw/", recursive=True)
         upload = time.perf_counter() - t0
         result = {"docs": args.docs, "html_share": args.html_share, "upload_s": round(upload, 1),
-                  "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+                  "machine": machine(),
                   "disk": run(str(corpus), args.work / "out-disk", env),
                   "s3": run("s3://bench/raw", args.work / "out-s3", env)}
     finally:
         server.stop()
     result["s3_rate_over_disk"] = round(result["s3"]["docs_per_wall_s"] / result["disk"]["docs_per_wall_s"], 3)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2))
-    print(json.dumps(result, indent=2))
-    return result
+    return save(result, args.out)
 
 
 if __name__ == "__main__":
