@@ -44,20 +44,16 @@ class Part:
 
 
 def _kind(source: str) -> tuple[str | None, str | None]:
-    """(record format, compression suffix) of a file name: the format is "jsonl", "warc", "csv",
-    "parquet", or None for a file that is not split."""
-    from newsclean.cleaners.readers import compressed
+    """(record format, compression suffix) of a file name, by the reader that takes it: the format is
+    "jsonl", "warc", "csv", "parquet", or None for a file that is not split. A `.warc.gz` is read by
+    warcio itself (gzipped record by record, it seeks to its members): no compression suffix."""
+    from newsclean.cleaners.readers import compressed, reader_for, records, warc
 
-    if source.lower().endswith(".warc.gz"):
-        return "warc", None  # gzipped record by record: warcio reads it, and seeks to its members
-    suffix = compressed.compression(source)
-    name = compressed.inner_name(source).lower()
-    if name.endswith(".warc"):
-        return "warc", suffix
-    for ext, kind in ((".jsonl", "jsonl"), (".ndjson", "jsonl"), (".csv", "csv"), (".tsv", "csv"), (".parquet", "parquet")):
-        if name.endswith(ext):
-            return kind, suffix
-    return None, suffix
+    reader, suffix = reader_for(source), None
+    if reader is compressed.read:
+        reader, suffix = reader_for(compressed.inner_name(source)), compressed.compression(source)
+    kinds = {records.read_jsonl: "jsonl", warc.read: "warc", records.read_csv: "csv", records.read_parquet: "parquet"}
+    return kinds.get(reader), suffix
 
 
 def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN_BYTES, size: int | None = None) -> bool:
