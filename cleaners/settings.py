@@ -12,11 +12,15 @@ import json
 import os
 import tomllib
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-PACKAGE_VERSION = "0.1.0"
+try:  # the one version, pyproject's, as installed (newsclean.__version__ reads the same)
+    PACKAGE_VERSION = metadata.version("newsclean")
+except metadata.PackageNotFoundError:  # a source checkout that was never installed
+    PACKAGE_VERSION = "0+unknown"
 CODE_ROOT = Path(__file__).resolve().parent  # the cleaners package
 # code, and the data it reads: the model's files, word lists, the outlet registry
 CODE_SUFFIXES = frozenset({".py", ".txt", ".csv", ".json"})
