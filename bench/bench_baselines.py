@@ -11,7 +11,8 @@ Text group, on the full-page `text` of the dev pages (shared/devset/pages.jsonl.
   policy boilerplate, drop the page on "lorem ipsum" or a curly brace or < 3 sentences;
 - justext: jusText with the English stop list, on the text's blocks wrapped in <p> elements.
 HTML group, on the same pages' original HTML (shared/devset/html/):
-- ours: newsclean.cleaners.pipeline.clean_document on an html RawDocument (trafilatura + the line cleaner);
+- ours: newsclean.cleaners.pipeline.clean_document_steps on html RawDocuments (trafilatura + the line cleaner),
+  Settings.lockstep_docs pages at a time as a batch is cleaned (run_batch);
 - trafilatura: trafilatura.extract(html) with its defaults;
 - resiliparse: resiliparse.extract.html2text.extract_plain_text(html, main_content=True);
 - justext: jusText on the HTML.
@@ -131,7 +132,8 @@ def html_methods():
     import trafilatura
     from resiliparse.extract.html2text import extract_plain_text
 
-    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.engine.scoring import run_batch
+    from newsclean.cleaners.pipeline import clean_document, clean_document_steps
     from newsclean.cleaners.settings import Settings
     from newsclean.cleaners.types import DocumentError, RawDocument
 
@@ -143,6 +145,19 @@ def html_methods():
             return clean_document(RawDocument(source=p["html"], data=p["html_bytes"], format="html"), settings).text
         except DocumentError:
             return ""
+
+    def ours_batch(pages):
+        """As newsclean.cleaners.batch cleans a batch of HTML records: settings.lockstep_docs pages at a
+        time, driven together (newsclean.cleaners.engine.scoring.run_batch), so the rules' first look
+        at the bodies' lines is taken for the group at once."""
+        size, outs = max(1, settings.lockstep_docs), []
+        for i in range(0, len(pages), size):
+            group = [RawDocument(source=p["html"], data=p["html_bytes"], format="html") for p in pages[i:i + size]]
+            for doc in run_batch([clean_document_steps(raw, settings) for raw in group]):
+                outs.append("" if isinstance(doc, BaseException) else doc.text)
+        return outs
+
+    ours.batch = ours_batch
 
     def traf(p):
         return trafilatura.extract(p["html_bytes"].decode("utf-8", errors="replace")) or ""

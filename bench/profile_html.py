@@ -15,6 +15,7 @@ pass (see html_speed.clear_library_caches).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import time
@@ -38,6 +39,7 @@ class Timer:
         label = label or attr
         counter = {"n": 0}
 
+        @functools.wraps(fn)  # keeps the signature newsclean.cleaners.upstream checks
         def timed(*args, **kwargs):
             name = label if nth is None else nth.get(counter["n"], label)
             counter["n"] += 1
