@@ -7,7 +7,8 @@ combines them along the document:
    with no prose line, such as a timeline, over the lines the model calls body); a comments
    header or a second article's header closes it, and a numbered list it stops inside continues it;
 3. the headline is the first headline-shaped line above the body;
-4. what lies outside the body is debris: a weak proposal names its kind, else its shape does;
+4. what lies outside the body is debris: a weak proposal names its kind, else its shape does; a
+   reader-comment thread under a comments header is `comments`, down to its last post;
 5. inside the body, a line stays unless a strong rule or the model says otherwise (so a short
    subheading between paragraphs survives); a long prose paragraph needs the model sure;
 6. a table in pipe syntax (newsclean.cleaners.tables) is one block, which no line rule and not the model
@@ -33,6 +34,7 @@ import numpy as np
 from newsclean.cleaners import shape
 from newsclean.cleaners.rules import Doc, Line, Proposal, propose
 from newsclean.cleaners.rules.base import whole_line
+from newsclean.cleaners.rules.navigation import is_comment_form
 from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
@@ -132,6 +134,20 @@ def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | Non
     if line.n_words <= 4:
         return "navigation"
     return None if leading else "boilerplate"
+
+
+def _comment_thread(header: int, residual: list[str], whole: list["Proposal | None"]) -> range:
+    """The lines of the reader-comment thread a comments header at `header` opens ("57 Comments",
+    "3 thoughts on …"; the reply form's title opens none): down to the last line above the reply
+    form that reads as a post (a sentence) and no rule removes strongly. What lies below is the
+    form and the page's footer, which keep their own kinds."""
+    if is_comment_form(residual[header]):
+        return range(0)
+    end = next((j for j in range(header + 1, len(residual))
+                if whole[j] is not None and whole[j].rule == "comments_header" and is_comment_form(residual[j])),
+               len(residual))
+    posts = [j for j in range(header + 1, end) if whole[j] is None and shape.is_sentence_like(residual[j])]
+    return range(header + 1, posts[-1] + 1) if posts else range(0)
 
 
 def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | None = None):
@@ -427,8 +443,10 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     closing = next((i for i in range(first + 1, last + 1) if whole[i] is not None
                     and any(p.rule in CLOSES_ARTICLE for p in proposals[i])
                     and sum(body_like[first:i]) >= MIN_BODY_ABOVE_CLOSING), None)
+    thread: range = range(0)  # the reader-comment thread under a closing header (removed as `comments`)
     if closing is not None:
         last = max(j for j in range(first, closing) if body_like[j])
+        thread = _comment_thread(closing, residual, whole)
     # A rule's strong or caption proposal vetoes the model's headline only inside the body: above
     # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
     # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),
@@ -540,6 +558,8 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                 rule = next((p.rule for p in props if p.kind == kind), "position")
             if kind is None and model_says_debris[i]:
                 kind, rule = "boilerplate", "model"
+            if i in thread and whole[i] is None and not cuts[i]:
+                kind, rule = "comments", "comment_thread"  # a post, its commenter and date, "Reply"
             # a table's rows are kept or dropped as one block, never one row as a repeat
             key = None if kind is not None or cuts[i] or in_table[i] else shape.repeat_key(line.text)
             if _repeats(key, seen):

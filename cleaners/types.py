@@ -19,6 +19,7 @@ KINDS: tuple[str, ...] = (
     "outlet_signature",
     "dateline",
     "byline",
+    "comments",
     "boilerplate",
 )
 

@@ -41,10 +41,47 @@ def test_comments_header_closes_the_article(header):
 
     doc = clean_text(article(after=[header, *COMMENTS]), Settings())
     kinds = {s.text: (s.kind, s.by) for s in doc.removed}
-    assert kinds[header] == ("navigation", "comments_header")
+    assert kinds[header] == ("comments", "comments_header")
     # the readers' prose under the header is not the article's, however sentence-like
     assert not any(c in doc.text for c in COMMENTS)
     assert doc.text.endswith(BODY[2])
+    # and is removed as the thread it is (the posts and the commenters' names between them) under
+    # a count or a "Comments" header; the reply form's title opens no thread
+    in_thread = all(kinds[c] == ("comments", "comment_thread") for c in COMMENTS)
+    assert in_thread is not header.startswith("Leave")
+
+
+def test_a_comment_thread_ends_at_the_reply_form():
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+
+    below_form = ["Notify me of follow-up comments by email.", "I'm Jane, the editor of this site and a writer on transport."]
+    doc = clean_text(article(after=["3 Comments", *COMMENTS, "Leave a Reply", *below_form]), Settings())
+    kinds = {s.text: (s.kind, s.by) for s in doc.removed}
+    assert all(kinds[c] == ("comments", "comment_thread") for c in COMMENTS)
+    assert kinds["Leave a Reply"] == ("comments", "comments_header")
+    assert all(kinds[t][1] != "comment_thread" for t in below_form)
+
+
+def test_the_page_footer_below_a_comment_thread_keeps_its_own_kind():
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+
+    footer = ["About us", "Contact", "Privacy policy"]
+    doc = clean_text(article(after=["57 Comments", *COMMENTS, *footer]), Settings())
+    kinds = {s.text: s.kind for s in doc.removed}
+    assert all(kinds[c] == "comments" for c in COMMENTS)
+    assert all(kinds[f] == "navigation" for f in footer)
+
+
+def test_no_comment_thread_without_its_header():
+    """Prose under the article with no thread header is not called a thread: it keeps the kinds
+    (or the place in the body) it had."""
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+
+    doc = clean_text(article(after=["About us", "Contact"]), Settings())
+    assert all(s.kind != "comments" for s in doc.removed)
 
 
 @pytest.mark.parametrize("line", ["Comments from the minister were not expected", "57 comments on the plan arrived by Friday.",

@@ -161,22 +161,29 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
 # The header of a reader-comment thread: a count of comments ("57 Comments", "124 Reader Comments",
 # "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)", or the reply form's title
 # ("Leave a Reply"). Below the article it closes the article (newsclean.cleaners.decide): what follows is the
-# readers' text, however prose-like.
+# readers' text, however prose-like, removed as `comments` down to the thread's last post.
 _COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|commenti|risposte|reacties|komentarze?)"
+_COMMENT_FORM = r"(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?"
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
         \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
       | {_COMMENT}\s*(?:\(\d[\d,.]*\))?\s*:?
-      | (?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?
+      | {_COMMENT_FORM}
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
+_COMMENT_FORM_LINE = re.compile(rf"^{_COMMENT_FORM}$", re.IGNORECASE)
+
+
+def is_comment_form(text: str) -> bool:
+    """The reply form's title ("Leave a Reply"): it follows a thread, or stands alone, and opens none."""
+    return _COMMENT_FORM_LINE.match(text) is not None
 
 
 @starts_with(_COMMENTS_HEADER)
 def comments_header(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 40 and _COMMENTS_HEADER.search(line.text):
-        return whole_line("navigation", "comments_header")
+        return whole_line("comments", "comments_header")
     return None
 
 
