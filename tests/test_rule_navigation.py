@@ -31,7 +31,7 @@ COMMENTS = [
 ]
 
 
-@pytest.mark.parametrize("header", ["57 Comments", "124 Reader Comments", "10 comments:", "Comments (12)",
+@pytest.mark.parametrize("header", ["57 Comments", "124 Reader Comments", "10 comments:", "Comments (12)", "Comments 115",
                                     '3 thoughts on "Council backs bigger bus network"', "Leave a Reply Cancel reply",
                                     "12 Kommentare"])
 def test_comments_header_closes_the_article(header):
@@ -85,6 +85,7 @@ def test_no_comment_thread_without_its_header():
 
 
 @pytest.mark.parametrize("line", ["Comments from the minister were not expected", "57 comments on the plan arrived by Friday.",
+                                  "Comments 115 and 116 of the draft were struck", "Responses 2 to 5 came late.",
                                   "The comments were harsh.", "Leave a comment below and tell us what you think of the plan."])
 def test_comments_header_lookalikes_do_not_close_the_article(line):
     from newsclean.cleaners.rules.navigation import _COMMENTS_HEADER

@@ -159,7 +159,7 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
 
 
 # The header of a reader-comment thread: a count of comments ("57 Comments", "124 Reader Comments",
-# "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)", or the reply form's title
+# "3 thoughts on "Title"", "10 comments:"), a bare "Comments (12)" or "Comments 115", or the reply form's title
 # ("Leave a Reply"). Below the article it closes the article (newsclean.cleaners.decide): what follows is the
 # readers' text, however prose-like, removed as `comments` down to the thread's last post.
 _COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|commenti|risposte|reacties|komentarze?)"
@@ -167,7 +167,7 @@ _COMMENT_FORM = r"(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
         \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
-      | {_COMMENT}\s*(?:\(\d[\d,.]*\))?\s*:?
+      | {_COMMENT}\s*(?:\(\d[\d,.]*\)|\d[\d,.]*)?\s*:?
       | {_COMMENT_FORM}
     )$""",
     re.IGNORECASE | re.VERBOSE,
