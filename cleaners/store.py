@@ -11,6 +11,7 @@ OUT_DIR; leftovers (unpublished or old generations) are removed by the next comm
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -452,8 +453,9 @@ def _mark_files(found: np.ndarray, files: np.ndarray, row_sources: pa.Array) -> 
             found[int(np.searchsorted(files, f))] = True
 
 
-def quarantined_at_mask(out_dir: Path, stage: str, sources) -> np.ndarray:
-    """sources_quarantined_at as a bool array over `sources` (a sorted str array)."""
+def quarantined_at_mask(out_dir: Path, stage: str, sources, errors: tuple[str, ...] = ()) -> np.ndarray:
+    """sources_quarantined_at as a bool array over `sources` (a sorted str array); with `errors`,
+    only rows whose error starts with one of them."""
     import pyarrow.compute as pc
 
     files = _sorted_str_array(sources)
@@ -461,8 +463,12 @@ def quarantined_at_mask(out_dir: Path, stage: str, sources) -> np.ndarray:
     path = Path(out_dir) / "quarantine.parquet"
     if not path.exists() or not len(files):
         return found
-    t = pq.read_table(path, columns=["source", "stage"])
-    hit = t.filter(pc.equal(t.column("stage"), stage)).column("source").drop_null().unique()
+    t = pq.read_table(path, columns=["source", "stage", "error"])
+    keep = pc.equal(t.column("stage"), stage)
+    if errors:
+        starts = [pc.fill_null(pc.starts_with(t.column("error"), e), False) for e in errors]
+        keep = pc.and_(keep, functools.reduce(pc.or_, starts))
+    hit = t.filter(keep).column("source").drop_null().unique()
     _mark_files(found, files, hit)
     return found
 

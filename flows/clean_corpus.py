@@ -18,6 +18,10 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   cleaning: a document that fails to clean fails deterministically and is quarantined instead.
 - Incremental: OUT/manifest.json (newsclean.cleaners.manifest) says which sources changed; only those are
   cleaned, the rows of the others are carried over, the rows of deleted sources dropped.
+- RAW_DIR in object storage: objects are fingerprinted from the listing (ETag or version, and size),
+  never read for it, and each object a run reads is fetched once, into the run's spool
+  (OUT/.staging/<run>/raw-spool, removed after the cleaning): the corpus pass, the scan of a big
+  file's parts and the cleaning batches all read that copy (newsclean.cleaners.readers.storage).
 - The corpus pass reads only files whose line hashes are not cached with the live tables
   (OUT/.tables/current/line-hashes, newsclean.cleaners.corpus_context.LineHashCache), keyed by the
   manifest's sha256: a re-run after a few edits re-reads those files, not the corpus.
@@ -37,6 +41,7 @@ import math
 import multiprocessing
 import os
 import platform
+import shutil
 import time
 import uuid
 from collections import Counter
@@ -63,6 +68,7 @@ from newsclean.flows.prefect_api import share_api_with_workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
 # cleaned in one batch in the flow's own process.
 MIN_BATCH = 500
+SPOOL = "raw-spool"  # in the run's staging folder: the objects the run fetched (RAW_DIR in object storage)
 
 
 def _log():
@@ -94,11 +100,11 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
 
 @task(name="hash-lines", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, index: int,
-               sha256: list[str] | None = None, name: str | None = None) -> str:
+               sha256: list[str] | None = None, name: str | None = None, spool: str | None = None) -> str:
     """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
     hash every line (newsclean.cleaners.corpus_context.write_slice) into a part of the line-hash cache.
     Returns the part file's path."""
-    return str(corpus_context.write_slice(raw_dir, sources, Settings(**settings), Path(folder), index, sha256, name))
+    return str(corpus_context.write_slice(raw_dir, sources, Settings(**settings), Path(folder), index, sha256, name, spool))
 
 
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
@@ -126,11 +132,12 @@ def _line_hash_cache(out: Path, stage: Path, cfg: Settings) -> corpus_context.Li
 
 
 def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, out: Path,
-                sha256=None, reuse: bool = True) -> dict:
+                sha256=None, reuse: bool = True, spool: str | None = None) -> dict:
     """hash-lines over slices of the sources whose line hashes are not cached under OUT (in
     parallel on the flow's task runner when there is more than one slice), then corpus-statistics
     over the cached parts and the new ones. `sha256`: each source's content hash (bytes array
-    aligned with `sources`); without it, or with reuse=False (--full), every file is read again."""
+    aligned with `sources`); without it, or with reuse=False (--full), every file is read again.
+    `spool`: the run's folder of fetched objects (RAW_DIR in object storage)."""
     t0 = time.perf_counter()
     cache = _line_hash_cache(out, stage, cfg)
     cache.target.mkdir(parents=True, exist_ok=True)
@@ -143,7 +150,7 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     slices = plan_batches(pairs, cfg.batch_size, _workers())
     tag = stage.name
     args = [(raw_dir, [s for s, _ in part], cfg.model_dump(), str(cache.target), i, [h for _, h in part],
-             f"part-{tag}-{i:05d}.npz") for i, part in enumerate(slices)]
+             f"part-{tag}-{i:05d}.npz", spool) for i, part in enumerate(slices)]
     if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
         new = [hash_lines(*a) for a in args]
     else:
@@ -176,14 +183,14 @@ def _warm_worker() -> None:
 
 @task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict, stage_dir: str, index: int,
-                cleaned_at: str, stats_path: str | None = None) -> dict:
+                cleaned_at: str, stats_path: str | None = None, spool: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
     _warm_worker()
     cfg = Settings(**settings)
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
-    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
+    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool)
     counts = store.write_part(Path(stage_dir), index, result, cfg)
     del result
     _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
@@ -425,24 +432,25 @@ def _versions() -> dict:
 
 
 @task(name="split-source", cache_policy=NO_CACHE)
-def split_source(raw_dir: str, source: str, settings: dict, every: int) -> list[ranges.Part]:
+def split_source(raw_dir: str, source: str, settings: dict, every: int, spool: str | None = None) -> list[ranges.Part]:
     """A big record file or archive as parts of about `every` records (one scan of its record
     boundaries). A file that cannot be scanned is read whole, where its failure is quarantined."""
     try:
-        return ranges.split(raw_dir, source, Settings(**settings), every)
+        return ranges.split(raw_dir, source, Settings(**settings), every, spool=spool)
     except Exception as exc:  # noqa: BLE001 - the cleaning step reads it and says what is wrong
         _log().info("%s is read whole: scanning it failed (%s)", source, exc)
         return [ranges.Part(source)]
 
 
-def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None) -> list["str | ranges.Part"]:
+def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None,
+                      spool: str | None = None) -> list["str | ranges.Part"]:
     """`sources` with every big record file or archive replaced by its parts (scanned in parallel),
     so that one big file is many batches on every worker. `sizes`: the sources' sizes from the
-    manifest (no stat or request per source)."""
+    manifest (no stat or request per source). `spool`: the run's folder of fetched objects."""
     big = [s for s, n in zip(sources, sizes or [None] * len(sources)) if ranges.worth_splitting(raw_dir, s, size=n)]
     if not big:
         return sources
-    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size) for s in big}
+    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size, spool) for s in big}
     units: list = []
     for source in sources:
         parts = scans[source].result() if source in scans else None
@@ -522,6 +530,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         log.info("removed %d staging folders left by runs that did not finish", leftovers)
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
     stage.mkdir(parents=True)
+    # objects are fetched once, into this folder, for every step that reads them (None: local files)
+    spool = str(stage / SPOOL) if storage.is_remote(raw_dir) else None
     durations: dict[str, float] = {}
     memory: dict[str, dict] = {}
 
@@ -550,7 +560,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         log.info("corpus unchanged since the last run: statistics not recomputed")
     else:
         progress.report("corpus statistics", 0, len(sources))
-        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, reuse=not full)
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, reuse=not full, spool=spool)
         contexts = corpus.pop("fingerprints").as_bytes()
     t = lap("corpus_statistics", t)
     entries = entries.with_context(contexts)
@@ -562,6 +572,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     have_rows = store.rows_mask(out, entries.sources) if len(previous) and not full else None
     # A file quarantined as a copy of another is decided again whenever the corpus changed.
     recheck = store.quarantined_at_mask(out, "validate", entries.sources) if len(previous) and not full and not unchanged else None
+    if len(previous) and not full and storage.is_remote(raw_dir):
+        # An object the store would not give (access denied, a failed request) has its fingerprint
+        # from the listing all the same, as a file that cannot be read has none: read it again.
+        unread = store.quarantined_at_mask(out, "read", entries.sources, storage.FETCH_ERRORS)
+        recheck = unread if recheck is None else recheck | unread
     plan = manifest.plan_table(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full, recheck=recheck)
     del previous, have_rows, recheck
     if full_reason:
@@ -573,12 +588,12 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     carried = store.carry_over(stage, out, keep) if len(keep) else {name: 0 for name in store.TABLES}
     del keep
     if to_clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
-        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256)
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, spool=spool)
         corpus.pop("fingerprints")
 
     _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
-    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist())
+    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist(), spool)
     # a part of a big file is a batch of its own (about batch_size records); the longest go first
     batches = [[u] for u in units if isinstance(u, ranges.Part)]
     batches += plan_batches([u for u in units if not isinstance(u, ranges.Part)], cfg.batch_size, _workers())
@@ -593,10 +608,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     if len(batches) == 1:
         # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
         # more than the batch, and there is nothing to run in parallel with it.
-        futures = [clean_batch(raw_dir, batches[0], cfg.model_dump(), str(stage), 0, cleaned_at, corpus["path"], return_state=True)]
+        futures = [clean_batch(raw_dir, batches[0], cfg.model_dump(), str(stage), 0, cleaned_at, corpus["path"], spool,
+                               return_state=True)]
         done = futures
     else:
-        futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"])
+        futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"], spool)
                    for i, batch in enumerate(batches)]
         done = as_completed(futures)
     index_of = {id(f): i for i, f in enumerate(futures)}
@@ -607,6 +623,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         done_docs += len(batches[index_of[id(fut)]])
         progress.report("clean", done_docs, len(units))
     _release_workers()
+    if spool:
+        shutil.rmtree(spool, ignore_errors=True)  # every read is done: give the disk back now
     t = lap("clean", t)
     clusters = cluster_duplicates(str(stage), str(out), cfg.__dict__)
     t = lap("syndication", t)
@@ -712,8 +730,6 @@ def _memory_mb() -> dict:
 def _remove_leftover_staging(out: Path) -> int:
     """Staging folders of runs that died. Safe: this run holds OUT_DIR's lock, so no other run is
     writing one."""
-    import shutil
-
     folder = out / store.STAGING
     n = 0
     if folder.is_dir():
