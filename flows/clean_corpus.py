@@ -32,6 +32,9 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   the batches, from the MinHash signatures the batches wrote and those of the carried-over
   articles (kept with the live tables, OUT/.tables/current/minhash): no carried text is hashed again.
 - One writer per OUT_DIR (newsclean.cleaners.runlock): a second run on the same OUT_DIR fails at once.
+- OUT_DIR in object storage (s3://bucket/prefix): the run works in a local working copy of it
+  (pull-tables first), then uploads its generation and switches OUT/_current to it
+  (publish-tables; newsclean.cleaners.remote_out), then run.json and report.html.
 """
 from __future__ import annotations
 
@@ -56,7 +59,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from newsclean.cleaners import corpus_context, language, manifest, store, syndication
+from newsclean.cleaners import corpus_context, language, manifest, remote_out, store, syndication
 from newsclean.cleaners.batch import clean_sources
 from newsclean.cleaners.readers import discover, ranges, storage
 from newsclean.cleaners.runlock import RunLock
@@ -272,6 +275,23 @@ def write_tables(stage_dir: str, out_dir: str, new_manifest: "manifest.Table | d
     manifest.save(new_manifest, Path(stage_dir))
     paths = store.commit(Path(stage_dir), Path(out_dir))
     return {k: str(v) for k, v in paths.items()}
+
+
+@task(name="pull-tables", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def pull_tables(out_url: str, work_dir: str) -> str | None:
+    """The working copy of an OUT_DIR in object storage made to hold its live generation (downloaded
+    unless it holds it already: newsclean.cleaners.remote_out.pull). Returns the generation's name."""
+    generation = remote_out.pull(out_url, Path(work_dir))
+    _log().info("working copy %s holds generation %s of %s", work_dir, generation or "(none yet)", out_url)
+    return generation
+
+
+@task(name="publish-tables", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def publish_tables(work_dir: str, out_url: str) -> dict:
+    """The run's generation uploaded to an OUT_DIR in object storage, its tables under their final
+    names, OUT/_current switched to it last (newsclean.cleaners.remote_out.publish). Every step can
+    be repeated: a retry uploads the same generation again."""
+    return remote_out.publish(Path(work_dir), out_url)
 
 
 @task(name="publish-artifacts", cache_policy=NO_CACHE)
@@ -502,11 +522,11 @@ def _flow_run_id() -> str | None:
 def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Settings | None = None, full: bool = False) -> dict:
     """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed).
     `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults).
-    RAW_DIR may be a URL of objects (s3://bucket/prefix: newsclean.cleaners.readers.storage)."""
-    if storage.is_remote(out_dir):
-        raise ValueError(storage.REMOTE_OUT_UNSUPPORTED.format(out_dir=out_dir))
+    RAW_DIR may be a URL of objects (s3://bucket/prefix: newsclean.cleaners.readers.storage), and so
+    may OUT_DIR (the run works in a local copy of it: newsclean.cleaners.remote_out)."""
     raw_dir = storage.plain(raw_dir)
-    out = Path(storage.plain(out_dir))
+    published = storage.plain(out_dir).rstrip("/") if storage.is_remote(out_dir) else None
+    out = remote_out.local_folder(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     had_url = "PREFECT_API_URL" in os.environ
     share_api_with_workers()  # before the first batch spawns a worker process
@@ -514,14 +534,18 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Setting
         with RunLock(out, run=_flow_run_id()) as lock:
             if lock.stale:
                 _log().warning("took over the lock of a run that died (%s)", lock.stale)
+            if published:
+                pull_tables(published, str(out))
             with _heap_frozen():
-                return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full)
+                return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full, published)
     finally:
         if not had_url:
             os.environ.pop("PREFECT_API_URL", None)
 
 
-def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
+def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool, published: str | None = None) -> dict:
+    """The run in the local OUT_DIR `out`; `published`: the URL of the OUT_DIR in object storage
+    whose working copy `out` is, where the run's tables and files are uploaded once written."""
     log = _log()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
@@ -632,11 +656,14 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     rows, counts = validate_tables(str(stage))
     t = lap("validate", t)
     outputs = write_tables(str(stage), str(out), entries)
+    if published:
+        outputs = publish_tables(str(out), published)
     t = lap("write", t)
+    where = published or str(out)
 
     summary = {
         "raw_dir": str(raw_dir),
-        "out_dir": str(out),
+        "out_dir": where,
         "started_at": started_at.isoformat(),
         "pipeline_version": cfg.pipeline_version,
         "settings": cfg.model_dump(),
@@ -658,7 +685,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         "durations_s": durations,
         "memory_mb": memory,
         "versions": _versions(),
-        "outputs": outputs | {"run": str(out / "run.json"), "manifest": str(out / manifest.MANIFEST)},
+        "outputs": outputs | {"run": f"{where}/run.json", "manifest": f"{where}/{manifest.MANIFEST}"},
     }
     summary["artifacts"] = publish_artifacts(str(out), summary | {"durations_s": durations | {"total": time.perf_counter() - started}})
     durations["total"] = round(time.perf_counter() - started, 3)
@@ -668,9 +695,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     report = write_report(str(out), str(raw_dir), rows.get("articles", 0) + rows.get("quarantine", 0))
     memory["report"] = _memory_mb()
     if report:
-        summary["outputs"]["report"] = report[0]
+        summary["outputs"]["report"] = remote_out.upload(out, published, "report.html") if published else report[0]
         summary["artifacts"] += report[1:]
         store.write_summary(summary, out)
+    if published:
+        remote_out.upload(out, published, "run.json")
     return summary
 
 

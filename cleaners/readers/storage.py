@@ -85,10 +85,6 @@ def location(raw_dir: str | Path) -> Path | Objects:
     return Objects(fs, root.rstrip("/"), url)
 
 
-# OUT_DIR stays a local folder (its generations switch by renames, newsclean.cleaners.store).
-REMOTE_OUT_UNSUPPORTED = "OUT_DIR {out_dir} is in object storage, which is not supported yet; give a local folder"
-
-
 def plain(raw_dir: str | Path) -> str:
     """RAW_DIR as the string tasks pass on: a URL of objects as is, a file:// URL as its path."""
     return str(raw_dir) if is_remote(raw_dir) else str(location(raw_dir))
