@@ -19,8 +19,8 @@ OUT/_current naming the previous generation, all of whose files are still there:
 starts from it, and removes the dead run's uploads. After step 3, every generation but the new one
 and the one before it is removed (a reader that has just read the pointer still finds its files).
 
-The local working copy (working_copy: one folder per OUT URL under $NEWSCLEAN_WORK_DIR, by default
-the user's cache folder) is an ordinary local OUT_DIR: the run's lock, its staging folder and the
+The local working copy (newsclean.cleaners.readers.storage.working_copy: one folder per OUT URL under
+$NEWSCLEAN_WORK_DIR, by default the user's cache folder) is an ordinary local OUT_DIR: the run's lock, its staging folder and the
 previous tables its rows are carried over from are there. pull() makes it hold the generation
 OUT/_current names (downloading it, unless it holds it already: the usual case when runs on one
 OUT keep to one machine); publish() uploads the run's. One run at a time per OUT URL: the lock is
@@ -29,10 +29,8 @@ the working copy's, so two machines must not write the same OUT.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
-import re
 import shutil
 import uuid
 from pathlib import Path
@@ -42,25 +40,8 @@ from newsclean.cleaners.manifest import MANIFEST
 from newsclean.cleaners.readers import storage
 
 POINTER = "_current"  # OUT/_current: {"generation": ..., "files": [...], "published_at": ...}
-WORK_DIR_ENV = "NEWSCLEAN_WORK_DIR"
 # Beside the tables in OUT, written after them (newsclean.flows.clean_corpus): one PUT each.
 RUN_FILES = ("run.json", "report.html")
-
-
-def local_folder(out_dir: str | Path) -> Path:
-    """The local folder a run on OUT_DIR writes: OUT_DIR itself, or the working copy of an OUT_DIR
-    in object storage."""
-    return working_copy(str(out_dir)) if storage.is_remote(out_dir) else storage.location(out_dir)
-
-
-def working_copy(out_url: str) -> Path:
-    """The local working copy of an OUT_DIR in object storage: $NEWSCLEAN_WORK_DIR (by default
-    ~/.cache/newsclean/out) / <the URL's last folder>-<a digest of the URL>."""
-    url = out_url.rstrip("/")
-    base = os.environ.get(WORK_DIR_ENV) or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "newsclean", "out")
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", url.rpartition("/")[2] or "out")[:40]
-    return Path(base) / f"{name}-{hashlib.sha256(url.encode()).hexdigest()[:16]}"
 
 
 def problem(out_url: str) -> str | None:
@@ -77,11 +58,11 @@ def problem(out_url: str) -> str | None:
             return f"OUT_DIR {out_url} cannot be written: its bucket {bucket} does not exist"
     except Exception as exc:  # noqa: BLE001 - a store's error (credentials, endpoint) as one line
         return f"OUT_DIR {out_url} cannot be reached ({' '.join(str(exc).split()) or type(exc).__name__})"
-    work = working_copy(out_url)
+    work = storage.working_copy(out_url)
     try:
         work.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"the working copy {work} of OUT_DIR {out_url} cannot be made ({exc.strerror or exc}); set {WORK_DIR_ENV}"
+        return f"the working copy {work} of OUT_DIR {out_url} cannot be made ({exc.strerror or exc}); set {storage.WORK_DIR_ENV}"
     return None
 
 

@@ -526,7 +526,7 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Setting
     may OUT_DIR (the run works in a local copy of it: newsclean.cleaners.remote_out)."""
     raw_dir = storage.plain(raw_dir)
     published = storage.plain(out_dir).rstrip("/") if storage.is_remote(out_dir) else None
-    out = remote_out.local_folder(out_dir)
+    out = storage.out_folder(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     had_url = "PREFECT_API_URL" in os.environ
     share_api_with_workers()  # before the first batch spawns a worker process

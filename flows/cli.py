@@ -85,9 +85,9 @@ def run(
         fail(f"unknown task runner {task_runner!r}: use process, thread or dask")
     from newsclean.cleaners.runlock import LockedError, RunLock
 
-    from newsclean.cleaners.remote_out import local_folder
+    from newsclean.cleaners.readers.storage import out_folder
 
-    lock = RunLock(local_folder(out_dir))  # taken before Prefect starts: a second run fails in a second, not after start-up
+    lock = RunLock(out_folder(out_dir))  # taken before Prefect starts: a second run fails in a second, not after start-up
     try:
         lock.acquire()
     except LockedError as exc:

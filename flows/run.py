@@ -5,7 +5,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from newsclean.cleaners import remote_out
 from newsclean.cleaners.readers import storage
 from newsclean.cleaners.settings import Settings
 from newsclean.flows import prefect_api
@@ -27,6 +26,8 @@ def check_dirs(raw_dir: str | Path, out_dir: str | Path) -> None:
     if problem:
         raise RunFoldersError(problem)
     if storage.is_remote(out_dir):
+        from newsclean.cleaners import remote_out  # the tables' modules: only for an OUT_DIR in object storage
+
         problem = remote_out.problem(str(out_dir))
         if problem:
             raise RunFoldersError(problem)

@@ -18,17 +18,30 @@ import pytest
 
 from newsclean.cleaners import remote_out, store
 from newsclean.cleaners.manifest import MANIFEST
-from tests.test_raw_object_storage import (BUCKET, SETTINGS, TABLES, _cli, _corpus, _flow, _table, _upload,  # noqa: F401
-                                           _write_local, s3, s3_env)
+from newsclean.cleaners.readers import storage
+from tests.test_raw_object_storage import (SETTINGS, TABLES, _cli, _corpus, _flow, _table, _upload,  # noqa: F401
+                                           _write_local, s3_env)
 
+# moto's buckets live in its process for as long as it runs, past one server: a bucket of this
+# module's own, not the one tests/test_raw_object_storage.py makes in the same worker
+BUCKET = "news-out"
 OUT_URL = f"s3://{BUCKET}/tables"
+
+
+@pytest.fixture(scope="module")
+def s3(s3_env):
+    import s3fs
+
+    fs = s3fs.S3FileSystem()
+    fs.mkdir(BUCKET)
+    return fs
 
 
 @pytest.fixture
 def work_dir(tmp_path, monkeypatch):
     """Working copies of OUT URLs under the test's folder, not the user's cache."""
     folder = tmp_path / "work"
-    monkeypatch.setenv(remote_out.WORK_DIR_ENV, str(folder))
+    monkeypatch.setenv(storage.WORK_DIR_ENV, str(folder))
     return folder
 
 
@@ -67,7 +80,7 @@ def test_a_run_writes_its_tables_to_a_bucket_and_reruns_incrementally(s3, s3_env
     assert frame.height == first["docs_cleaned"]
 
     # another machine: a fresh working copy downloads the live generation and cleans nothing
-    fresh = {**s3_env, remote_out.WORK_DIR_ENV: str(tmp_path / "other-machine")}
+    fresh = {**s3_env, storage.WORK_DIR_ENV: str(tmp_path / "other-machine")}
     proc = _cli("run", raw_url, OUT_URL, "--batch-size", str(SETTINGS.batch_size), env=fresh)
     assert proc.returncode == 0, proc.stderr[-3000:]
     again = json.loads(s3.cat_file(f"{BUCKET}/tables/run.json"))["incremental"]
@@ -107,7 +120,7 @@ def _commit(work: Path, rows: int) -> str:
 
 def test_a_publish_that_dies_before_its_pointer_leaves_the_previous_generation_current(s3, tmp_path, work_dir):
     url = f"s3://{BUCKET}/crash"
-    work = remote_out.local_folder(url)
+    work = storage.out_folder(url)
     work.mkdir(parents=True)
     assert remote_out.pull(url, work) is None  # nothing published yet
 
@@ -152,7 +165,7 @@ def test_a_publish_that_dies_before_its_pointer_leaves_the_previous_generation_c
 
 
 def test_an_out_url_whose_bucket_is_missing_is_a_one_line_error(s3, s3_env, tmp_path, work_dir):
-    proc = _cli("run", str(tmp_path), "s3://no-such-bucket/out", env={**s3_env, remote_out.WORK_DIR_ENV: str(work_dir)},
+    proc = _cli("run", str(tmp_path), "s3://no-such-bucket/out", env={**s3_env, storage.WORK_DIR_ENV: str(work_dir)},
                 timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip() == "error: OUT_DIR s3://no-such-bucket/out cannot be written: its bucket no-such-bucket does not exist"

@@ -1,4 +1,5 @@
-"""Where RAW_DIR is: a local folder, or a prefix in object storage read through fsspec.
+"""Where RAW_DIR is: a local folder, or a prefix in object storage read through fsspec (and where a
+run on OUT_DIR writes: out_folder).
 
 RAW_DIR is a path, or a URL. A URL whose scheme is not `file` (`s3://bucket/prefix`, `gs://...`,
 `memory://...`) names objects: they are listed, fingerprinted and opened through fsspec (s3fs for
@@ -83,6 +84,25 @@ def location(raw_dir: str | Path) -> Path | Objects:
     except ValueError as exc:  # an unknown protocol
         raise StorageError(f"{url} cannot be read: {exc}") from None
     return Objects(fs, root.rstrip("/"), url)
+
+
+WORK_DIR_ENV = "NEWSCLEAN_WORK_DIR"
+
+
+def out_folder(out_dir: str | Path) -> Path:
+    """The local folder a run on OUT_DIR writes: OUT_DIR itself, or the working copy of an OUT_DIR
+    in object storage (newsclean.cleaners.remote_out publishes it)."""
+    return working_copy(str(out_dir)) if is_remote(out_dir) else location(out_dir)
+
+
+def working_copy(out_url: str) -> Path:
+    """The local working copy of an OUT_DIR in object storage: $NEWSCLEAN_WORK_DIR (by default
+    ~/.cache/newsclean/out) / <the URL's last folder>-<a digest of the URL>."""
+    url = out_url.rstrip("/")
+    base = os.environ.get(WORK_DIR_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "newsclean", "out")
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", url.rpartition("/")[2] or "out")[:40]
+    return Path(base) / f"{name}-{hashlib.sha256(url.encode()).hexdigest()[:16]}"
 
 
 def plain(raw_dir: str | Path) -> str:
