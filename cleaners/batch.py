@@ -175,9 +175,10 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
             out.quarantine.append(_failure(item, outcome, settings))
 
 
-def _items(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None):
+def _items(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None,
+           spool: str | Path | None = None):
     """read_source's items, each fetched under the time limit (a reader can hang on a record too)."""
-    items = read_source(raw_dir, source, settings, part)
+    items = read_source(raw_dir, source, settings, part, spool)
     try:
         while True:
             with time_limit(settings.doc_timeout_s) as limit:
@@ -197,9 +198,11 @@ def _items(raw_dir: str | Path, source: str, settings: Settings, part: Part | No
 
 
 def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: Settings,
-                  cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None) -> BatchResult:
+                  cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None,
+                  spool: str | Path | None = None) -> BatchResult:
     """Clean every document of `sources`: files, or parts of big files (newsclean.cleaners.readers.ranges).
-    `corpus` is the corpus pass's line statistics, if any."""
+    `corpus` is the corpus pass's line statistics, if any. `spool`: the run's folder of fetched
+    objects (newsclean.cleaners.readers.storage.open_object)."""
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
@@ -217,7 +220,7 @@ def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: 
         where, held = (source, "") if part is None else (f"{source}#{part.start}", f" (the part of the file from record {part.start}: {part})")
         n_items = 0
         try:
-            for item in _items(raw_dir, source, settings, part):
+            for item in _items(raw_dir, source, settings, part, spool):
                 n_items += 1
                 out.docs_read += 1
                 group.append((where, item))

@@ -70,13 +70,15 @@ def document_context(stats: CorpusStats, raw: RawDocument):
     return partial(stats.doc_context, key=site_key(raw), url=record_evidence(raw.meta).url)
 
 
-def source_documents(raw_dir: str | Path, source: str, settings: Settings) -> tuple[list[tuple[list[str], str | None]], bool]:
+def source_documents(raw_dir: str | Path, source: str, settings: Settings,
+                     spool: str | Path | None = None) -> tuple[list[tuple[list[str], str | None]], bool]:
     """(lines, site_key) of each readable document of one source, and whether the file itself could
     be read (False: a read error, e.g. permissions or a file over max_bytes; the cleaning step
-    quarantines it with the reader's reason). Documents that fail to decode are left out."""
+    quarantines it with the reader's reason). Documents that fail to decode are left out.
+    `spool`: the run's folder of fetched objects (read_source)."""
     docs = []
     try:
-        for item in read_source(raw_dir, source, settings):
+        for item in read_source(raw_dir, source, settings, spool=spool):
             # HTML pages are cleaned by cue rules on trafilatura's body with the line model off,
             # so their lines would cost a second trafilatura run per page and be read by nobody.
             if isinstance(item, DocumentError) or item.format == "html":
@@ -154,13 +156,15 @@ class LineHashes:
                    np.concatenate([t[2] for t in tables]).astype(str), pipeline_version)
 
 
-def hash_slice(raw_dir: str | Path, sources: list[str], settings: Settings, sha256: list[str] | None = None) -> LineHashes:
+def hash_slice(raw_dir: str | Path, sources: list[str], settings: Settings, sha256: list[str] | None = None,
+               spool: str | Path | None = None) -> LineHashes:
     """Read, normalise and hash the lines of every readable document of `sources`. `sha256`: the
-    content hash of each source (manifest.scan), recorded so that a later run may reuse the result."""
+    content hash of each source (manifest.scan), recorded so that a later run may reuse the result.
+    `spool`: the run's folder of fetched objects, which the cleaning reads again (read_source)."""
     names, has_key, keys, offsets, chunks = [], [], [], [0], []
     file_docs, file_sha = [], []
     for j, source in enumerate(sources):
-        docs, readable = source_documents(raw_dir, source, settings)
+        docs, readable = source_documents(raw_dir, source, settings, spool)
         for lines, key in docs:
             h = line_hashes(lines)
             kh = key_hash(key)
@@ -193,9 +197,9 @@ def save_part(part: LineHashes, path: Path) -> Path:
 
 
 def write_slice(raw_dir: str | Path, sources: list[str], settings: Settings, folder: Path, index: int,
-                sha256: list[str] | None = None, name: str | None = None) -> Path:
+                sha256: list[str] | None = None, name: str | None = None, spool: str | Path | None = None) -> Path:
     """hash_slice saved as part `index` in `folder` (or under `name`)."""
-    part = hash_slice(raw_dir, sources, settings, sha256)
+    part = hash_slice(raw_dir, sources, settings, sha256, spool)
     return save_part(part, Path(folder) / (name or HASHES_FILE.format(index)))
 
 

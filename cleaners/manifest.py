@@ -2,12 +2,14 @@
 
 OUT/manifest.json records, per source (a path relative to RAW_DIR): size, mtime_ns, the sha256 of
 its bytes and the fingerprint of its corpus context (newsclean.cleaners.corpus_context), plus the
-pipeline_version the rows were cleaned with (an object in storage has its change stamp as mtime_ns:
-newsclean.cleaners.readers.storage.change_stamp). An incremental run compares the current RAW_DIR
-with it to decide what to clean:
+pipeline_version the rows were cleaned with. An object in storage has its change stamp as mtime_ns
+and, as its sha256, a fingerprint of the store's own metadata (ETag or version, and size:
+newsclean.cleaners.readers.storage.object_fingerprint), so that no object is read to be
+fingerprinted. An incremental run compares the current RAW_DIR with it to decide what to clean:
 
-- a source whose size and mtime are unchanged keeps its recorded sha256 (no hashing: cheap);
-  otherwise its bytes are hashed again, so a `touch` alone does not re-clean anything;
+- a file whose size and mtime are unchanged keeps its recorded sha256 (no hashing: cheap);
+  otherwise its bytes are hashed again, so a `touch` alone does not re-clean anything (an
+  object's fingerprint is the listing's: a rewrite with the same bytes keeps its ETag);
 - new or changed sources (sha256 differs), and sources whose corpus context changed, are cleaned;
 - sources gone from RAW_DIR have their rows dropped;
 - a different pipeline_version (code or settings) re-cleans everything.
@@ -252,7 +254,9 @@ def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
 def scan_table(raw_dir: "str | Path", sources: list[str], previous: Table) -> tuple[Table, int]:
     """scan() in columns: current size, mtime and sha256 of `sources` (sorted), the previous
     sha256 reused where size and mtime are unchanged. Context left empty. An object in storage has
-    its size and change stamp from one listing of the prefix (newsclean.cleaners.readers.storage)."""
+    its size, change stamp and fingerprint from one listing of the prefix, in the sha256 column
+    (newsclean.cleaners.readers.storage.object_fingerprint: from its ETag or version, never read);
+    only an object whose store gives no such tag is hashed."""
     names = np.array(sources, dtype=str)
     n = len(names)
     size = np.full(n, -1, dtype=np.int64)
@@ -263,7 +267,10 @@ def scan_table(raw_dir: "str | Path", sources: list[str], previous: Table) -> tu
     for i, (source, st) in enumerate(zip(sources, storage.stats(raw_dir, sources))):
         if st is None:
             continue
-        size[i], mtime[i] = st
+        size[i], mtime[i], listed = st
+        if listed is not None:
+            sha[i] = listed.encode()
+            continue
         j = prev[i]
         if j >= 0 and previous.size[j] == size[i] and previous.mtime_ns[j] == mtime[i] and previous.sha256[j]:
             sha[i] = previous.sha256[j]

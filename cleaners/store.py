@@ -7,10 +7,12 @@ folder, that folder is renamed to OUT/.tables/<generation>, and the symlink OUT/
 switched to it with a single os.replace. OUT/articles.parquet, removed.parquet, quarantine.parquet,
 lines.parquet and manifest.json are relative symlinks `.tables/current/<name>`, so readers see either the whole
 previous run or the whole new one, never a mix. A crash at any point leaves a readable, consistent
-OUT_DIR; leftovers (unpublished or old generations) are removed by the next commit.
+OUT_DIR; leftovers (unpublished or old generations) are removed by the next commit. An OUT_DIR in
+object storage is such a folder locally, published to the store by newsclean.cleaners.remote_out.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -137,10 +139,12 @@ def duplicate_keys(stage_dir: Path) -> list[str]:
     return problems
 
 
-def commit(stage_dir: Path, out_dir: Path) -> dict[str, Path]:
+def commit(stage_dir: Path, out_dir: Path, generation: str | None = None) -> dict[str, Path]:
     """Publish the merged tables of stage_dir (and stage_dir/manifest.json, when the flow saved it
     there) as one generation of out_dir, atomically as a set, then remove the staging folder and
-    older generations. Returns the public paths of the tables (symlinks into the generation)."""
+    older generations. Returns the public paths of the tables (symlinks into the generation).
+    `generation`: its name (default: a new one; an OUT_DIR in object storage names the generation
+    its local working copy takes: newsclean.cleaners.remote_out)."""
     stage_dir, out_dir = Path(stage_dir), Path(out_dir)
     tables = out_dir / GENERATIONS
     tables.mkdir(exist_ok=True)
@@ -149,7 +153,7 @@ def commit(stage_dir: Path, out_dir: Path) -> dict[str, Path]:
         names.append(MANIFEST_NAME)
     side = [name for name in SIDECARS if (stage_dir / name).is_dir()]
     _migrate_legacy(out_dir, tables)
-    generation = _publish_generation(stage_dir, tables, names + side)
+    generation = _publish_generation(stage_dir, tables, names + side, generation)
     _switch_current(tables, generation)
     _ensure_links(out_dir, names)
     _remove_old_generations(tables)
@@ -178,7 +182,7 @@ def _new_generation_name(tag: str) -> str:
     return f"gen-{time.time_ns():020d}-{tag}"
 
 
-def _publish_generation(stage_dir: Path, tables: Path, names: list[str]) -> str:
+def _publish_generation(stage_dir: Path, tables: Path, names: list[str], generation: str | None = None) -> str:
     """Move the finished files into stage_dir/generation/ (invisible to readers), then rename that
     folder into OUT/.tables/ in one step. Not live until _switch_current."""
     folder = stage_dir / "generation"
@@ -186,7 +190,9 @@ def _publish_generation(stage_dir: Path, tables: Path, names: list[str]) -> str:
     for name in names:
         os.replace(stage_dir / name, folder / name)
     _fsync_dir(folder)
-    generation = _new_generation_name(stage_dir.name)
+    generation = generation or _new_generation_name(stage_dir.name)
+    if (tables / generation).exists():  # left by a commit of the same name that died before its switch
+        shutil.rmtree(tables / generation)
     os.rename(folder, tables / generation)
     _fsync_dir(tables)
     return generation
@@ -452,8 +458,9 @@ def _mark_files(found: np.ndarray, files: np.ndarray, row_sources: pa.Array) -> 
             found[int(np.searchsorted(files, f))] = True
 
 
-def quarantined_at_mask(out_dir: Path, stage: str, sources) -> np.ndarray:
-    """sources_quarantined_at as a bool array over `sources` (a sorted str array)."""
+def quarantined_at_mask(out_dir: Path, stage: str, sources, errors: tuple[str, ...] = ()) -> np.ndarray:
+    """sources_quarantined_at as a bool array over `sources` (a sorted str array); with `errors`,
+    only rows whose error starts with one of them."""
     import pyarrow.compute as pc
 
     files = _sorted_str_array(sources)
@@ -461,8 +468,12 @@ def quarantined_at_mask(out_dir: Path, stage: str, sources) -> np.ndarray:
     path = Path(out_dir) / "quarantine.parquet"
     if not path.exists() or not len(files):
         return found
-    t = pq.read_table(path, columns=["source", "stage"])
-    hit = t.filter(pc.equal(t.column("stage"), stage)).column("source").drop_null().unique()
+    t = pq.read_table(path, columns=["source", "stage", "error"])
+    keep = pc.equal(t.column("stage"), stage)
+    if errors:
+        starts = [pc.fill_null(pc.starts_with(t.column("error"), e), False) for e in errors]
+        keep = pc.and_(keep, functools.reduce(pc.or_, starts))
+    hit = t.filter(keep).column("source").drop_null().unique()
     _mark_files(found, files, hit)
     return found
 

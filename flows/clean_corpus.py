@@ -18,6 +18,10 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   cleaning: a document that fails to clean fails deterministically and is quarantined instead.
 - Incremental: OUT/manifest.json (newsclean.cleaners.manifest) says which sources changed; only those are
   cleaned, the rows of the others are carried over, the rows of deleted sources dropped.
+- RAW_DIR in object storage: objects are fingerprinted from the listing (ETag or version, and size),
+  never read for it, and each object a run reads is fetched once, into the run's spool
+  (OUT/.staging/<run>/raw-spool, removed after the cleaning): the corpus pass, the scan of a big
+  file's parts and the cleaning batches all read that copy (newsclean.cleaners.readers.storage).
 - The corpus pass reads only files whose line hashes are not cached with the live tables
   (OUT/.tables/current/line-hashes, newsclean.cleaners.corpus_context.LineHashCache), keyed by the
   manifest's sha256: a re-run after a few edits re-reads those files, not the corpus.
@@ -28,6 +32,9 @@ It only orchestrates; all cleaning is in cleaners/, the table contract in schema
   the batches, from the MinHash signatures the batches wrote and those of the carried-over
   articles (kept with the live tables, OUT/.tables/current/minhash): no carried text is hashed again.
 - One writer per OUT_DIR (newsclean.cleaners.runlock): a second run on the same OUT_DIR fails at once.
+- OUT_DIR in object storage (s3://bucket/prefix): the run works in a local working copy of it
+  (pull-tables first), then uploads its generation and switches OUT/_current to it
+  (publish-tables; newsclean.cleaners.remote_out), then run.json and report.html.
 """
 from __future__ import annotations
 
@@ -37,6 +44,7 @@ import math
 import multiprocessing
 import os
 import platform
+import shutil
 import time
 import uuid
 from collections import Counter
@@ -51,7 +59,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
-from newsclean.cleaners import corpus_context, language, manifest, store, syndication
+from newsclean.cleaners import corpus_context, language, manifest, remote_out, store, syndication
 from newsclean.cleaners.batch import clean_sources
 from newsclean.cleaners.readers import discover, ranges, storage
 from newsclean.cleaners.runlock import RunLock
@@ -63,6 +71,7 @@ from newsclean.flows.prefect_api import share_api_with_workers
 # and importing the cleaners in them costs seconds, so a corpus under 2 * MIN_BATCH sources is
 # cleaned in one batch in the flow's own process.
 MIN_BATCH = 500
+SPOOL = "raw-spool"  # in the run's staging folder: the objects the run fetched (RAW_DIR in object storage)
 
 
 def _log():
@@ -94,11 +103,11 @@ def fingerprint_sources(raw_dir: str, sources: list[str], out_dir: str) -> tuple
 
 @task(name="hash-lines", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
 def hash_lines(raw_dir: str, sources: list[str], settings: dict, folder: str, index: int,
-               sha256: list[str] | None = None, name: str | None = None) -> str:
+               sha256: list[str] | None = None, name: str | None = None, spool: str | None = None) -> str:
     """The costly half of the corpus pass, one slice of the sources per task: read, normalise and
     hash every line (newsclean.cleaners.corpus_context.write_slice) into a part of the line-hash cache.
     Returns the part file's path."""
-    return str(corpus_context.write_slice(raw_dir, sources, Settings(**settings), Path(folder), index, sha256, name))
+    return str(corpus_context.write_slice(raw_dir, sources, Settings(**settings), Path(folder), index, sha256, name, spool))
 
 
 @task(name="corpus-statistics", retries=1, retry_delay_seconds=1, cache_policy=NO_CACHE)
@@ -126,11 +135,12 @@ def _line_hash_cache(out: Path, stage: Path, cfg: Settings) -> corpus_context.Li
 
 
 def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, out: Path,
-                sha256=None, reuse: bool = True) -> dict:
+                sha256=None, reuse: bool = True, spool: str | None = None) -> dict:
     """hash-lines over slices of the sources whose line hashes are not cached under OUT (in
     parallel on the flow's task runner when there is more than one slice), then corpus-statistics
     over the cached parts and the new ones. `sha256`: each source's content hash (bytes array
-    aligned with `sources`); without it, or with reuse=False (--full), every file is read again."""
+    aligned with `sources`); without it, or with reuse=False (--full), every file is read again.
+    `spool`: the run's folder of fetched objects (RAW_DIR in object storage)."""
     t0 = time.perf_counter()
     cache = _line_hash_cache(out, stage, cfg)
     cache.target.mkdir(parents=True, exist_ok=True)
@@ -143,7 +153,7 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     slices = plan_batches(pairs, cfg.batch_size, _workers())
     tag = stage.name
     args = [(raw_dir, [s for s, _ in part], cfg.model_dump(), str(cache.target), i, [h for _, h in part],
-             f"part-{tag}-{i:05d}.npz") for i, part in enumerate(slices)]
+             f"part-{tag}-{i:05d}.npz", spool) for i, part in enumerate(slices)]
     if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
         new = [hash_lines(*a) for a in args]
     else:
@@ -176,14 +186,14 @@ def _warm_worker() -> None:
 
 @task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict, stage_dir: str, index: int,
-                cleaned_at: str, stats_path: str | None = None) -> dict:
+                cleaned_at: str, stats_path: str | None = None, spool: str | None = None) -> dict:
     """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
     _warm_worker()
     cfg = Settings(**settings)
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
-    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats)
+    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool)
     counts = store.write_part(Path(stage_dir), index, result, cfg)
     del result
     _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
@@ -265,6 +275,23 @@ def write_tables(stage_dir: str, out_dir: str, new_manifest: "manifest.Table | d
     manifest.save(new_manifest, Path(stage_dir))
     paths = store.commit(Path(stage_dir), Path(out_dir))
     return {k: str(v) for k, v in paths.items()}
+
+
+@task(name="pull-tables", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def pull_tables(out_url: str, work_dir: str) -> str | None:
+    """The working copy of an OUT_DIR in object storage made to hold its live generation (downloaded
+    unless it holds it already: newsclean.cleaners.remote_out.pull). Returns the generation's name."""
+    generation = remote_out.pull(out_url, Path(work_dir))
+    _log().info("working copy %s holds generation %s of %s", work_dir, generation or "(none yet)", out_url)
+    return generation
+
+
+@task(name="publish-tables", retries=2, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def publish_tables(work_dir: str, out_url: str) -> dict:
+    """The run's generation uploaded to an OUT_DIR in object storage, its tables under their final
+    names, OUT/_current switched to it last (newsclean.cleaners.remote_out.publish). Every step can
+    be repeated: a retry uploads the same generation again."""
+    return remote_out.publish(Path(work_dir), out_url)
 
 
 @task(name="publish-artifacts", cache_policy=NO_CACHE)
@@ -425,24 +452,25 @@ def _versions() -> dict:
 
 
 @task(name="split-source", cache_policy=NO_CACHE)
-def split_source(raw_dir: str, source: str, settings: dict, every: int) -> list[ranges.Part]:
+def split_source(raw_dir: str, source: str, settings: dict, every: int, spool: str | None = None) -> list[ranges.Part]:
     """A big record file or archive as parts of about `every` records (one scan of its record
     boundaries). A file that cannot be scanned is read whole, where its failure is quarantined."""
     try:
-        return ranges.split(raw_dir, source, Settings(**settings), every)
+        return ranges.split(raw_dir, source, Settings(**settings), every, spool=spool)
     except Exception as exc:  # noqa: BLE001 - the cleaning step reads it and says what is wrong
         _log().info("%s is read whole: scanning it failed (%s)", source, exc)
         return [ranges.Part(source)]
 
 
-def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None) -> list["str | ranges.Part"]:
+def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: list[int] | None = None,
+                      spool: str | None = None) -> list["str | ranges.Part"]:
     """`sources` with every big record file or archive replaced by its parts (scanned in parallel),
     so that one big file is many batches on every worker. `sizes`: the sources' sizes from the
-    manifest (no stat or request per source)."""
+    manifest (no stat or request per source). `spool`: the run's folder of fetched objects."""
     big = [s for s, n in zip(sources, sizes or [None] * len(sources)) if ranges.worth_splitting(raw_dir, s, size=n)]
     if not big:
         return sources
-    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size) for s in big}
+    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size, spool) for s in big}
     units: list = []
     for source in sources:
         parts = scans[source].result() if source in scans else None
@@ -494,11 +522,11 @@ def _flow_run_id() -> str | None:
 def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Settings | None = None, full: bool = False) -> dict:
     """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed).
     `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults).
-    RAW_DIR may be a URL of objects (s3://bucket/prefix: newsclean.cleaners.readers.storage)."""
-    if storage.is_remote(out_dir):
-        raise ValueError(storage.REMOTE_OUT_UNSUPPORTED.format(out_dir=out_dir))
+    RAW_DIR may be a URL of objects (s3://bucket/prefix: newsclean.cleaners.readers.storage), and so
+    may OUT_DIR (the run works in a local copy of it: newsclean.cleaners.remote_out)."""
     raw_dir = storage.plain(raw_dir)
-    out = Path(storage.plain(out_dir))
+    published = storage.plain(out_dir).rstrip("/") if storage.is_remote(out_dir) else None
+    out = storage.out_folder(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     had_url = "PREFECT_API_URL" in os.environ
     share_api_with_workers()  # before the first batch spawns a worker process
@@ -506,14 +534,18 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Setting
         with RunLock(out, run=_flow_run_id()) as lock:
             if lock.stale:
                 _log().warning("took over the lock of a run that died (%s)", lock.stale)
+            if published:
+                pull_tables(published, str(out))
             with _heap_frozen():
-                return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full)
+                return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full, published)
     finally:
         if not had_url:
             os.environ.pop("PREFECT_API_URL", None)
 
 
-def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
+def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool, published: str | None = None) -> dict:
+    """The run in the local OUT_DIR `out`; `published`: the URL of the OUT_DIR in object storage
+    whose working copy `out` is, where the run's tables and files are uploaded once written."""
     log = _log()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
@@ -522,6 +554,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         log.info("removed %d staging folders left by runs that did not finish", leftovers)
     stage = out / store.STAGING / uuid.uuid4().hex[:12]
     stage.mkdir(parents=True)
+    # objects are fetched once, into this folder, for every step that reads them (None: local files)
+    spool = str(stage / SPOOL) if storage.is_remote(raw_dir) else None
     durations: dict[str, float] = {}
     memory: dict[str, dict] = {}
 
@@ -550,7 +584,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         log.info("corpus unchanged since the last run: statistics not recomputed")
     else:
         progress.report("corpus statistics", 0, len(sources))
-        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, reuse=not full)
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, reuse=not full, spool=spool)
         contexts = corpus.pop("fingerprints").as_bytes()
     t = lap("corpus_statistics", t)
     entries = entries.with_context(contexts)
@@ -562,6 +596,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     have_rows = store.rows_mask(out, entries.sources) if len(previous) and not full else None
     # A file quarantined as a copy of another is decided again whenever the corpus changed.
     recheck = store.quarantined_at_mask(out, "validate", entries.sources) if len(previous) and not full and not unchanged else None
+    if len(previous) and not full and storage.is_remote(raw_dir):
+        # An object the store would not give (access denied, a failed request) has its fingerprint
+        # from the listing all the same, as a file that cannot be read has none: read it again.
+        unread = store.quarantined_at_mask(out, "read", entries.sources, storage.FETCH_ERRORS)
+        recheck = unread if recheck is None else recheck | unread
     plan = manifest.plan_table(previous, entries, cfg.pipeline_version, have_rows=have_rows, full=full, recheck=recheck)
     del previous, have_rows, recheck
     if full_reason:
@@ -573,12 +612,12 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     carried = store.carry_over(stage, out, keep) if len(keep) else {name: 0 for name in store.TABLES}
     del keep
     if to_clean and corpus["path"] is None:  # rows missing from the tables: clean them with real statistics
-        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256)
+        corpus = corpus_pass(raw_dir, sources, cfg, stage, out, entries.sha256, spool=spool)
         corpus.pop("fingerprints")
 
     _shed()
     memory["plan"] = _memory_mb()  # the plan and the carried-over rows (timed within "clean")
-    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist())
+    units = split_big_sources(raw_dir, to_clean, cfg, entries.size[plan.clean].tolist(), spool)
     # a part of a big file is a batch of its own (about batch_size records); the longest go first
     batches = [[u] for u in units if isinstance(u, ranges.Part)]
     batches += plan_batches([u for u in units if not isinstance(u, ranges.Part)], cfg.batch_size, _workers())
@@ -593,10 +632,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     if len(batches) == 1:
         # One batch: run it here. Starting worker processes (spawn + imports, seconds) would cost
         # more than the batch, and there is nothing to run in parallel with it.
-        futures = [clean_batch(raw_dir, batches[0], cfg.model_dump(), str(stage), 0, cleaned_at, corpus["path"], return_state=True)]
+        futures = [clean_batch(raw_dir, batches[0], cfg.model_dump(), str(stage), 0, cleaned_at, corpus["path"], spool,
+                               return_state=True)]
         done = futures
     else:
-        futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"])
+        futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"], spool)
                    for i, batch in enumerate(batches)]
         done = as_completed(futures)
     index_of = {id(f): i for i, f in enumerate(futures)}
@@ -607,6 +647,8 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         done_docs += len(batches[index_of[id(fut)]])
         progress.report("clean", done_docs, len(units))
     _release_workers()
+    if spool:
+        shutil.rmtree(spool, ignore_errors=True)  # every read is done: give the disk back now
     t = lap("clean", t)
     clusters = cluster_duplicates(str(stage), str(out), cfg.__dict__)
     t = lap("syndication", t)
@@ -614,11 +656,14 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     rows, counts = validate_tables(str(stage))
     t = lap("validate", t)
     outputs = write_tables(str(stage), str(out), entries)
+    if published:
+        outputs = publish_tables(str(out), published)
     t = lap("write", t)
+    where = published or str(out)
 
     summary = {
         "raw_dir": str(raw_dir),
-        "out_dir": str(out),
+        "out_dir": where,
         "started_at": started_at.isoformat(),
         "pipeline_version": cfg.pipeline_version,
         "settings": cfg.model_dump(),
@@ -640,7 +685,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
         "durations_s": durations,
         "memory_mb": memory,
         "versions": _versions(),
-        "outputs": outputs | {"run": str(out / "run.json"), "manifest": str(out / manifest.MANIFEST)},
+        "outputs": outputs | {"run": f"{where}/run.json", "manifest": f"{where}/{manifest.MANIFEST}"},
     }
     summary["artifacts"] = publish_artifacts(str(out), summary | {"durations_s": durations | {"total": time.perf_counter() - started}})
     durations["total"] = round(time.perf_counter() - started, 3)
@@ -650,9 +695,11 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool) -> dict:
     report = write_report(str(out), str(raw_dir), rows.get("articles", 0) + rows.get("quarantine", 0))
     memory["report"] = _memory_mb()
     if report:
-        summary["outputs"]["report"] = report[0]
+        summary["outputs"]["report"] = remote_out.upload(out, published, "report.html") if published else report[0]
         summary["artifacts"] += report[1:]
         store.write_summary(summary, out)
+    if published:
+        remote_out.upload(out, published, "run.json")
     return summary
 
 
@@ -712,8 +759,6 @@ def _memory_mb() -> dict:
 def _remove_leftover_staging(out: Path) -> int:
     """Staging folders of runs that died. Safe: this run holds OUT_DIR's lock, so no other run is
     writing one."""
-    import shutil
-
     folder = out / store.STAGING
     n = 0
     if folder.is_dir():

@@ -71,7 +71,7 @@ def _summary_table(summary: dict) -> Table:
 @app.command()
 def run(
     raw_dir: str = typer.Argument("raw", help="Folder of raw input (searched recursively), or a URL of objects: s3://bucket/prefix."),
-    out_dir: str = typer.Argument("clean", help="Folder the tables are written to."),
+    out_dir: str = typer.Argument("clean", help="Folder the tables are written to, or a URL of objects: s3://bucket/prefix."),
     settings_file: Optional[Path] = typer.Option(None, "--settings", help="TOML file with a [newsclean] table of settings."),
     keep_curly_quotes: Optional[bool] = typer.Option(None, "--keep-curly-quotes/--straighten-quotes", help="Keep typographic quotes (default: straighten)."),
     batch_size: Optional[int] = typer.Option(None, help="Documents per Prefect task."),
@@ -85,7 +85,9 @@ def run(
         fail(f"unknown task runner {task_runner!r}: use process, thread or dask")
     from newsclean.cleaners.runlock import LockedError, RunLock
 
-    lock = RunLock(Path(out_dir))  # taken before Prefect starts: a second run fails in a second, not after start-up
+    from newsclean.cleaners.readers.storage import out_folder
+
+    lock = RunLock(out_folder(out_dir))  # taken before Prefect starts: a second run fails in a second, not after start-up
     try:
         lock.acquire()
     except LockedError as exc:
@@ -213,7 +215,7 @@ def schema(as_json: bool = typer.Option(False, "--json", help="Print the contrac
 @app.command()
 def serve(
     raw_dir: str = typer.Argument("raw", help="Folder of raw input (searched recursively), or a URL of objects: s3://bucket/prefix."),
-    out_dir: str = typer.Argument("clean", help="Folder the tables are written to."),
+    out_dir: str = typer.Argument("clean", help="Folder the tables are written to, or a URL of objects: s3://bucket/prefix."),
     cron: Optional[str] = typer.Option(None, help='Cron schedule, e.g. "0 * * * *" (every hour).'),
     interval: Optional[float] = typer.Option(None, help="Run every this many seconds."),
     name: str = typer.Option("newsclean", help="Deployment name."),
@@ -241,7 +243,7 @@ def serve(
     from newsclean.flows.serve import serve_flow, ServeError
 
     try:
-        serve_flow(storage.display(raw_dir), Path(out_dir).resolve(), cron=cron, interval=interval, name=name,
+        serve_flow(storage.display(raw_dir), storage.display(out_dir), cron=cron, interval=interval, name=name,
                    settings=settings.model_dump(), full=full)
     except ServeError as exc:
         fail(str(exc))

@@ -17,15 +17,21 @@ class RunFoldersError(ValueError):
 
 def check_dirs(raw_dir: str | Path, out_dir: str | Path) -> None:
     """RAW_DIR is a folder or a prefix of objects (a URL: newsclean.cleaners.readers.storage), and
-    OUT_DIR is a local folder (created when missing) that can be written to."""
-    if storage.is_remote(out_dir):
-        raise RunFoldersError(storage.REMOTE_OUT_UNSUPPORTED.format(out_dir=out_dir))
+    OUT_DIR is a local folder (created when missing) that can be written to, or a prefix in object
+    storage whose bucket exists (newsclean.cleaners.remote_out)."""
     try:
         problem = storage.check_folder(raw_dir)
     except storage.StorageError as exc:
         raise RunFoldersError(f"RAW_DIR {raw_dir}: {exc}") from None
     if problem:
         raise RunFoldersError(problem)
+    if storage.is_remote(out_dir):
+        from newsclean.cleaners import remote_out  # the tables' modules: only for an OUT_DIR in object storage
+
+        problem = remote_out.problem(str(out_dir))
+        if problem:
+            raise RunFoldersError(problem)
+        return
     out_dir = storage.location(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ def _api_url() -> str | None:
         return None
 
 
-def serve_flow(raw_dir: str | Path, out_dir: Path, *, cron: str | None = None, interval: float | None = None,
+def serve_flow(raw_dir: str | Path, out_dir: str | Path, *, cron: str | None = None, interval: float | None = None,
                name: str = DEPLOYMENT_NAME, settings: dict | None = None, full: bool = False) -> None:
     """Block serving the deployment `clean-corpus/<name>`."""
     if not _api_url():

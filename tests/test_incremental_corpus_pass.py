@@ -60,9 +60,9 @@ def test_cached_line_hashes_give_a_full_pass_results_and_reread_only_changed_fil
     reads: list[str] = []
     real = corpus_context.read_source
 
-    def counting(raw_dir, source, settings):
+    def counting(raw_dir, source, settings, *args, **kwargs):
         reads.append(source)
-        return real(raw_dir, source, settings)
+        return real(raw_dir, source, settings, *args, **kwargs)
 
     monkeypatch.setattr(corpus_context, "read_source", counting)
     # edit one file, delete one, add one; touch one (new mtime, same bytes: its sha256 is unchanged)

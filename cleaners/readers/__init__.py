@@ -142,7 +142,7 @@ def _wanted(name: str, rel: str, skipped: list[tuple[str, str]]) -> bool:
 def _discover_objects(objects: storage.Objects) -> tuple[list[str], list[tuple[str, str]]]:
     """discover() over the objects under a prefix: their keys are the folders and names (an object
     store has no links, devices or undecodable names)."""
-    listed = [rel for rel, _, _ in storage.list_objects(objects)]
+    listed = [rel for rel, *_ in storage.list_objects(objects)]
     names_in: dict[str, set[str]] = {}
     for rel in listed:
         folder, _, name = rel.rpartition("/")
@@ -179,15 +179,17 @@ def _resolve(path: Path) -> Path | None:
         return None
 
 
-def read_source(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
+def read_source(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None,
+                spool: str | Path | None = None) -> Iterator[RawDocument | DocumentError]:
     """The documents of RAW_DIR/source, read from a stream: a record at a time for record files and
     archives, each bounded by max_bytes; the whole file is capped only with max_file_bytes. With a
-    part (newsclean.cleaners.readers.ranges.split), the documents of that range of records."""
+    part (newsclean.cleaners.readers.ranges.split), the documents of that range of records.
+    `spool`: the run's folder of fetched objects (newsclean.cleaners.readers.storage.open_object)."""
     reader = source_reader(source)
     if reader is None:
         raise DocumentError("read", "no reader for this file type")
     path = storage.source_path(raw_dir, source)
-    with open_source(raw_dir, source, settings.max_file_bytes) as stream:
+    with open_source(raw_dir, source, settings.max_file_bytes, spool=spool) as stream:
         if part is None or part.whole:
             yield from reader(path, source, stream, settings)
         else:

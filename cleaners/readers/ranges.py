@@ -69,10 +69,12 @@ def worth_splitting(raw_dir: str | Path, source: str, min_bytes: int = SPLIT_MIN
         return False  # read whole, where the failure is quarantined with the reader's reason
 
 
-def split(raw_dir: str | Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES) -> list[Part]:
+def split(raw_dir: str | Path, source: str, settings: Settings, every: int, min_bytes: int = SPLIT_MIN_BYTES,
+          spool: str | Path | None = None) -> list[Part]:
     """The parts of RAW_DIR/source, each of about `every` records: one part (the whole file) for a
     file under `min_bytes`, a format that is not split, or one with at most `every` records.
-    Raises DocumentError as reading would (the file is then read whole, and quarantined there)."""
+    Raises DocumentError as reading would (the file is then read whole, and quarantined there).
+    `spool`: the run's folder of fetched objects, where the parts' readers find this one."""
     from newsclean.cleaners.readers import compressed
     from newsclean.cleaners.readers.source import open_source
 
@@ -80,7 +82,7 @@ def split(raw_dir: str | Path, source: str, settings: Settings, every: int, min_
     kind, suffix = _kind(source)
     if every < 1 or not worth_splitting(raw_dir, source, min_bytes):
         return whole
-    with open_source(raw_dir, source, settings.max_file_bytes) as stream:
+    with open_source(raw_dir, source, settings.max_file_bytes, spool=spool) as stream:
         if suffix is not None and kind != "parquet":
             starts = _starts(kind, compressed.decompressing(stream, suffix), every, seekable=False)
         else:

@@ -71,16 +71,17 @@ class SourceStream(io.BufferedReader):
 
 
 def open_source(raw_dir: str | Path, source: str, max_file_bytes: int | None = None,
-                limit_name: str = "max_file_bytes") -> SourceStream:
+                limit_name: str = "max_file_bytes", spool: str | Path | None = None) -> SourceStream:
     """RAW_DIR/source opened for reading, after the checks a person can act on: a path that resolves
     outside RAW_DIR (a link that changed after discovery), something that is not a regular file (a
     folder, a FIFO: opened non-blocking so it cannot hang the run, a device), a file that vanished
     or cannot be opened, and a file over `max_file_bytes` when that cap is set (by its size, before
     reading; or because it grew while being read). RAW_DIR in object storage: the object opened
-    through fsspec (newsclean.cleaners.readers.storage), its size checked the same way."""
+    through fsspec (newsclean.cleaners.readers.storage), its size checked the same way; with a
+    `spool` folder, from the run's one fetch of it (a local file, not a local path's checks)."""
     where = storage.location(raw_dir)
     if isinstance(where, storage.Objects):
-        reader, size = storage.open_object(where, source, max_file_bytes, limit_name)
+        reader, size = storage.open_object(where, source, max_file_bytes, limit_name, spool)
         stream = SourceStream(reader, CHUNK)
         stream.size = size
         return stream

@@ -1,10 +1,16 @@
-"""Where RAW_DIR is: a local folder, or a prefix in object storage read through fsspec.
+"""Where RAW_DIR is: a local folder, or a prefix in object storage read through fsspec (and where a
+run on OUT_DIR writes: out_folder).
 
 RAW_DIR is a path, or a URL. A URL whose scheme is not `file` (`s3://bucket/prefix`, `gs://...`,
 `memory://...`) names objects: they are listed, fingerprinted and opened through fsspec (s3fs for
 S3), which takes credentials and the endpoint from the environment as it always does
 (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_ENDPOINT_URL, or FSSPEC_S3_* settings). A path, or a
 `file://` URL, is a local folder, read with every check of newsclean.cleaners.readers.source.
+
+An object is fingerprinted from the listing (its ETag, or version, and size: object_fingerprint),
+not by reading it. A run reads each object it needs once: the first reader (the corpus pass, or the
+cleaning) copies it into the run's spool, a local folder, and every later reader opens that copy
+(open_object's `spool`).
 
 Everything else is the same for both: a source is a path relative to RAW_DIR (an object's key under
 the prefix), and readers get a seekable buffered stream either way.
@@ -26,6 +32,7 @@ from newsclean.cleaners.types import DocumentError
 # How much an object's stream fetches per request: large enough that a sequential read is a few
 # big range requests, not one per buffered read.
 BLOCK = 8 << 20
+QUOTE = '"'  # S3 gives an ETag in quotes
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
@@ -79,8 +86,23 @@ def location(raw_dir: str | Path) -> Path | Objects:
     return Objects(fs, root.rstrip("/"), url)
 
 
-# OUT_DIR stays a local folder (its generations switch by renames, newsclean.cleaners.store).
-REMOTE_OUT_UNSUPPORTED = "OUT_DIR {out_dir} is in object storage, which is not supported yet; give a local folder"
+WORK_DIR_ENV = "NEWSCLEAN_WORK_DIR"
+
+
+def out_folder(out_dir: str | Path) -> Path:
+    """The local folder a run on OUT_DIR writes: OUT_DIR itself, or the working copy of an OUT_DIR
+    in object storage (newsclean.cleaners.remote_out publishes it)."""
+    return working_copy(str(out_dir)) if is_remote(out_dir) else location(out_dir)
+
+
+def working_copy(out_url: str) -> Path:
+    """The local working copy of an OUT_DIR in object storage: $NEWSCLEAN_WORK_DIR (by default
+    ~/.cache/newsclean/out) / <the URL's last folder>-<a digest of the URL>."""
+    url = out_url.rstrip("/")
+    base = os.environ.get(WORK_DIR_ENV) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "newsclean", "out")
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", url.rpartition("/")[2] or "out")[:40]
+    return Path(base) / f"{name}-{hashlib.sha256(url.encode()).hexdigest()[:16]}"
 
 
 def plain(raw_dir: str | Path) -> str:
@@ -106,16 +128,33 @@ def change_stamp(info: dict) -> int:
     if isinstance(when, dt.datetime):
         when = when.timestamp()
     seconds = int(when) if isinstance(when, (int, float)) else 0
-    tag = next((str(info[k]) for k in ("ETag", "etag", "md5", "VersionId", "generation") if info.get(k)), None)
+    tag = _content_tag(info)
     if tag is None:
         return int(when * 1e9) if isinstance(when, (int, float)) else 0
     digits = int.from_bytes(hashlib.blake2b(tag.encode(), digest_size=8).digest(), "big") % 1_000_000_000
     return seconds * 1_000_000_000 + digits
 
 
-def list_objects(objects: Objects) -> list[tuple[str, int, int]]:
-    """(source, size, change stamp) of every object under the prefix, sorted by source. Raises
-    FileNotFoundError when the bucket or prefix does not exist, OSError when it cannot be listed."""
+def object_fingerprint(info: dict) -> str | None:
+    """An object's content fingerprint from the store's own metadata, as 64 hex digits (the width of
+    a file's sha256): its content tag (ETag or md5, else its version or generation) with its size.
+    The store gives a new tag to every write of other bytes, so a changed object gets another
+    fingerprint without being read. None when the store gives no tag (the bytes are hashed then)."""
+    tag = _content_tag(info)
+    if tag is None:
+        return None
+    size = int(info.get("size") or 0)
+    return hashlib.sha256(f"object\0{tag.strip(QUOTE)}\0{size}".encode()).hexdigest()
+
+
+def _content_tag(info: dict) -> str | None:
+    """The store's tag of an object's content as listed (S3's ETag, another store's md5, version or generation)."""
+    return next((str(info[k]) for k in ("ETag", "etag", "md5", "VersionId", "generation") if info.get(k)), None)
+
+
+def list_objects(objects: Objects) -> list[tuple[str, int, int, str | None]]:
+    """(source, size, change stamp, fingerprint) of every object under the prefix, sorted by source.
+    Raises FileNotFoundError when the bucket or prefix does not exist, OSError when it cannot be listed."""
     fs = objects.fs
     fs.invalidate_cache()  # a listing is always fresh: a process runs many flows (tests, `serve`)
     found = fs.find(objects.root, detail=True, withdirs=False)
@@ -127,13 +166,14 @@ def list_objects(objects: Objects) -> list[tuple[str, int, int]]:
             continue  # a folder marker
         rel = objects.relative(key.rstrip("/"))
         if rel:
-            out.append((rel, int(info.get("size") or 0), change_stamp(info)))
+            out.append((rel, int(info.get("size") or 0), change_stamp(info), object_fingerprint(info)))
     return sorted(out)
 
 
-def stats(raw_dir: str | Path, sources: list[str]) -> Iterator[tuple[int, int] | None]:
-    """(size, mtime_ns) of each source, None for one that cannot be stat'ed: os.stat for a local
-    file, one listing of the prefix for objects (size and change_stamp)."""
+def stats(raw_dir: str | Path, sources: list[str]) -> Iterator[tuple[int, int, str | None] | None]:
+    """(size, mtime_ns, fingerprint) of each source, None for one that cannot be stat'ed: os.stat
+    for a local file (no fingerprint: its bytes are hashed), one listing of the prefix for objects
+    (size, change_stamp and object_fingerprint)."""
     where = location(raw_dir)
     if isinstance(where, Path):
         for source in sources:
@@ -142,10 +182,10 @@ def stats(raw_dir: str | Path, sources: list[str]) -> Iterator[tuple[int, int] |
             except OSError:
                 yield None
                 continue
-            yield st.st_size, st.st_mtime_ns
+            yield st.st_size, st.st_mtime_ns, None
         return
     try:
-        listed = {rel: (size, stamp) for rel, size, stamp in list_objects(where)}
+        listed = {rel: (size, stamp, print_) for rel, size, stamp, print_ in list_objects(where)}
     except OSError:
         listed = {}
     for source in sources:
@@ -253,9 +293,19 @@ class _ObjectReader(io.RawIOBase):
         super().close()
 
 
-def open_object(objects: Objects, source: str, max_file_bytes: int | None, limit_name: str):
+# How open_object's errors for an object the store would not give begin (stage "read"): such an
+# object keeps its fingerprint, so the next run reads it again by these (newsclean.flows.clean_corpus).
+FETCH_ERRORS = ("object disappeared", "object is not readable", "object could not be opened", "object could not be read")
+
+
+def open_object(objects: Objects, source: str, max_file_bytes: int | None, limit_name: str,
+                spool: str | Path | None = None):
     """An object as (raw stream, size), after the checks a person can act on: it vanished or
-    cannot be opened, or is over `max_file_bytes` (by its size, before reading)."""
+    cannot be opened, or is over `max_file_bytes` (by its size, before reading). With a `spool`
+    folder, the object's bytes come from its copy there, fetched first when no reader has yet."""
+    copy = spooled(spool, objects.key(source)) if spool is not None else None
+    if copy is not None and copy.exists():
+        return _open_copy(copy, max_file_bytes, limit_name)
     try:
         handle = objects.fs.open(objects.key(source), "rb", block_size=BLOCK)
     except FileNotFoundError:
@@ -271,4 +321,43 @@ def open_object(objects: Objects, source: str, max_file_bytes: int | None, limit
     if max_file_bytes is not None and size > max_file_bytes:
         handle.close()
         raise DocumentError("read", over_limit(size, max_file_bytes, limit_name))
-    return _ObjectReader(handle, size), size
+    reader = _ObjectReader(handle, size)
+    if copy is None:
+        return reader, size
+    with reader:
+        _fetch_into(reader, copy)
+    return _open_copy(copy, max_file_bytes, limit_name)
+
+
+def spooled(spool: str | Path, key: str) -> Path:
+    """Where an object's copy lives in a run's spool folder (named by a hash of its key: keys hold
+    any characters and may be longer than a file name)."""
+    return Path(spool) / hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _fetch_into(reader: "_ObjectReader", copy: Path) -> None:
+    """Stream an object into `copy`, BLOCK by BLOCK (memory bounded by a block, whatever its size),
+    under a temporary name renamed into place, so a reader in another process never sees half of it."""
+    import tempfile
+
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{copy.name}.", suffix=".tmp", dir=copy.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            buffer = bytearray(BLOCK)
+            while n := reader.readinto(buffer):
+                fh.write(memoryview(buffer)[:n])
+        os.replace(tmp, copy)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _open_copy(copy: Path, max_file_bytes: int | None, limit_name: str):
+    """A spooled copy as (raw stream, size), refused on its size as the object would be."""
+    handle = open(copy, "rb", buffering=0)
+    size = os.fstat(handle.fileno()).st_size
+    if max_file_bytes is not None and size > max_file_bytes:
+        handle.close()
+        raise DocumentError("read", over_limit(size, max_file_bytes, limit_name))
+    return handle, size
