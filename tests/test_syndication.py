@@ -334,3 +334,44 @@ def test_components_are_those_of_all_verified_candidate_pairs_in_any_order(seed)
     shuffled, _, _ = syndication.components(sigs[perm], syndication.band_keys(sigs[perm], b, r), threshold)
     again = sorted((frozenset(perm[np.flatnonzero(shuffled == x)].tolist()) for x in np.unique(shuffled)), key=min)
     assert again == got
+
+
+def _write_signature_part(stage: Path, index: int, ids: list[int], sigs: np.ndarray) -> None:
+    folder = stage / syndication.PARTS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / f"part-{index:05d}.npz", doc_id=np.array([f"{i:016x}" for i in ids], dtype="S16"),
+             source=np.array([f"doc-{i:04d}.txt" for i in ids]), published=np.full(len(ids), syndication.NO_DATE, np.int32),
+             signatures=sigs)
+
+
+def test_the_index_in_bounded_partitions_gives_the_clusters_of_one_pass_in_any_reading_order(tmp_path, monkeypatch):
+    """build_index spreads the band rows over partition files and verifies them one file at a time:
+    the clusters are those of the in-memory clustering of the same signatures, with a partition
+    of a few rows as with one of all, and whatever order the parts are read in."""
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 2**32, size=(30, syndication.NUM_PERM), dtype=np.uint32)
+    sigs = np.vstack([base[rng.integers(30)] for _ in range(300)])
+    for row in sigs:
+        k = rng.choice(syndication.NUM_PERM, size=int(rng.uniform(0, 0.45) * syndication.NUM_PERM), replace=False)
+        row[k] = rng.integers(0, 2**32, size=len(k), dtype=np.uint32)
+    sigs[7] = syndication.EMPTY  # a text of no shingle
+    b, r = syndication.band_params(0.7)
+    expected = syndication.cluster(sigs, syndication.band_keys(sigs, b, r), np.full(300, syndication.NO_DATE, np.int32),
+                                   [f"doc-{i:04d}.txt" for i in range(300)], 0.7)
+    want = {f"{i:016x}": (f"{int(expected.representative[i]):016x}", float(expected.similarity[i])) for i in range(300)}
+    assert 30 < len(set(expected.representative.tolist())) < 200  # clusters, and documents alone
+
+    def built(stage: Path, order: list[int]) -> dict:
+        for p, start in enumerate(order):
+            ids = list(range(start, start + 50))
+            _write_signature_part(stage, p, ids, sigs[ids])
+        counts = syndication.build_index(stage, None, None, 5, 0.7)
+        index = pq.read_table(stage / syndication.INDEX_DIR / "documents.parquet").to_pydict()
+        return counts, dict(zip(index["doc_id"], zip(index["dup_cluster"], index["dup_similarity"])))
+
+    counts, whole = built(tmp_path / "one", list(range(0, 300, 50)))
+    assert counts["band_partitions"] == 1 and whole == want
+    monkeypatch.setattr(syndication, "BAND_ROWS_PER_PARTITION", 500)
+    counts, parted = built(tmp_path / "many", list(range(250, -1, -50)))
+    assert counts["band_partitions"] > 10 and parted == want
+    assert not (tmp_path / "many" / syndication.BANDS_DIR).exists()
