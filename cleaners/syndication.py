@@ -611,6 +611,7 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
                 valid = np.flatnonzero(np.any(sigs != EMPTY, axis=1))  # a text of no shingle is never a candidate
                 partitions.add(band_rows(band_keys(sigs[valid], b, r), numbers[valid], rows[valid]))
     partitions.close()
+    del first, prev
 
     # 3. components: per partition file, its buckets' pairs verified against the signatures read
     # from the file, a chunk at a time
