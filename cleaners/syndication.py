@@ -46,7 +46,7 @@ are written and spread over partition files by key (Arrow files of about BAND_RO
 rows: a bucket is whole in one file), and the buckets' pairs are verified one file at a time, the
 signatures read through a memory map (file pages, which the kernel reclaims, not the process's
 memory). What is held per document is a number or two: the doc_ids (8 bytes) while the first
-occurrence of each is found, then a component root (4 bytes). datasketch's MinHashLSH keeps a
+occurrence of each is found, then a component root (4 bytes) and its cluster's size (8 bytes). datasketch's MinHashLSH keeps a
 Python object per article and band, and persists only by pickle or an external store.
 """
 from __future__ import annotations
