@@ -1,7 +1,7 @@
 """Near-duplicate clusters: pairwise precision and recall on a generated set with known copies, and
 what the clustering costs at corpus scale.
 
-    .venv/bin/python bench/syndication.py [--bases 461] [--seed 7] [--sizes 10000,50000,100000]
+    .venv/bin/python bench/syndication.py [--bases 461] [--seed 7] [--sizes 20000,100000]
         [--skip accuracy|scale] [--out bench/out/syndication.json]
 
 Accuracy. The base articles are the dev pages' reference texts (`truth` of shared/devset/pages.jsonl.gz)
@@ -20,7 +20,10 @@ Scale. Documents from bench/generate_corpus.py's generator (the dev pages re-mix
 each page at 100k, paragraphs swapped with the site's other pages), each one's body paragraphs
 (12+ words, roughly what the cleaner keeps) as its text. Per size: the signatures' CPU time per
 document (what the cleaning batches add), then build_index in a child process, timed, with its
-resident memory sampled (anonymous and file-backed: the signatures are memory-mapped). The cost
+resident memory sampled every 20 ms (anonymous, and with file-backed pages: the signatures are
+memory-mapped) and Arrow's memory pool peak. Memory is flat when the anonymous peak does not grow
+with the size: the last row's `anon_growth_kb_per_doc` is the peak's growth from the first size's,
+per added document (the build held ~0.6 KB per document when the index lived in memory). The cost
 share is set against the CPU time of a 100k-document run from bench/RESULTS.md (59.6 ms per
 document); see --run-cpu-ms.
 """
@@ -207,8 +210,10 @@ def _build(stage: str, conn) -> None:
     before = _status_kb(os.getpid())
     t0, c0 = time.perf_counter(), time.process_time()
     counts = syndication.build_index(Path(stage), None, None, 5, 0.7)
+    import pyarrow as pa
+
     conn.send({"counts": counts, "wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0,
-               "anon_before_mb": before[0] / 1024})
+               "anon_before_mb": before[0] / 1024, "arrow_pool_peak_mb": pa.default_memory_pool().max_memory() / 2**20})
     conn.close()
 
 
@@ -230,7 +235,7 @@ def scale(sizes: list[int], seed: int, tmp: Path, run_cpu_ms: float) -> list[dic
             while not stop.is_set():
                 anon, file = _status_kb(proc.pid)
                 peak[0], peak[1] = max(peak[0], anon), max(peak[1], anon + file)
-                time.sleep(0.05)
+                time.sleep(0.02)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
@@ -244,12 +249,16 @@ def scale(sizes: list[int], seed: int, tmp: Path, run_cpu_ms: float) -> list[dic
             "documents": n, "signature_ms_per_doc": round(sig_cpu * 1000 / n, 3),
             "build_wall_s": round(got["wall_s"], 2), "build_cpu_s": round(got["cpu_s"], 2),
             "build_anon_peak_mb": round(peak[0] / 1024, 1), "build_rss_peak_mb": round(peak[1] / 1024, 1),
-            "build_anon_before_mb": round(got["anon_before_mb"], 1),
+            "build_anon_before_mb": round(got["anon_before_mb"], 1), "arrow_pool_peak_mb": round(got["arrow_pool_peak_mb"], 1),
+            "band_partitions": counts["band_partitions"],
             "clusters": counts["clusters"], "documents_in_clusters": counts["documents_in_clusters"],
             "largest_cluster": counts["largest_cluster"], "pairs_verified": counts["pairs_verified"],
             "pairs_linked": counts["pairs_linked"], "index_mb": round(sum(f.stat().st_size for f in (stage / syndication.INDEX_DIR).iterdir()) / 2**20, 1),
             "cpu_share_of_run": round(total_ms / run_cpu_ms, 4),
         })
+        if len(rows) > 1:
+            rows[-1]["anon_growth_kb_per_doc"] = round((rows[-1]["build_anon_peak_mb"] - rows[0]["build_anon_peak_mb"]) * 1024
+                                                       / (n - rows[0]["documents"]), 3)
         print(json.dumps(rows[-1]), flush=True)
         shutil.rmtree(stage, ignore_errors=True)
     return rows
@@ -259,7 +268,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bases", type=int, default=461)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--sizes", default="10000,50000,100000")
+    ap.add_argument("--sizes", default="20000,100000")
     ap.add_argument("--skip", choices=["accuracy", "scale"], action="append", default=[])
     ap.add_argument("--run-cpu-ms", type=float, default=RUN_CPU_MS)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "syndication.json")

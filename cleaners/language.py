@@ -59,9 +59,17 @@ def language_counts(languages: Iterable[str | None]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def rule_sets(language: str | None) -> dict[str, bool]:
+    """Which of the cleaner's language-bound word lists and rules read a text of `language`: the
+    cue rules' words (CUE_LANGUAGES) and ENGLISH_ONLY_RULES."""
+    return {"cue_rules": language in CUE_LANGUAGES, "english_only_rules": language == "en"}
+
+
 def coverage(counts: dict[str, int]) -> dict:
-    """What the per-language counts mean for the cleaner: how many articles are in a language its
-    cue rules' word lists do not read, or outside English, where ENGLISH_ONLY_RULES stand aside."""
+    """What the per-language counts mean for the cleaner: per language, its articles and whether
+    the cue rules' word lists and ENGLISH_ONLY_RULES read it (`by_language`: a German article was
+    cleaned without the English-only rules); and how many articles are in a language the cue
+    rules do not read, or outside English."""
     total = sum(counts.values())
     english = counts.get("en", 0)
     return {
@@ -69,4 +77,5 @@ def coverage(counts: dict[str, int]) -> dict:
         "outside_cue_rule_languages": sum(n for lang, n in counts.items() if lang not in CUE_LANGUAGES),
         "english_only_rules": list(ENGLISH_ONLY_RULES),
         "not_english": total - english,
+        "by_language": {lang: {"articles": n, **rule_sets(lang)} for lang, n in counts.items()},
     }

@@ -23,25 +23,31 @@ How:
   Articles that share a key in any band are candidates; each candidate pair is verified by its
   estimated Jaccard similarity (the share of equal signature values), and pairs at or above
   `dup_threshold` (default 0.7) are linked. Clusters are the connected components of the links
-  (a union-find over arrays; a pair already in one component is not verified again).
+  (a union-find over arrays; a pair already in one component is not verified again). A bucket of
+  more than BUCKET_ALL_PAIRS members is verified along a chain and a star in doc_id order.
   (b, r) is the most selective banding that still makes a pair right at the threshold a candidate
   with probability >= CANDIDATE_RECALL: every candidate is verified, so a missed pair costs more
-  than a checked one. Buckets are sorted numpy arrays rather than datasketch's MinHashLSH, whose
-  in-memory storage keeps a Python object per article and band (gigabytes at a million articles)
-  and persists only by pickle or an external store.
-- Determinism: the index is ordered by doc_id and everything is computed from the signatures, so
-  the clusters do not depend on batches, workers or which run cleaned which article: an
-  incremental run gives the same clusters as a full one.
+  than a checked one.
+- Determinism: a bucket's members are taken in doc_id order, and everything is computed from the
+  signatures, so the clusters do not depend on batches, workers, the order documents are read or
+  which run cleaned which article: an incremental run gives the same clusters as a full one.
 
 Persistence (INDEX_DIR, published with the tables in the same generation, newsclean.cleaners.store):
 `documents.parquet` (doc_id, source, published, dup_cluster, dup_similarity; the signature
-parameters in its metadata), `signatures.npy` (uint32, one row per document, same order) and
-`bands.npy` (uint64, the LSH keys, one row per band). An incremental run takes the signatures and
-band keys of the articles it carries over from there; only new or changed documents are shingled
-and hashed (in their cleaning batches, write_part). A deleted source's articles are simply not in
-the next index, so they leave their clusters, and a cluster whose representative went elects
-another. Memory: the signatures are written to and read from memory-mapped files; what the
-clustering holds is one band's keys and pairs at a time and a component root per document.
+parameters in its metadata) and `signatures.npy` (uint32, one row per document, same order). An
+incremental run takes the signatures of the articles it carries over from there; only new or
+changed documents are shingled and hashed (in their cleaning batches, write_part). A deleted
+source's articles are simply not in the next index, so they leave their clusters, and a cluster
+whose representative went elects another.
+
+Memory does not grow with the corpus (build_index): every pass reads its inputs CHUNK_DOCS
+documents at a time and writes as it goes. The band keys are computed from the signatures as they
+are written and spread over partition files by key (Arrow files of about BAND_ROWS_PER_PARTITION
+rows: a bucket is whole in one file), and the buckets' pairs are verified one file at a time, the
+signatures read through a memory map (file pages, which the kernel reclaims, not the process's
+memory). What is held per document is a number or two: the doc_ids (8 bytes) while the first
+occurrence of each is found, then a component root (4 bytes) and its cluster's size (8 bytes). datasketch's MinHashLSH keeps a
+Python object per article and band, and persists only by pickle or an external store.
 """
 from __future__ import annotations
 
@@ -73,10 +79,13 @@ CANDIDATE_RECALL = 0.995
 # text) against its first member and each member against the next, which links the same
 # components at a cost linear in the bucket's size.
 BUCKET_ALL_PAIRS = 64
-PAIRS_PER_CHUNK = 1 << 14  # pairs verified at once: two 8 MB gathers of signature rows
+PAIRS_PER_CHUNK = 1 << 13  # pairs verified at once: two 4 MB gathers of signature rows
+CHUNK_DOCS = 2048  # documents read, hashed or written at once
+BAND_ROWS_PER_PARTITION = 1 << 17  # band rows per partition file (~3 MB; 4,096 documents at 32 bands)
 
 INDEX_DIR = "minhash"  # the index's folder in a generation (and in the staging folder)
 PARTS_DIR = "minhash-parts"  # the cleaning batches' signatures, in the staging folder
+BANDS_DIR = "minhash-bands"  # the band rows' partition files while the clusters are found (staging folder)
 NO_DATE = np.iinfo(np.int32).min
 EMPTY = np.iinfo(np.uint32).max  # every value of the signature of a text with no shingle
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -171,16 +180,19 @@ def band_keys(sigs: np.ndarray, bands: int, rows: int) -> np.ndarray:
     return out
 
 
-def _bucket_pairs(keys: np.ndarray, docs: np.ndarray):
-    """Candidate pairs (i < j, rows of the index) of one band: docs that share a key; yielded in
-    pieces of at most len(docs) pairs, so memory stays that of the band. `docs` ascending, keys
-    aligned with them."""
-    order = np.argsort(keys, kind="stable")
-    sk, sd = keys[order], docs[order]  # within a bucket, docs stay ascending (stable sort)
-    n = len(sk)
+def _bucket_pairs(band: np.ndarray, key: np.ndarray, order: np.ndarray, docs: np.ndarray):
+    """Candidate pairs (rows of the index) among band rows (band number, key, the document's
+    doc_id as a number, its row): documents that share a bucket (band and key). A bucket's members
+    are taken in doc_id order, so its pairs do not depend on where the rows came from. Yielded in
+    pieces of at most len(docs) pairs, so memory stays that of the rows given."""
+    n = len(key)
     if n < 2:
         return
-    start = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+    idx = np.lexsort((order, key, band))
+    sb, sk, sd = band[idx], key[idx], docs[idx]
+    del idx
+    start = np.flatnonzero(np.r_[True, (sk[1:] != sk[:-1]) | (sb[1:] != sb[:-1])])
+    del sb, sk
     size = np.diff(np.r_[start, n])
     if not (size > 1).any():
         return
@@ -199,6 +211,13 @@ def _bucket_pairs(keys: np.ndarray, docs: np.ndarray):
         yield sd[chain], sd[chain + 1]
         star = big[big > gstart[big]]
         yield sd[gstart[star]], sd[star]
+
+
+def band_rows(keys: np.ndarray, order: np.ndarray, docs: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The band rows (band, key, order, doc) of documents `docs` whose band keys are `keys`
+    (shape (bands, len(docs))), one per document and band."""
+    b, m = keys.shape
+    return (np.repeat(np.arange(b, dtype=np.uint16), m), keys.reshape(-1), np.tile(order, b), np.tile(docs, b))
 
 
 def similarity(sigs: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -231,38 +250,47 @@ def _union(parent: np.ndarray, i: np.ndarray, j: np.ndarray) -> None:
         parent[np.maximum(ri, rj)] = np.minimum(ri, rj)
 
 
+def _flatten(parent: np.ndarray) -> None:
+    """Every row points at its root."""
+    while True:
+        up = parent[parent]
+        if np.array_equal(up, parent):
+            return
+        parent[:] = up
+
+
+def link(parent: np.ndarray, pairs, sigs, threshold: float) -> tuple[int, int]:
+    """Verify candidate pairs (pieces of (i, j) rows) that are not in one component yet, and join
+    the components of those at or above the threshold (union-find over `parent`, in place).
+    Skipping pairs that are joined already changes nothing in the components, so the result is the
+    components of all verified links, whatever the order. Returns (pairs verified, pairs linked)."""
+    need = threshold * sigs.shape[1] - 1e-9
+    verified = linked = 0
+    for i, j in pairs:
+        for s in range(0, len(i), PAIRS_PER_CHUNK):
+            ci, cj = i[s:s + PAIRS_PER_CHUNK], j[s:s + PAIRS_PER_CHUNK]
+            apart = _roots(parent, ci) != _roots(parent, cj)
+            ci, cj = ci[apart], cj[apart]
+            if not len(ci):
+                continue
+            ok = similarity(sigs, ci, cj) * sigs.shape[1] >= need
+            verified += len(ci)
+            linked += int(ok.sum())
+            _union(parent, ci[ok], cj[ok])
+    _flatten(parent)
+    return verified, linked
+
+
 def components(sigs: np.ndarray, bands: np.ndarray, threshold: float) -> tuple[np.ndarray, int, int]:
-    """(root of each document's component, pairs verified, pairs linked). Per band, the pairs that
-    share a bucket and are not in one component yet are verified, and those at or above the
-    threshold join their components (union-find over arrays). Skipping pairs that are joined
-    already changes nothing in the components, so the result is the components of all verified
-    links, whatever the order; memory is that of one band's pairs. Signatures of no shingle are
-    never candidates."""
+    """(root of each document's component, pairs verified, pairs linked) of documents held in
+    memory (rows in doc_id order; `bands` as band_keys gives them): the pairs that share a bucket,
+    verified and joined (link). Signatures of no shingle are never candidates."""
     n = len(sigs)
     parent = np.arange(n, dtype=np.int64)
     if n < 2:
         return parent, 0, 0
-    valid = np.flatnonzero(np.concatenate([np.any(np.asarray(sigs[s:s + PAIRS_PER_CHUNK]) != EMPTY, axis=1)
-                                           for s in range(0, n, PAIRS_PER_CHUNK)]))
-    need = threshold * sigs.shape[1] - 1e-9
-    verified = linked = 0
-    for band in range(len(bands)):
-        for i, j in _bucket_pairs(np.asarray(bands[band])[valid], valid):
-            for s in range(0, len(i), PAIRS_PER_CHUNK):
-                ci, cj = i[s:s + PAIRS_PER_CHUNK], j[s:s + PAIRS_PER_CHUNK]
-                apart = _roots(parent, ci) != _roots(parent, cj)
-                ci, cj = ci[apart], cj[apart]
-                if not len(ci):
-                    continue
-                ok = similarity(sigs, ci, cj) * sigs.shape[1] >= need
-                verified += len(ci)
-                linked += int(ok.sum())
-                _union(parent, ci[ok], cj[ok])
-        while True:  # flatten: every row points at its root
-            up = parent[parent]
-            if np.array_equal(up, parent):
-                break
-            parent = up
+    valid = np.flatnonzero(np.any(sigs != EMPTY, axis=1))
+    verified, linked = link(parent, _bucket_pairs(*band_rows(np.asarray(bands)[:, valid], valid, valid)), sigs, threshold)
     return parent, verified, linked
 
 
@@ -278,6 +306,55 @@ def first_seen_key(source: str) -> tuple[str, int]:
     return (m.group(1), int(m.group(2))) if m else (source, -1)
 
 
+class Representatives:
+    """Each cluster's representative, from its members given in any number of pieces: the member
+    published first (unknown last), then first seen, then the lower doc_id. Holds one entry per
+    cluster of two or more documents, nothing per document."""
+
+    def __init__(self, sizes: np.ndarray):
+        self.sizes = sizes  # documents per component root
+        self.best: dict[int, tuple] = {}  # root -> (key, row, doc_id)
+        self._roots = self._rows = None
+        self._ids: pa.Array | None = None
+
+    def add(self, labels: np.ndarray, rows: np.ndarray, published: np.ndarray, sources: Sequence[str],
+            doc_ids: Sequence[str]) -> None:
+        """A piece of documents: their roots, index rows, published (days, NO_DATE where unknown),
+        sources and doc_ids."""
+        best = self.best
+        for k in np.flatnonzero(self.sizes[labels] > 1).tolist():
+            pub = int(published[k])
+            key = (pub if pub != NO_DATE else np.iinfo(np.int64).max, first_seen_key(sources[k]), doc_ids[k])
+            root = int(labels[k])
+            if root not in best or key < best[root][0]:
+                best[root] = (key, int(rows[k]), doc_ids[k])
+
+    def _settle(self) -> None:
+        if self._roots is None:
+            roots = sorted(self.best)
+            self._roots = np.array(roots, dtype=np.int64)
+            self._rows = np.array([self.best[x][1] for x in roots], dtype=np.int64)
+            self._ids = pa.array([self.best[x][2] for x in roots], pa.string())
+
+    def of(self, labels: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(representative's row, its position among the clusters or -1 when the document is alone)
+        for documents of roots `labels` and rows `rows`, and a mask of those that are members."""
+        self._settle()
+        pos = np.searchsorted(self._roots, labels)
+        hit = pos < len(self._roots)
+        hit[hit] = self._roots[pos[hit]] == labels[hit]
+        pos = np.where(hit, pos, -1)
+        return np.where(hit, self._rows[np.maximum(pos, 0)] if len(self._rows) else rows, rows), pos, hit
+
+    def cluster_ids(self, pos: np.ndarray, doc_ids: pa.Array) -> pa.Array:
+        """dup_cluster of documents at cluster positions `pos` (-1: their own doc_id)."""
+        self._settle()
+        if not len(self._ids):
+            return doc_ids
+        taken = self._ids.take(pa.array(np.maximum(pos, 0)))
+        return pc.if_else(pa.array(pos >= 0), taken, doc_ids)
+
+
 @dataclass
 class Clusters:
     representative: np.ndarray  # int64: index row of each document's representative
@@ -287,30 +364,18 @@ class Clusters:
 
 
 def cluster(sigs: np.ndarray, bands: np.ndarray, published: np.ndarray, sources: Sequence[str],
-            threshold: float) -> Clusters:
-    """Clusters of the index's documents (rows ordered by doc_id; `published` in days since 1970,
-    NO_DATE where unknown; `sources` aligned) and each one's representative and similarity to it."""
+            threshold: float, doc_ids: Sequence[str] | None = None) -> Clusters:
+    """Clusters of documents held in memory (rows ordered by doc_id; `published` in days since
+    1970, NO_DATE where unknown; `sources` and `doc_ids` aligned; doc_ids default to the rows'
+    order) and each one's representative and similarity to it."""
     n = len(sigs)
     labels, verified, links = components(sigs, bands, threshold)
-    rep = np.arange(n, dtype=np.int64)
+    rows = np.arange(n, dtype=np.int64)
+    reps = Representatives(np.bincount(labels, minlength=n))
+    reps.add(labels, rows, published, sources, doc_ids if doc_ids is not None else [f"{k:016x}" for k in range(n)])
+    rep, _, member = reps.of(labels, rows)
     sim = np.ones(n, dtype=np.float64)
-    if not links:
-        return Clusters(rep, sim, verified, 0)
-    counts = np.bincount(labels, minlength=n)
-    members = np.flatnonzero(counts[labels] > 1)
-    # earliest published (unknown last), then first seen, then the lower doc_id (= index row)
-    pub = published[members].astype(np.int64)
-    pub[pub == NO_DATE] = np.iinfo(np.int64).max
-    seen_order = sorted(range(len(members)), key=lambda k: first_seen_key(sources[members[k]]))
-    seen_rank = np.empty(len(members), dtype=np.int64)
-    seen_rank[seen_order] = np.arange(len(members))
-    order = np.lexsort((members, seen_rank, pub, labels[members]))
-    ordered = members[order]
-    first = np.r_[True, labels[ordered][1:] != labels[ordered][:-1]]
-    winner = np.full(n, -1, dtype=np.int64)
-    winner[labels[ordered][first]] = ordered[first]
-    rep[members] = winner[labels[members]]
-    others = members[rep[members] != members]
+    others = np.flatnonzero(member & (rep != rows))
     sim[others] = similarity(sigs, others, rep[others])
     return Clusters(rep, sim, verified, links)
 
@@ -349,45 +414,146 @@ def write_part(stage_dir: Path, index: int, articles: list[dict], shingle_words:
 
 # ----------------------------------------------------------------------------- the index
 
-def _read_previous(previous: Path | None, expected: dict):
-    """(doc_ids S16, signatures memmap, bands memmap or None) of a stored index made with the same
-    signature parameters; None when there is none or it cannot be read."""
-    if previous is None or not (previous / "documents.parquet").exists():
-        return None
-    try:
-        meta = pq.read_schema(previous / "documents.parquet").metadata or {}
-        stored = json.loads(meta.get(b"newsclean.minhash", b"{}"))
-        if any(stored.get(k) != expected[k] for k in ("num_perm", "seed", "scheme", "shingle_words")):
-            return None
-        ids = pq.read_table(previous / "documents.parquet", columns=["doc_id"]).column("doc_id")
-        ids = np.array(ids.to_pylist(), dtype="S16")
-        sigs = np.load(previous / "signatures.npy", mmap_mode="r")
-        if sigs.shape != (len(ids), NUM_PERM):
-            return None
-        bands = None
-        if (stored.get("bands"), stored.get("rows")) == (expected["bands"], expected["rows"]):
-            bands = np.load(previous / "bands.npy", mmap_mode="r")
-            if bands.shape != (expected["bands"], len(ids)):
-                bands = None
-        return ids, sigs, bands
-    except (OSError, ValueError, KeyError, pa.ArrowException):
-        return None
+def id_numbers(doc_ids) -> np.ndarray:
+    """doc_ids (16 hex digits, str or bytes) as uint64: the same order as the strings'."""
+    return np.fromiter((int(x, 16) for x in doc_ids), dtype=np.uint64, count=len(doc_ids))
 
 
-def _lookup(sorted_ids: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Row of each of `ids` in `sorted_ids` (ascending), -1 where absent."""
-    if not len(sorted_ids):
-        return np.full(len(ids), -1, dtype=np.int64)
-    pos = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
-    return np.where(sorted_ids[pos] == ids, pos, -1).astype(np.int64)
+def _first_occurrences(ids: np.ndarray) -> np.ndarray:
+    """Mask of the first occurrence of each id, in the given order."""
+    first = np.ones(len(ids), dtype=bool)
+    if len(ids) > 1:
+        order = np.argsort(ids, kind="stable")  # equal ids keep their order: the first comes first
+        ordered = ids[order]
+        first[order[1:][ordered[1:] == ordered[:-1]]] = False
+    return first
+
+
+class _Previous:
+    """A stored index made with the same signature parameters: the row of a doc_id in it, and its
+    signatures."""
+
+    def __init__(self, folder: Path):
+        ids = id_numbers(pq.read_table(folder / "documents.parquet", columns=["doc_id"]).column("doc_id").to_pylist())
+        self.order = np.argsort(ids, kind="stable")
+        self.ids = ids[self.order]
+        self.signatures = np.load(folder / "signatures.npy", mmap_mode="r")
+        if self.signatures.shape != (len(ids), NUM_PERM):
+            raise ValueError("signatures do not match the documents")
+
+    @classmethod
+    def open(cls, folder: Path | None, expected: dict) -> "_Previous | None":
+        if folder is None or not (folder / "documents.parquet").exists():
+            return None
+        try:
+            meta = pq.read_schema(folder / "documents.parquet").metadata or {}
+            stored = json.loads(meta.get(b"newsclean.minhash", b"{}"))
+            if any(stored.get(k) != expected[k] for k in ("num_perm", "seed", "scheme", "shingle_words")):
+                return None
+            return cls(folder)
+        except (OSError, ValueError, KeyError, pa.ArrowException):
+            return None
+
+    def rows(self, ids: np.ndarray) -> np.ndarray:
+        """Row of each of `ids` (uint64) in the stored index, -1 where absent."""
+        if not len(self.ids):
+            return np.full(len(ids), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.ids, ids), len(self.ids) - 1)
+        return np.where(self.ids[pos] == ids, self.order[pos], -1).astype(np.int64)
+
+
+_META = pa.schema([("doc_id", pa.string()), ("source", pa.string()), ("published", pa.int32())])
+
+
+def _inputs(stage_dir: Path, carried: Path | None) -> list[tuple[str, Path]]:
+    """Where the index's documents come from, in the order a doc_id's first row is kept (as the
+    merged articles table keeps it): the carried-over articles, then each batch's part."""
+    found = [("carry", Path(carried))] if carried is not None and Path(carried).exists() else []
+    parts = stage_dir / PARTS_DIR
+    return found + [("part", p) for p in (sorted(parts.glob("part-*.npz")) if parts.is_dir() else [])]
+
+
+def _input_ids(kind: str, path: Path) -> np.ndarray:
+    if kind == "part":
+        with np.load(path, allow_pickle=False) as z:
+            return id_numbers(z["doc_id"])
+    pf = pq.ParquetFile(path, pre_buffer=False)
+    return np.concatenate([id_numbers(batch.column(0).to_pylist())
+                           for batch in pf.iter_batches(batch_size=CHUNK_DOCS, columns=["doc_id"])] or [np.empty(0, np.uint64)])
+
+
+def _input_chunks(kind: str, path: Path, with_text: bool):
+    """(doc_ids, sources, published days, signatures or None, texts or None) of an input, CHUNK_DOCS
+    documents at a time (a part is one chunk: one cleaning batch)."""
+    if kind == "part":
+        with np.load(path, allow_pickle=False) as z:
+            yield (z["doc_id"].astype(str).tolist(), z["source"].tolist(), z["published"].astype(np.int32),
+                   z["signatures"], None)
+        return
+    pf = pq.ParquetFile(path, pre_buffer=False)
+    columns = ["doc_id", "source", "published"] + (["text"] if with_text else [])
+    for batch in pf.iter_batches(batch_size=CHUNK_DOCS, columns=columns):
+        days = pc.fill_null(batch.column(2).cast(pa.date32()).cast(pa.int32()), NO_DATE)
+        yield (batch.column(0).to_pylist(), batch.column(1).to_pylist(), days.to_numpy(zero_copy_only=False).astype(np.int32),
+               None, batch.column(3).to_pylist() if with_text else None)
+
+
+class _BandPartitions:
+    """The band rows of the index's documents (band, key, doc_id number, row), spread over
+    `count` Arrow files by key: a bucket's rows are all in one file, and a file holds about
+    BAND_ROWS_PER_PARTITION rows however large the corpus."""
+
+    SCHEMA = pa.schema([("band", pa.uint16()), ("key", pa.uint64()), ("order", pa.uint64()), ("row", pa.int64())])
+
+    def __init__(self, folder: Path, count: int):
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        self.paths = [folder / f"bands-{p:05d}.arrow" for p in range(count)]
+        self.writers = [pa.ipc.new_file(str(p), self.SCHEMA) for p in self.paths]
+        self.pending: list[tuple[np.ndarray, ...]] = []
+        self.held = 0
+
+    def add(self, rows: tuple[np.ndarray, ...]) -> None:
+        self.pending.append(rows)
+        self.held += len(rows[0])
+        if self.held >= BAND_ROWS_PER_PARTITION:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        cols = [np.concatenate(c) for c in zip(*self.pending)]
+        self.pending, self.held = [], 0
+        which = (cols[1] >> np.uint64(40)) % np.uint64(len(self.paths))
+        for p, writer in enumerate(self.writers):
+            sel = which == p
+            if sel.any():
+                writer.write_batch(pa.record_batch([pa.array(c[sel]) for c in cols], schema=self.SCHEMA))
+
+    def close(self) -> None:
+        self.flush()
+        for writer in self.writers:
+            writer.close()
+
+    def __iter__(self):
+        """Each file's rows (band, key, order, row as numpy arrays), the file removed once read."""
+        for path in self.paths:
+            with pa.memory_map(str(path)) as source:  # read in place, copied once into numpy
+                table = pa.ipc.open_file(source).read_all()
+                cols = tuple(np.array(table.column(k).to_numpy()) for k in range(4))
+                del table
+            path.unlink()
+            yield cols
 
 
 def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, shingle_words: int,
                 threshold: float) -> dict:
     """The run's index in stage_dir/INDEX_DIR, from the articles carried over (`carried`: their
     rows, the incremental run's part-carry.parquet; signatures from the `previous` index, or from
-    their text where it has none) and the cleaning batches' parts; then the clusters. Returns
-    counts for run.json."""
+    their text where it has none) and the cleaning batches' parts; then the clusters. Every pass
+    reads its inputs in chunks and writes its outputs as it goes; what it holds per document is a
+    number or two (the doc_ids while deciding which occurrence is kept, then a component root).
+    Returns counts for run.json."""
     t0 = time.perf_counter()
     stage_dir = Path(stage_dir)
     want = params(shingle_words, threshold)
@@ -395,88 +561,107 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
     target = stage_dir / INDEX_DIR
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
+    inputs = _inputs(stage_dir, carried)
+    prev = _Previous.open(previous, want)
 
-    # 1. who is in the index: carried articles first, then each batch's, a doc_id once (as the
-    # merged articles table keeps the first row of a doc_id)
-    ids_parts, src_parts, pub_parts, origin = [], [], [], []  # origin: ("carry"|"part", path)
-    if carried is not None and Path(carried).exists():
-        t = pq.read_table(carried, columns=["doc_id", "source", "published"])
-        ids_parts.append(np.array(t.column("doc_id").to_pylist(), dtype="S16"))
-        src_parts.append(t.column("source").combine_chunks() if t.num_rows else pa.array([], pa.string()))
-        days = pc.fill_null(t.column("published").cast(pa.date32()).cast(pa.int32()), NO_DATE)
-        pub_parts.append(days.to_numpy().astype(np.int32))
-        origin.append(("carry", Path(carried)))
-    parts = sorted((stage_dir / PARTS_DIR).glob("part-*.npz")) if (stage_dir / PARTS_DIR).is_dir() else []
-    for part in parts:
-        with np.load(part, allow_pickle=False) as z:
-            ids_parts.append(z["doc_id"].astype("S16"))
-            src_parts.append(pa.array(z["source"].tolist(), pa.string()))
-            pub_parts.append(z["published"].astype(np.int32))
-        origin.append(("part", part))
-    ids = np.concatenate(ids_parts) if ids_parts else np.empty(0, dtype="S16")
-    sources = pa.concat_arrays([s.cast(pa.string()) for s in src_parts]) if src_parts else pa.array([], pa.string())
-    published = np.concatenate(pub_parts) if pub_parts else np.empty(0, dtype=np.int32)
-    uniq, first = np.unique(ids, return_index=True)  # sorted by doc_id: the index's order
-    n = len(uniq)
-    row_of = np.full(len(ids), -1, dtype=np.int64)  # gathered row -> index row (-1: a later copy)
-    row_of[first] = np.arange(n)
+    # 1. who is in the index: each doc_id once, at its first occurrence (the merged articles table
+    # keeps the first row of a doc_id); carried articles the stored index lacks are hashed from text
+    ids = [_input_ids(kind, path) for kind, path in inputs]
+    from_text = [kind == "carry" and (prev is None or bool((prev.rows(x) < 0).any())) for (kind, _), x in zip(inputs, ids)]
+    first = _first_occurrences(np.concatenate(ids) if ids else np.empty(0, np.uint64))
+    del ids
+    n = int(first.sum())
 
-    # 2. signatures and band keys, written straight into memory-mapped files
-    sig_path, band_path = target / "signatures.npy", target / "bands.npy"
-    sigs = np.lib.format.open_memmap(sig_path, mode="w+", dtype=np.uint32, shape=(n, NUM_PERM))
-    bands = np.lib.format.open_memmap(band_path, mode="w+", dtype=np.uint64, shape=(b, n))
-    prev = _read_previous(previous, want)
-    offset, carried_reused, computed, hashed_again = 0, 0, 0, 0
-    for (kind, path), part_ids in zip(origin, ids_parts):
-        dest = row_of[offset:offset + len(part_ids)]
-        keep = np.flatnonzero(dest >= 0)
-        if kind == "part":
-            with np.load(path, allow_pickle=False) as z:
-                part_sigs = z["signatures"]
-            sigs[dest[keep]] = part_sigs[keep]
-            bands[:, dest[keep]] = band_keys(part_sigs[keep], b, r)
-            computed += len(keep)
-        else:
-            at = _lookup(prev[0], part_ids[keep]) if prev is not None else np.full(len(keep), -1, dtype=np.int64)
-            found = at >= 0
-            if found.any():
-                src_rows, dst_rows = at[found], dest[keep[found]]
-                for s in range(0, len(src_rows), PAIRS_PER_CHUNK):
-                    sl = slice(s, s + PAIRS_PER_CHUNK)
-                    got = np.asarray(prev[1][src_rows[sl]])
-                    sigs[dst_rows[sl]] = got
-                    bands[:, dst_rows[sl]] = (np.asarray(prev[2][:, src_rows[sl]]) if prev[2] is not None
-                                              else band_keys(got, b, r))
-                carried_reused += int(found.sum())
-            missing = keep[~found]
-            if len(missing):  # no stored signature (an index lost or made otherwise): from the text
-                hashed_again += _signatures_from_text(path, missing, dest[missing], sigs, bands, shingle_words, b, r)
-        offset += len(part_ids)
-    sigs.flush()
-    bands.flush()
+    # 2. signatures (appended to signatures.npy in index order), the documents' columns, and their
+    # band rows, spread over partition files
+    sig_path, meta_path = target / "signatures.npy", stage_dir / f"{INDEX_DIR}-documents.parquet"
+    partitions = _BandPartitions(stage_dir / BANDS_DIR, max(1, -(-n * b // BAND_ROWS_PER_PARTITION)))
+    carried_reused = computed = hashed_again = 0
+    offset = row = 0
+    with open(sig_path, "wb") as sig_out, pq.ParquetWriter(meta_path, _META) as meta_out:
+        np.lib.format.write_array_header_1_0(sig_out, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint32)),
+                                                       "fortran_order": False, "shape": (n, NUM_PERM)})
+        for (kind, path), text in zip(inputs, from_text):
+            for doc_ids, sources, published, sigs, texts in _input_chunks(kind, path, text):
+                keep = np.flatnonzero(first[offset:offset + len(doc_ids)])
+                offset += len(doc_ids)
+                if not len(keep):
+                    continue
+                doc_ids, sources = [doc_ids[k] for k in keep], [sources[k] for k in keep]
+                numbers = id_numbers(doc_ids)
+                if sigs is not None:
+                    sigs = sigs[keep]
+                    computed += len(keep)
+                else:
+                    sigs = np.empty((len(keep), NUM_PERM), dtype=np.uint32)
+                    at = prev.rows(numbers) if prev is not None else np.full(len(keep), -1, dtype=np.int64)
+                    found = at >= 0
+                    if found.any():
+                        sigs[found] = prev.signatures[at[found]]
+                        carried_reused += int(found.sum())
+                    if not found.all():  # no stored signature (an index lost or made otherwise): from the text
+                        missing = np.flatnonzero(~found)
+                        sigs[missing] = signatures((texts[keep[k]] for k in missing), shingle_words)
+                        hashed_again += len(missing)
+                sig_out.write(np.ascontiguousarray(sigs, dtype=np.uint32).tobytes())
+                meta_out.write_table(pa.table({"doc_id": pa.array(doc_ids, pa.string()), "source": pa.array(sources, pa.string()),
+                                               "published": pa.array(published[keep], pa.int32())}, schema=_META))
+                rows = np.arange(row, row + len(keep), dtype=np.int64)
+                row += len(keep)
+                valid = np.flatnonzero(np.any(sigs != EMPTY, axis=1))  # a text of no shingle is never a candidate
+                partitions.add(band_rows(band_keys(sigs[valid], b, r), numbers[valid], rows[valid]))
+    partitions.close()
+    del first, prev
 
-    # 3. clusters
-    index_sources = sources.take(pa.array(first)) if n else pa.array([], pa.string())
-    index_published = published[first]
-    result = cluster(sigs, bands, index_published, index_sources.to_pylist(), threshold)
-    id_strings = pa.array(uniq.astype(str).tolist() if n else [], pa.string())
-    table = pa.table({
-        "doc_id": id_strings,
-        "source": index_sources,
-        "published": pa.array(index_published, pa.int32(), mask=index_published == NO_DATE).cast(pa.date32()),
-        "dup_cluster": id_strings.take(pa.array(result.representative)) if n else pa.array([], pa.string()),
-        "dup_similarity": pa.array(result.similarity, pa.float64()),
-    }, schema=DOCUMENTS_SCHEMA).replace_schema_metadata({"newsclean.minhash": json.dumps(want | {"threshold": threshold})})
-    pq.write_table(table, target / "documents.parquet", compression="zstd")
-    del sigs, bands
-    sizes = np.bincount(result.representative, minlength=n) if n else np.zeros(0, dtype=np.int64)
+    # 3. components: per partition file, its buckets' pairs verified against the signatures read
+    # from the file, a chunk at a time
+    sig_file = np.load(sig_path, mmap_mode="r")  # file pages: the page cache's, not the process's
+    parent = np.arange(n, dtype=np.int64 if n > np.iinfo(np.int32).max else np.int32)
+    verified = links = 0
+    for band, key, order, docs in partitions:
+        v, k = link(parent, _bucket_pairs(band, key, order, docs), sig_file, threshold)
+        del band, key, order, docs
+        verified, links = verified + v, links + k
+    shutil.rmtree(stage_dir / BANDS_DIR, ignore_errors=True)
+
+    # 4. representatives (one pass over the documents), then documents.parquet with each one's
+    # cluster and similarity (another)
+    sizes_of = np.bincount(parent, minlength=n) if n else np.zeros(0, dtype=np.int64)
+    reps = Representatives(sizes_of)
+    meta = pq.ParquetFile(meta_path, pre_buffer=False)
+    start = 0
+    for batch in meta.iter_batches(batch_size=CHUNK_DOCS):
+        rows = np.arange(start, start + batch.num_rows, dtype=np.int64)
+        start += batch.num_rows
+        reps.add(parent[rows], rows, batch.column(2).to_numpy(zero_copy_only=False), batch.column(1).to_pylist(),
+                 batch.column(0).to_pylist())
+    stored = DOCUMENTS_SCHEMA.with_metadata({"newsclean.minhash": json.dumps(want | {"threshold": threshold})})
+    start = 0
+    with pq.ParquetWriter(target / "documents.parquet", stored, compression="zstd") as out:
+        for batch in meta.iter_batches(batch_size=CHUNK_DOCS):
+            rows = np.arange(start, start + batch.num_rows, dtype=np.int64)
+            start += batch.num_rows
+            rep, pos, member = reps.of(parent[rows].astype(np.int64), rows)
+            sim = np.ones(len(rows), dtype=np.float64)
+            others = np.flatnonzero(member & (rep != rows))
+            sim[others] = similarity(sig_file, rows[others], rep[others])
+            days = batch.column(2)
+            out.write_table(pa.table({
+                "doc_id": batch.column(0), "source": batch.column(1),
+                "published": pc.if_else(pc.equal(days, NO_DATE), pa.scalar(None, pa.int32()), days).cast(pa.date32()),
+                "dup_cluster": reps.cluster_ids(pos, batch.column(0)),
+                "dup_similarity": pa.array(sim, pa.float64()),
+            }, schema=stored))
+    del meta
+    meta_path.unlink()
+    big = sizes_of[sizes_of > 1]
     return {
         "documents": int(n),
-        "clusters": int((sizes > 1).sum()),
-        "documents_in_clusters": int(sizes[sizes > 1].sum()),
-        "largest_cluster": int(sizes.max()) if n else 0,
-        "pairs_verified": int(result.verified),
-        "pairs_linked": int(result.links),
+        "clusters": int(len(big)),
+        "documents_in_clusters": int(big.sum()),
+        "largest_cluster": int(sizes_of.max()) if n else 0,
+        "pairs_verified": int(verified),
+        "pairs_linked": int(links),
         "signatures_carried": carried_reused,
         "signatures_new": computed,
         "signatures_from_text": hashed_again,
@@ -484,28 +669,9 @@ def build_index(stage_dir: Path, previous: Path | None, carried: Path | None, sh
         "shingle_words": int(shingle_words),
         "bands": b,
         "rows_per_band": r,
+        "band_partitions": len(partitions.paths),
         "seconds": round(time.perf_counter() - t0, 3),
     }
-
-
-def _signatures_from_text(carried: Path, rows: np.ndarray, dest: np.ndarray, sigs, bands,
-                          shingle_words: int, b: int, r: int) -> int:
-    """Signatures of carried articles `rows` (positions in the carried table) from their text,
-    read row group by row group."""
-    pf = pq.ParquetFile(carried, pre_buffer=False)
-    wanted = dict(zip(rows.tolist(), dest.tolist()))
-    offset = 0
-    for g in range(pf.num_row_groups):
-        n = pf.metadata.row_group(g).num_rows
-        hit = [k for k in range(offset, offset + n) if k in wanted]
-        if hit:
-            texts = pf.read_row_group(g, columns=["text"]).column("text").to_pylist()
-            got = signatures((texts[k - offset] for k in hit), shingle_words)
-            to = np.array([wanted[k] for k in hit], dtype=np.int64)
-            sigs[to] = got
-            bands[:, to] = band_keys(got, b, r)
-        offset += n
-    return len(wanted)
 
 
 # ----------------------------------------------------------------------------- the articles' columns
@@ -546,7 +712,7 @@ def cluster_rows(articles: list[dict], shingle_words: int = 5, threshold: float 
     rows = [articles[k] for k in order]
     sigs = signatures((a["text"] for a in rows), shingle_words)
     result = cluster(sigs, band_keys(sigs, b, r), np.array([_days(a.get("published")) for a in rows], dtype=np.int32),
-                     [a["source"] for a in rows], threshold)
+                     [a["source"] for a in rows], threshold, [a["doc_id"] for a in rows])
     out: list[tuple[str, float]] = [("", 0.0)] * len(articles)
     for pos, k in enumerate(order):
         out[k] = (rows[int(result.representative[pos])]["doc_id"], float(result.similarity[pos]))

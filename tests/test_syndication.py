@@ -177,6 +177,32 @@ def test_language_is_an_iso_639_1_code_with_a_probability(text, code):
     assert lang == code and 0.5 < score <= 1.0
 
 
+def test_run_json_and_the_report_say_per_language_which_rule_sets_read_it(tmp_path):
+    """run.json's `languages` (language.coverage) and the report's languages table say, from the
+    language column, which articles were cleaned without the English-only rules and the cue
+    rules' word lists."""
+    import pyarrow as pa
+
+    from newsclean.cleaners import language
+    from newsclean.flows.report import build as report_build
+
+    langs = ["en", "en", "de", "de", "de", "ja", None]
+    counts = language.language_counts(langs)
+    summary = language.coverage(counts)
+    assert summary["by_language"] == {
+        "de": {"articles": 3, "cue_rules": True, "english_only_rules": False},
+        "en": {"articles": 2, "cue_rules": True, "english_only_rules": True},
+        "ja": {"articles": 1, "cue_rules": False, "english_only_rules": False},
+        "none": {"articles": 1, "cue_rules": False, "english_only_rules": False},
+    }
+    assert summary["not_english"] == 5 and summary["outside_cue_rule_languages"] == 2
+    assert summary["english_only_rules"] == ["headline_shape", "short_fragment"]
+    pq.write_table(pa.table({"language": pa.array(langs, pa.string())}), tmp_path / "articles.parquet")
+    rows = report_build._languages(tmp_path / "articles.parquet", ["language"], len(langs))
+    assert {r["language"]: {"articles": r["n"], "cue_rules": r["cue_rules"], "english_only_rules": r["english_only_rules"]}
+            for r in rows} == summary["by_language"]
+
+
 def test_a_text_without_language_has_none():
     assert identify("12 345 678 90 12 34 56") == (None, None)
 
@@ -232,6 +258,7 @@ def test_incremental_runs_give_the_clusters_of_a_full_run(tmp_path, syndicated_c
     assert (syn["documents"], syn["clusters"], syn["documents_in_clusters"]) == (20, 5, 20)
     assert syn["signatures_new"] == 20 and syn["signatures_carried"] == 0
     assert first["languages"]["articles"] == {"en": 20} and first["languages"]["outside_cue_rule_languages"] == 0
+    assert first["languages"]["by_language"] == {"en": {"articles": 20, "cue_rules": True, "english_only_rules": True}}
     clusters = _clusters_by_source(out)
     for copy, orig in original.items():
         assert clusters[copy][0] == orig
@@ -240,7 +267,8 @@ def test_incremental_runs_give_the_clusters_of_a_full_run(tmp_path, syndicated_c
     # the report shows the largest clusters with their outlets, and the language mix
     report = (out / "report.html").read_text(encoding="utf-8")
     assert report.count("<tr data-cluster=") == 5 and "(5 clusters of two or more articles, 20 articles in them)" in report
-    assert all(name in report for name in OUTLETS[:3]) and '<tr data-language="en"><td>en</td><td class="num">20</td>' in report
+    assert all(name in report for name in OUTLETS[:3])
+    assert '<tr data-language="en"><td>en</td><td class="num">20</td><td class="num">100.0%</td><td>read it</td><td>apply</td></tr>' in report
 
     # the same page under another URL and outlet (a record file): an article of its own, in the cluster
     seed0, seed1, seed2 = (seeds[s] for s in sorted(seeds)[:3])
@@ -334,3 +362,79 @@ def test_components_are_those_of_all_verified_candidate_pairs_in_any_order(seed)
     shuffled, _, _ = syndication.components(sigs[perm], syndication.band_keys(sigs[perm], b, r), threshold)
     again = sorted((frozenset(perm[np.flatnonzero(shuffled == x)].tolist()) for x in np.unique(shuffled)), key=min)
     assert again == got
+
+
+def _write_signature_part(stage: Path, index: int, ids: list[int], sigs: np.ndarray) -> None:
+    folder = stage / syndication.PARTS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / f"part-{index:05d}.npz", doc_id=np.array([f"{i:016x}" for i in ids], dtype="S16"),
+             source=np.array([f"doc-{i:04d}.txt" for i in ids]), published=np.full(len(ids), syndication.NO_DATE, np.int32),
+             signatures=sigs)
+
+
+def test_the_index_in_bounded_partitions_gives_the_clusters_of_one_pass_in_any_reading_order(tmp_path, monkeypatch):
+    """build_index spreads the band rows over partition files and verifies them one file at a time:
+    the clusters are those of the in-memory clustering of the same signatures, with a partition
+    of a few rows as with one of all, and whatever order the parts are read in."""
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 2**32, size=(30, syndication.NUM_PERM), dtype=np.uint32)
+    sigs = np.vstack([base[rng.integers(30)] for _ in range(300)])
+    for row in sigs:
+        k = rng.choice(syndication.NUM_PERM, size=int(rng.uniform(0, 0.45) * syndication.NUM_PERM), replace=False)
+        row[k] = rng.integers(0, 2**32, size=len(k), dtype=np.uint32)
+    sigs[7] = syndication.EMPTY  # a text of no shingle
+    b, r = syndication.band_params(0.7)
+    expected = syndication.cluster(sigs, syndication.band_keys(sigs, b, r), np.full(300, syndication.NO_DATE, np.int32),
+                                   [f"doc-{i:04d}.txt" for i in range(300)], 0.7)
+    want = {f"{i:016x}": (f"{int(expected.representative[i]):016x}", float(expected.similarity[i])) for i in range(300)}
+    assert 30 < len(set(expected.representative.tolist())) < 200  # clusters, and documents alone
+
+    def built(stage: Path, order: list[int]) -> dict:
+        for p, start in enumerate(order):
+            ids = list(range(start, start + 50))
+            _write_signature_part(stage, p, ids, sigs[ids])
+        counts = syndication.build_index(stage, None, None, 5, 0.7)
+        index = pq.read_table(stage / syndication.INDEX_DIR / "documents.parquet").to_pydict()
+        return counts, dict(zip(index["doc_id"], zip(index["dup_cluster"], index["dup_similarity"])))
+
+    counts, whole = built(tmp_path / "one", list(range(0, 300, 50)))
+    assert counts["band_partitions"] == 1 and whole == want
+    monkeypatch.setattr(syndication, "BAND_ROWS_PER_PARTITION", 500)
+    counts, parted = built(tmp_path / "many", list(range(250, -1, -50)))
+    assert counts["band_partitions"] > 10 and parted == want
+    assert not (tmp_path / "many" / syndication.BANDS_DIR).exists()
+
+
+def test_only_a_copy_in_content_and_address_or_metadata_is_left_out(tmp_path):
+    """A record, page or file is left out as a copy (a quarantine row naming the original) only
+    when its content and its URL or metadata are the original's, however its file writes it (key
+    order, spacing, another record format). The same text under another URL or outlet is an
+    article of its own, in the original's dup_cluster. Plain files have nothing but their bytes:
+    two files with the same bytes are one document."""
+    seed = _seeds()[0]
+    text = seed["title"] + "\n\n" + seed["text"]
+    a = {"url": "https://a.example/story", "outlet": "Outlet A", "text": text}
+    b = {"url": "https://b.example/story", "outlet": "Outlet B", "text": text}
+    (tmp_path / "feed.jsonl").write_text("\n".join([
+        json.dumps(a), json.dumps(b),
+        json.dumps(dict(reversed(list(a.items()))), indent=None, separators=(",", ":")),  # a again, written otherwise
+    ]) + "\n", encoding="utf-8")
+    pd.DataFrame([a | {"outlet": "Outlet C"}, b]).to_csv(tmp_path / "more.csv", index=False)  # C is new, b a copy
+    page = "<html><head><link rel='canonical' href='{}'><title>{}</title></head><body><article>{}</article></body></html>"
+    body = "".join(f"<p>{p}</p>" for p in seed["text"].split("\n\n"))
+    (tmp_path / "page-a.html").write_text(page.format("https://d.example/story", seed["title"], body), encoding="utf-8")
+    (tmp_path / "page-b.html").write_text(page.format("https://d.example/story", seed["title"], body), encoding="utf-8")
+    (tmp_path / "page-c.html").write_text(page.format("https://e.example/story", seed["title"], body), encoding="utf-8")
+    (tmp_path / "plain-1.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "plain-2.txt").write_text(text, encoding="utf-8")
+    sources = ["feed.jsonl", "more.csv", "page-a.html", "page-b.html", "page-c.html", "plain-1.txt", "plain-2.txt"]
+    out = clean_sources(tmp_path, sources, Settings())
+    kept = [row["source"] for row in out.articles]
+    assert kept == ["feed.jsonl#L1", "feed.jsonl#L2", "more.csv#0", "page-a.html", "page-c.html", "plain-1.txt"]
+    left_out = {q["source"]: q for q in out.quarantine}
+    assert set(left_out) == {"feed.jsonl#L3", "more.csv#1", "page-b.html", "plain-2.txt"}
+    for copy, original in (("feed.jsonl#L3", "feed.jsonl#L1"), ("more.csv#1", "feed.jsonl#L2"),
+                           ("page-b.html", "page-a.html"), ("plain-2.txt", "plain-1.txt")):
+        assert left_out[copy]["stage"] == "validate" and f" as {original} (doc_id " in left_out[copy]["error"]
+    clusters = syndication.cluster_rows(out.articles)
+    assert len({c for c, _ in clusters}) == 1 and min(s for _, s in clusters) >= 0.7

@@ -43,11 +43,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def record_bytes(record: Mapping[str, Any]) -> bytes:
-    """A record's canonical bytes (sorted keys): what its doc_id is computed from."""
+    """A record's canonical bytes (sorted keys, no spacing): what its doc_id is computed from, in
+    every record format, so a record is one document however its file writes it."""
     return orjson.dumps(record, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=_jsonable)
 
 
-def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocument | DocumentError:
+def to_document(record: Any, source: str) -> RawDocument | DocumentError:
     """One record as a RawDocument, or a DocumentError saying what is wrong with it."""
     if not isinstance(record, Mapping):
         return DocumentError("read", f"record is a JSON {type(record).__name__}, not an object; each record must be an object with a text, html or content field", source=source)
@@ -65,8 +66,7 @@ def to_document(record: Any, source: str, data: bytes | None = None) -> RawDocum
             return DocumentError(err.stage, err.reason, source=source)
     fmt = "html" if field in HTML_FIELDS or looks_like_html(content) else "text"
     meta = {k: v for k, v in record.items() if k not in CONTENT_FIELDS}
-    return RawDocument(source=source, data=data if data is not None else record_bytes(record),
-                       format=fmt, text=content, meta=meta)
+    return RawDocument(source=source, data=record_bytes(record), format=fmt, text=content, meta=meta)
 
 
 def _strip_bom(data: bytes) -> bytes:
@@ -135,7 +135,7 @@ def read_jsonl(path: Path, source: str, stream: BinaryIO, settings: Settings, pa
             except (ValueError, DocumentError):
                 yield DocumentError("read", f"line {number} is not valid JSON ({exc}); fix or remove that line", source=where)
                 continue
-        yield to_document(record, where, line)
+        yield to_document(record, where)
 
 
 def _records_of_json(value: Any) -> list | None:

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from newsclean.cleaners import language
 from newsclean.cleaners.readers import storage
 from newsclean.cleaners.types import KINDS
 from newsclean.schemas.validate import string_array
@@ -629,7 +630,8 @@ MAX_CLUSTER_MEMBERS = 12  # members listed per cluster (outlets are counted over
 
 
 def _languages(path: Path, names: list[str], n: int) -> list[dict]:
-    """Articles per language over the whole table (the `language` column, batch by batch)."""
+    """Articles per language over the whole table (the `language` column, batch by batch), and
+    whether the cleaner's language-bound rule sets read each (newsclean.cleaners.language.rule_sets)."""
     if "language" not in names or not n:
         return []
     counts: Counter = Counter()
@@ -637,7 +639,7 @@ def _languages(path: Path, names: list[str], n: int) -> list[dict]:
         counts.update(_value_counts(batch.column(0)))
         counts[None] += batch.column(0).null_count
     counts = Counter({k: v for k, v in counts.items() if v})
-    return [{"language": "none" if lang is None else str(lang), "n": int(k), "share": k / n}
+    return [{"language": "none" if lang is None else str(lang), "n": int(k), "share": k / n, **language.rule_sets(lang)}
             for lang, k in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))]
 
 
@@ -913,6 +915,7 @@ def build_report(out_dir: Path, raw_dir: str | Path, *, max_docs: int = 500, see
         outliers=outliers, n_outliers=N_OUTLIERS,
         clusters=clusters, n_clusters=n_clusters, n_in_clusters=n_in_clusters, n_clusters_shown=N_CLUSTERS,
         languages=_languages(art_path, art_cols, n_articles) if art_exists else [],
+        english_only_rules=language.ENGLISH_ONLY_RULES, cue_rule_languages=language.CUE_LANGUAGES,
         quarantine=q_rows, n_quarantine=n_quarantine, q_by_stage=list(q_by_stage),
         q_truncated=n_quarantine > MAX_QUARANTINE_ROWS, max_q_rows=MAX_QUARANTINE_ROWS,
         docs=docs, sampled=sampled, max_docs=max_docs, seed=seed,
