@@ -1,7 +1,8 @@
 """A real Dask cluster: `dask scheduler` and two `dask worker` processes on 127.0.0.1, each a process
 of its own as on a cluster's machines, reporting to a real Prefect server. `newsclean run
---task-runner dask --dask-address ...` on a corpus holding a big record file (cut into parts, one
-batch each) gives the same tables as the default local run, and both workers clean batches."""
+--task-runner dask --dask-address ...` on a corpus in object storage (moto's S3 server on 127.0.0.1:
+the seeds, a crawl archive and a big record file, cut into parts, one batch each) gives the same
+tables as the default local run on the same files on disk, and both workers clean batches."""
 from __future__ import annotations
 
 import json
@@ -20,6 +21,8 @@ from newsclean.cleaners.readers import ranges
 from newsclean.flows.prefect_api import free_port
 from tests.articles import PARAGRAPHS
 from tests.conftest import SEEDS_RAW
+from tests.test_raw_object_storage import BUCKET, s3, s3_env  # noqa: F401  (fixtures)
+from tests.test_streaming_readers import _warc
 
 pytestmark = [pytest.mark.prefect, pytest.mark.slow]
 
@@ -50,12 +53,13 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture
-def cluster(tmp_path, prefect_server):
-    """(scheduler address, env): a scheduler and two single-threaded workers, separate processes."""
+def cluster(tmp_path, prefect_server, s3_env):  # noqa: F811
+    """(scheduler address, env): a scheduler and two single-threaded workers, separate processes,
+    with the S3 server's endpoint and keys in their environment."""
     _, env = prefect_server
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    env = {**env, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    env = {**env, **s3_env, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
     procs = [_start([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
                     env, tmp_path / "scheduler.log")]
     try:
@@ -82,19 +86,23 @@ def cluster(tmp_path, prefect_server):
             _stop(proc)
 
 
-def test_a_real_cluster_gives_the_local_tables(tmp_path, cluster):
+def test_a_real_cluster_on_an_archive_in_object_storage_gives_the_local_tables(tmp_path, cluster, s3):  # noqa: F811
     from distributed import Client
 
     address, env = cluster
     raw = tmp_path / "raw"
     shutil.copytree(SEEDS_RAW, raw)
     _big_dump(raw / "dump.jsonl")
+    (raw / "crawl").mkdir()
+    (raw / "crawl" / "crawl.warc.gz").write_bytes(_warc(3))
     assert (raw / "dump.jsonl").stat().st_size > ranges.SPLIT_MIN_BYTES
-    newsclean = [sys.executable, "-m", "newsclean.flows.cli", "run", str(raw)]
-    on_dask = subprocess.run([*newsclean, str(tmp_path / "dask"), "--batch-size", "10", "--task-runner", "dask",
+    s3.put(str(raw), f"{BUCKET}/cluster-raw", recursive=True)
+    raw_url = f"s3://{BUCKET}/cluster-raw"
+    newsclean = [sys.executable, "-m", "newsclean.flows.cli", "run"]
+    on_dask = subprocess.run([*newsclean, raw_url, str(tmp_path / "dask"), "--batch-size", "10", "--task-runner", "dask",
                               "--dask-address", address], env=env, capture_output=True, text=True, timeout=600)
     assert on_dask.returncode == 0, on_dask.stderr[-3000:]
-    local = subprocess.run([*newsclean, str(tmp_path / "local"), "--batch-size", "10"], env=env,
+    local = subprocess.run([*newsclean, str(raw), str(tmp_path / "local"), "--batch-size", "10"], env=env,
                            capture_output=True, text=True, timeout=600)
     assert local.returncode == 0, local.stderr[-3000:]
 
@@ -103,6 +111,7 @@ def test_a_real_cluster_gives_the_local_tables(tmp_path, cluster):
     assert len(executed) == 2 and all(n >= 1 for n in executed.values()), executed  # both workers cleaned
     summary = json.loads((tmp_path / "dask" / "run.json").read_text())
     assert summary["batches"] >= 4  # the dump's four parts, one batch each, and the seeds
+    assert summary["docs_read"] >= 5 + 40 + 3  # the seeds, the dump's records, the archive's pages
     for name in store.TABLES:
         a, b = store.read_table(tmp_path / "local", name), store.read_table(tmp_path / "dask", name)
         if "cleaned_at" in a.columns:
