@@ -52,3 +52,12 @@ def test_every_line_confident_or_none():
     for p in (np.zeros(11), np.ones(11), np.full(11, 0.5)):
         for got, want in zip(batch_stage2(X1, [p], offsets), _alone(X1, [p], offsets)):
             assert np.array_equal(got, want)
+
+
+def test_documents_shorter_than_the_neighbour_shifts():
+    """Batches of one to three lines in all: every shift (up to 3 rows) runs past them."""
+    rng = np.random.default_rng(3)
+    for lengths in ([1], [2], [3], [1, 1], [2, 1], [1, 1, 1]):
+        X1, ps, offsets = _batch(lengths, rng)
+        for got, want in zip(batch_stage2(X1, ps, offsets), _alone(X1, ps, offsets)):
+            assert np.array_equal(got, want)

@@ -81,22 +81,16 @@ def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> l
     B = 1.0 - P  # body probability
     col[0] = P
     for j, s in enumerate((-1, 1, -2, 2, -3, 3), 1):  # p@s: the neighbour's p, 1 beyond the document
-        inside = (local + s >= 0) & (local + s < n_of)
-        dst = col[j]
-        dst[:] = 1.0
-        dst[:, inside] = P[:, np.flatnonzero(inside) + s]
+        _shifted(P, s, lay, 1.0, out=col[j])
     for j, (w, p_sum) in enumerate(zip((2, 5, 10), lay.window_sums(P, (2, 5, 10))), 7):
         n_sum = (np.minimum(local + w + 1, n_of) - np.maximum(local - w, 0)).astype(np.float64)
         col[j] = p_sum / n_sum
     # the largest body probability of the 3 lines before / after (0 beyond the document)
     bprev = np.zeros((k, n))
     bnext = np.zeros((k, n))
-    rows = np.arange(n)
     for s in (1, 2, 3):
-        before = local >= s
-        after = local + s < n_of
-        bprev[:, before] = np.maximum(bprev[:, before], B[:, rows[before] - s])
-        bnext[:, after] = np.maximum(bnext[:, after], B[:, rows[after] + s])
+        np.maximum(bprev, _shifted(B, -s, lay, 0.0), out=bprev)
+        np.maximum(bnext, _shifted(B, s, lay, 0.0), out=bnext)
     col[10] = bprev
     col[11] = bnext
     col[12] = np.minimum(bprev, bnext)
@@ -134,6 +128,25 @@ def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> l
     col[22] = np.sign(local.astype(np.float64) - main)
     col[23] = from_main((P < 0.5).astype(np.int64))
     return list(out)
+
+
+def _shifted(values: np.ndarray, s: int, lay: _Padded, beyond: float, out: np.ndarray | None = None) -> np.ndarray:
+    """(k, n) `values` moved by s rows within each document (row i gets row i + s's value) and
+    `beyond` where i + s falls outside i's document: a slice of the whole batch, then the few rows
+    at the documents' edges set back."""
+    out = np.empty(values.shape, dtype=values.dtype) if out is None else out
+    n = values.shape[-1]
+    m = max(n - abs(s), 0)  # rows whose neighbour s rows away is in the batch
+    if s > 0:
+        out[..., :m] = values[..., n - m:]
+        out[..., m:] = beyond
+        edge = np.flatnonzero(lay.local >= lay.n_of - s)  # the document's last s rows
+    else:
+        out[..., n - m:] = values[..., :m]
+        out[..., :n - m] = beyond
+        edge = np.flatnonzero(lay.local < -s)  # the document's first -s rows
+    out[..., edge] = beyond
+    return out
 
 
 def _confident_gaps(P: np.ndarray, lay: _Padded) -> tuple[np.ndarray, np.ndarray]:
