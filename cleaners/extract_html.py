@@ -33,6 +33,7 @@ from lxml import etree
 
 from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from newsclean.cleaners.shape import fold
 from newsclean.cleaners.types import DocumentError
@@ -271,6 +272,9 @@ class HtmlExtraction:
     # when a candidate body has under SHELL_MAX_CHARS; the caller quarantines the page with it when
     # the body it chooses is that short
     shell: str | None = None
+    # what kind of page it is, as numbers (newsclean.cleaners.page_features.FEATURE_NAMES): its
+    # markup, URL and trafilatura's body, read by newsclean.cleaners.page_kind.page_kind
+    page: tuple[float, ...] = ()
 
     @property
     def fallback(self) -> bool:
@@ -627,7 +631,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     # visible-text check); the whole <body> text bounds it from above, so the exact count (less
     # script, style...) is needed only when the body is under half of that bound.
     whole = body_chars(tree)
-    page = whole if body and nonspace_chars(body) >= RECALL_BELOW * whole else page_chars(tree, whole)
+    exact = not body or nonspace_chars(body) < RECALL_BELOW * whole
+    page = page_chars(tree, whole) if exact else whole
     mode = "trafilatura"
     if body and nonspace_chars(body) < RECALL_BELOW * page:
         # The balanced mode kept under half the page's text: ask the recall mode, and take its body
@@ -643,6 +648,9 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     visible = visible_text(tree) if not body or nonspace_chars(body) < VISIBLE_BELOW * page else None
     if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
+    published = _date(doc.date)
+    features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
+                             dated=published is not None, authored=bool(doc.author))
     candidates = [text for text in (body, visible) if text is not None]
     short = any(nonspace_chars(text) < SHELL_MAX_CHARS for text in candidates)
     return HtmlExtraction(
@@ -650,11 +658,12 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         mode=mode,
         encoding=encoding,
         title=title,
-        published=_date(doc.date),
+        published=published,
         sitename=sitename,
         url=page_url,
         author=doc.author or None,
         headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
         visible=visible,
         shell=shell_reason(tree) if short else None,
+        page=features,
     )
