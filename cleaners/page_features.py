@@ -20,6 +20,7 @@ Counts are raw (the model's trees need no scaling, and a reason can quote them).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -103,6 +104,7 @@ _CURRENCY = re.compile(r"[$€£¥₹]\s?\d|\d(?:[.,]\d\d)?\s?(?:€|EUR|USD|GBP
 _SENT_END = re.compile(r"[.!?…:;\"'”’)\]。！？]$")
 _URL_DATE = re.compile(r"(?<!\d)(?:19|20)\d{2}[/_.-](?:0?[1-9]|1[0-2])(?:[/_.-]|$)|(?<!\d)(?:19|20)\d{6}(?!\d)")
 _LONG_NUMBER = re.compile(r"\d{5,}")
+_DIGIT = re.compile(r"\d")
 _LINK_TEXT = etree.XPath("//body//a//text()")
 _HEAD_TAGS = frozenset(("meta", "link", "script", "style", "base"))  # what a served page's <head> holds
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
@@ -122,7 +124,14 @@ _STRING = etree.XPath("string()")
 
 
 def _nonspace(text: str) -> int:
-    return len(text) - sum(text.count(c) for c in " \n\t\r\xa0")
+    return len("".join(text.split()))
+
+
+@lru_cache(maxsize=4096)
+def _token_groups(value: str) -> frozenset[str]:
+    """The _CLASS_GROUPS a class or id attribute's tokens fall in (pages repeat their classes)."""
+    tokens = set(_TOKEN.findall(value.lower()))
+    return frozenset(group for group, names in _CLASS_GROUPS.items() if tokens & names)
 
 
 def _type_group(name: str) -> str | None:
@@ -171,7 +180,7 @@ def _body_features(body: str, page: int, f: list[float]) -> None:
     f[INDEX["body_short_share"]] = sum(w < 8 for w in words) / n
     f[INDEX["body_question_share"]] = sum(ln.endswith("?") for ln in lines) / n
     f[INDEX["body_currency"]] = len(_CURRENCY.findall(body))
-    f[INDEX["body_digit_share"]] = sum(c.isdigit() for c in body) / max(1, chars)
+    f[INDEX["body_digit_share"]] = len(_DIGIT.findall(body)) / max(1, chars)
 
 
 def _run_text(runs: list[list], page: int, f: list[float]) -> None:
@@ -303,13 +312,14 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
         cls = el.get("class")
         ident = el.get("id")
         if cls or ident:
-            tokens = set(_TOKEN.findall(f"{cls or ''} {ident or ''}".lower()))
-            for group, names in _CLASS_GROUPS.items():
-                if tokens & names:
-                    classes[group] += 1
+            groups = _token_groups(cls) if cls else frozenset()
+            if ident:
+                groups |= _token_groups(ident)
+            for group in groups:
+                classes[group] += 1
             if cls:
                 parent = el.getparent()
-                run = runs.setdefault((parent, tag, cls), [0, False, bool(tokens & _CLASS_GROUPS["post"]), []])
+                run = runs.setdefault((parent, tag, cls), [0, False, "post" in groups, []])
                 run[0] += 1
                 run[3].append(el)
                 if not run[1] and (tag == "a" or next(el.iter("a"), None) is not None):
