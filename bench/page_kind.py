@@ -58,7 +58,8 @@ def second_source(limit: int | None) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--features", type=Path, default=None,
-                    help="an .npz of the pages' features to reuse (written there when missing or stale)")
+                    help="an .npz of the pages' features to reuse (written there when missing or when the feature "
+                         "names changed; delete it after changing how a feature is computed)")
     ap.add_argument("--second", nargs="?", type=int, const=0, default=None,
                     help="also score the packaged model on the trafilatura pages (optionally the first N)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "page_kind.json")

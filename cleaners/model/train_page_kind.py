@@ -233,7 +233,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--devset", type=Path, default=devset_dir())
     ap.add_argument("--out", type=Path, default=MODEL_DIR)
     ap.add_argument("--features", type=Path, default=None,
-                    help="an .npz to reuse the pages' features from (computed and saved there when missing or stale)")
+                    help="an .npz to reuse the pages' features from (computed and saved there when missing or when "
+                         "the feature names changed; delete it after changing how a feature is computed)")
     args = ap.parse_args(argv)
     train(require_devset(args.devset), args.out, args.features)
 
