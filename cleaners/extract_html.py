@@ -33,6 +33,7 @@ from lxml import etree
 
 from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from newsclean.cleaners.shape import fold
 from newsclean.cleaners.types import DocumentError
@@ -271,6 +272,9 @@ class HtmlExtraction:
     # when a candidate body has under SHELL_MAX_CHARS; the caller quarantines the page with it when
     # the body it chooses is that short
     shell: str | None = None
+    # what kind of page it is, as numbers (newsclean.cleaners.page_features.FEATURE_NAMES): its
+    # markup, URL and trafilatura's body, read by newsclean.cleaners.page_kind.page_kind
+    page: tuple[float, ...] = ()
 
     @property
     def fallback(self) -> bool:
@@ -584,7 +588,8 @@ def _gc_paused():
             gc.enable()
 
 
-def extract_html(data: bytes | str, *, url: str | None = None, header: str | None = None) -> HtmlExtraction:
+def extract_html(data: bytes | str, *, url: str | None = None, header: str | None = None,
+                 page_kind: bool = False) -> HtmlExtraction:
     """Extract the candidate bodies and the metadata evidence of one page (raw bytes, or text a
     record already decoded); the caller chooses the body (newsclean.cleaners.pipeline.choose_body_steps).
     Raises DocumentError("extract") only when it is not a parseable page at all, or no text was
@@ -593,12 +598,14 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
     One parse: the same lxml tree feeds the metadata (page_metadata), trafilatura's body
     extraction (which works on its own copy) and our page measures. The cyclic garbage collector
     pauses during the page (_gc_paused); trafilatura skips readability where it cannot be chosen
-    (readability_gate) and its regular-expression XPaths run as Python loops (xpath_gate)."""
+    (readability_gate) and its regular-expression XPaths run as Python loops (xpath_gate).
+    `page_kind`: also measure what kind of page it is (HtmlExtraction.page, for
+    newsclean.cleaners.page_kind.kind_reason; ~5 ms a page, so only when asked)."""
     with _gc_paused(), readability_gate.gated(), xpath_gate.gated():
-        return _extract_html(data, url=url, header=header)
+        return _extract_html(data, url=url, header=header, page_kind=page_kind)
 
 
-def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> HtmlExtraction:
+def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
     html, encoding = (data, "record") if isinstance(data, str) else decode_html(data, header)
@@ -627,7 +634,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     # visible-text check); the whole <body> text bounds it from above, so the exact count (less
     # script, style...) is needed only when the body is under half of that bound.
     whole = body_chars(tree)
-    page = whole if body and nonspace_chars(body) >= RECALL_BELOW * whole else page_chars(tree, whole)
+    exact = not body or nonspace_chars(body) < RECALL_BELOW * whole
+    page = page_chars(tree, whole) if exact else whole
     mode = "trafilatura"
     if body and nonspace_chars(body) < RECALL_BELOW * page:
         # The balanced mode kept under half the page's text: ask the recall mode, and take its body
@@ -643,6 +651,9 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
     visible = visible_text(tree) if not body or nonspace_chars(body) < VISIBLE_BELOW * page else None
     if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
+    published = _date(doc.date)
+    features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
+                             dated=published is not None, authored=bool(doc.author)) if page_kind else ()
     candidates = [text for text in (body, visible) if text is not None]
     short = any(nonspace_chars(text) < SHELL_MAX_CHARS for text in candidates)
     return HtmlExtraction(
@@ -650,11 +661,12 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None) -> 
         mode=mode,
         encoding=encoding,
         title=title,
-        published=_date(doc.date),
+        published=published,
         sitename=sitename,
         url=page_url,
         author=doc.author or None,
         headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
         visible=visible,
         shell=shell_reason(tree) if short else None,
+        page=features,
     )

@@ -9,12 +9,25 @@ what is left of such a page is a few lines of its notice, and writing that as an
 quarantined with what to do about it, and so is a page whose markup says its content is elsewhere.
 A long article that quotes a notice ("the site showed 'Access denied' for hours") stays: the notice
 must be a line of its own, and the text short.
+
+An HTML page can also be a whole page of the wrong kind: a section front or tag page of teasers, a
+forum thread, a product page or a shop's category page, a service page, a documentation page.
+kind_reason reads the page's features (newsclean.cleaners.page_features, computed by extract_html)
+with the packaged page-kind model (cleaners/model/files/page_kind/: page_kind.lgb.txt and page_kind.json,
+P(not an article) and which kind, trained by newsclean.cleaners.model.train_page_kind) and names the kind, with a count where
+one is natural ("a listing of 24 teasers, not an article").
 """
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable
 
+import numpy as np
+
+from newsclean.cleaners.page_features import FEATURE_NAMES, feature
 from newsclean.cleaners.rules.encoded_data import is_encoded_data
 from newsclean.cleaners.rules.navigation import ACCESS_NOTICE
 from newsclean.cleaners.types import Span
@@ -82,3 +95,69 @@ def shell_reason(tree) -> str | None:
             if m is not None and float(m.group(1)) <= REDIRECT_MAX_DELAY_S:
                 return f"the page redirects to {m.group(2)[:200]} (a meta refresh) and holds no article; fetch that address instead"
     return None
+
+
+KIND_FILES = Path(__file__).resolve().parent / "model" / "files" / "page_kind"
+KIND_SETTING = "quarantine_non_articles"
+COUNT_MIN = 3  # a count under this is not worth saying ("a listing of 2 teasers")
+# The model judges a page as a site serves it: a head of metadata, scripts and styles, and a body of
+# many elements (all but 9 of the 1,395 dev pages have both). A fragment (an export's rendered body
+# HTML) or a hand-made page has neither, lies outside what the model learnt, and stays an article.
+WHOLE_PAGE_HEAD = 5  # <meta>, <link>, <script>, <style> and <base> elements
+WHOLE_PAGE_ELEMENTS = 50
+
+
+def is_whole_page(features: tuple[float, ...]) -> bool:
+    """Whether page_features describe a page as a site serves it (see WHOLE_PAGE_HEAD)."""
+    return feature(features, "n_head") >= WHOLE_PAGE_HEAD and feature(features, "n_elements") >= WHOLE_PAGE_ELEMENTS
+
+
+def _kind_text(kind: str, f: tuple[float, ...]) -> str:
+    """What the page is, with a count where one is natural: the teasers of a listing, the posts of
+    a thread, the products of a category page."""
+    runs = int(feature(f, "repeat_linked_max"))
+    if kind == "listing":
+        n = max(int(feature(f, "n_linked_headings")), int(feature(f, "n_article")), runs)
+        return f"a listing of {n} teasers" if n >= COUNT_MIN else "a listing of teasers"
+    if kind == "forum":  # the run of blocks marked as posts, else the run that holds the most text
+        n = int(feature(f, "repeat_post_max")) or int(feature(f, "run_text_items"))
+        return f"a forum thread of {n} posts" if n >= COUNT_MIN else "a forum thread"
+    if kind == "collection":
+        return f"a category page of {runs} products" if runs >= COUNT_MIN else "a shop's category page"
+    return {"product": "a product page", "service": "a service or company page (what it offers)",
+            "documentation": "a documentation page"}.get(kind, f"a {kind} page")
+
+
+@lru_cache(maxsize=1)
+def _kind_model():
+    """page_kind.json and the page-kind booster, scored by LightGBM itself (one row per page; the
+    compiled path of newsclean.cleaners.model.compiled does not reproduce this multiclass model)."""
+    import lightgbm as lgb
+
+    meta = json.loads((KIND_FILES / "page_kind.json").read_text(encoding="utf-8"))
+    if tuple(meta["features"]) != FEATURE_NAMES:
+        raise ValueError("the page-kind model's features are not this code's; retrain it with "
+                         "`python -m newsclean.cleaners.model.train_page_kind`")
+    return meta, lgb.Booster(model_file=str(KIND_FILES / "page_kind.lgb.txt"))
+
+
+def page_kind(features: tuple[float, ...]) -> tuple[float, str]:
+    """P(the page is not an article) from its page_features, and its likeliest kind if it is not
+    one (one of page_kind.json's classes after "article")."""
+    meta, booster = _kind_model()
+    p = booster.predict(np.array([features], dtype=np.float64), num_threads=1)[0]
+    return float(1.0 - p[0]), meta["classes"][1 + int(np.argmax(p[1:]))]
+
+
+def kind_reason(features: tuple[float, ...]) -> str | None:
+    """Why an HTML page is not an article, naming its kind, or None (an article, a fragment, or no
+    features). A whole page (is_whole_page) is not one when the page-kind model's P(not an article)
+    reaches the threshold chosen by cross-validation (page_kind.json)."""
+    if not features or not is_whole_page(features):
+        return None
+    meta, _ = _kind_model()
+    p, kind = page_kind(features)
+    if p < meta["threshold"]:
+        return None
+    return (f"{_kind_text(kind, features)}, not an article (page-kind model, P {p:.2f}); "
+            f"if such pages are articles, set {KIND_SETTING} = false")

@@ -22,7 +22,7 @@ from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extrac
 from newsclean.cleaners.lines import normalise_line, normalise_lines
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
 from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, notice_reason
+from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, kind_reason, notice_reason
 from newsclean.cleaners.policy import TEXT, Policy, extracted_body
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import CleanDocument, DocumentError, Found, RawDocument
@@ -158,16 +158,22 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
         raise DocumentError("read", f"unsupported input format {raw.format!r}")
     meta = dict(raw.meta)
     record = record_evidence(meta)
-    html, notes = None, []
+    html, notes, kind = None, [], None
     if raw.format == "html":
         ext = extract_html(raw.text if raw.text is not None else raw.data, url=record.url,
-                           header=meta.get("http_content_type"))
+                           header=meta.get("http_content_type"), page_kind=settings.quarantine_non_articles)
         ext = yield from choose_body_steps(ext)
         html = Evidence(title=ext.title, published=ext.published, outlet=ext.sitename, url=ext.url, author=ext.author)
         if ext.fallback:
             notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
         elif ext.mode != "trafilatura":
             notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
+        # a page that is not an article (newsclean.cleaners.page_kind.kind_reason) is quarantined with
+        # its kind before it is cleaned; one with an access notice is cleaned first, so that a notice
+        # page (a bot check, an error page) keeps its own reason
+        kind = kind_reason(ext.page) if settings.quarantine_non_articles else None
+        if kind is not None and notice_reason([ext.title or "", *ext.text.splitlines()]) is None:
+            raise DocumentError("decide", kind)
         with _notice_page_said(ext.text, ext.title):
             doc, more = yield from _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
         notes += more
@@ -184,7 +190,7 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
         text_author=doc.author,
     )
     title = (normalise_line(found.title.value, settings.keep_curly_quotes) or None) if found.title else None
-    reason = interstitial_reason(doc.title or title, doc.text, doc.removed)
+    reason = interstitial_reason(doc.title or title, doc.text, doc.removed) or kind
     if reason is not None:
         raise DocumentError("decide", reason)
     return replace(doc, title=title, title_source=found.title.source if title else None,

@@ -55,6 +55,11 @@ class Settings(BaseModel):
     # it) continue the body: a closing list, a table, the last short paragraphs.
     model_threshold_continue: float = Field(0.35, description="lines right below the body with P(debris) under this continue it")
     use_model: bool = Field(True, description="use the learned line model (false: rules only)")
+    # An HTML page that the page-kind model (newsclean.cleaners.page_kind.kind_reason) judges is not
+    # an article is quarantined with its kind; off (the default), every page is cleaned as an
+    # article. Off by default: at the model's threshold ~3% of the dev set's articles (guides,
+    # glossaries) and ~5% of trafilatura's evaluation articles would be quarantined (bench/RESULTS.md).
+    quarantine_non_articles: bool = Field(False, description="quarantine an HTML page that is not an article (a listing of teasers, a forum thread, a product, category, service or documentation page), with its kind")
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = Field(3, description="a line in this many documents counts as a template")
     # Output: lines.parquet holds every document's normalised lines, which removed.parquet's

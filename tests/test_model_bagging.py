@@ -107,3 +107,18 @@ def test_a_model_folder_with_an_unknown_booster_is_refused(tmp_path, name):
     booster = _small_booster(tmp_path)[0]
     with pytest.raises(ValueError, match="unknown model part"):
         LineModel({"stage1": booster, "stage2": booster, name: booster, "lexicon": None})
+
+
+def test_multiclass_members_with_one_leaf_trees_merge():
+    """A multiclass bag (the page-kind model's) merges too, one-leaf trees (no internal values:
+    nothing left to split, here a class no row has) included."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 4))
+    y = (X[:, 1] > 0).astype(int)  # classes 0 and 1 only: class 2's trees are single leaves
+    params = dict(objective="multiclass", num_class=3, num_leaves=4, min_data_in_leaf=5, verbose=-1,
+                  num_threads=1, bagging_fraction=0.8, bagging_freq=1, deterministic=True, force_row_wise=True)
+    bag = [lgb.train(dict(params, seed=s), lgb.Dataset(X, label=y), num_boost_round=60) for s in (1, 2)]
+    assert any("num_leaves=1\n" in b.model_to_string() for b in bag)
+    merged = bagging.average_boosters(bag)
+    raw = np.mean([b.predict(X, raw_score=True) for b in bag], axis=0)
+    assert np.allclose(merged.predict(X, raw_score=True), raw, rtol=0, atol=1e-12)

@@ -39,7 +39,7 @@ def _scaled_tree(block: str, number: int, factor: float) -> str:
     lines = block.split("\n")
     lines[0] = f"Tree={number}"
     for i, line in enumerate(lines):
-        if line.startswith(_SCALED):
+        if line.startswith(_SCALED) and not line.endswith("="):  # a one-leaf tree has no internal values
             key, values = line.split("=", 1)
             lines[i] = key + "=" + " ".join(repr(float(v) * factor) for v in values.split(" "))
     return "\n".join(lines)
