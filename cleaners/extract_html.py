@@ -605,7 +605,7 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
         return _extract_html(data, url=url, header=header, page_kind=page_kind)
 
 
-def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool) -> HtmlExtraction:
+def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool = False) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
     html, encoding = (data, "record") if isinstance(data, str) else decode_html(data, header)
