@@ -21,7 +21,7 @@ from newsclean.cleaners.readers import ranges
 from newsclean.flows.prefect_api import free_port
 from tests.articles import PARAGRAPHS
 from tests.conftest import SEEDS_RAW
-from tests.test_raw_object_storage import BUCKET, s3, s3_env  # noqa: F401  (fixtures)
+from tests.test_raw_object_storage import s3_env  # noqa: F401  (the S3 server's fixture)
 from tests.test_streaming_readers import _warc
 
 pytestmark = [pytest.mark.prefect, pytest.mark.slow]
@@ -86,7 +86,20 @@ def cluster(tmp_path, prefect_server, s3_env):  # noqa: F811
             _stop(proc)
 
 
-def test_a_real_cluster_on_an_archive_in_object_storage_gives_the_local_tables(tmp_path, cluster, s3):  # noqa: F811
+BUCKET = "cluster"  # its own: moto keeps the buckets of earlier servers in one process
+
+
+@pytest.fixture
+def s3(s3_env):  # noqa: F811
+    import s3fs
+
+    fs = s3fs.S3FileSystem()
+    if not fs.exists(BUCKET):
+        fs.mkdir(BUCKET)
+    return fs
+
+
+def test_a_real_cluster_on_an_archive_in_object_storage_gives_the_local_tables(tmp_path, cluster, s3):
     from distributed import Client
 
     address, env = cluster
