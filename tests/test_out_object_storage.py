@@ -1,6 +1,6 @@
 """OUT_DIR in object storage (moto's S3 server on 127.0.0.1): a run reads raw objects and an
 archive from the bucket, writes its tables there under the names a local OUT_DIR has them
-(pandas and polars read them by URL), switches OUT/_current last, and re-runs incrementally, also
+(pandas, polars and duckdb read them by URL), switches OUT/_current last, and re-runs incrementally, also
 from a fresh working copy (another machine). A publish that dies before its pointer leaves the
 previous generation whole and current."""
 from __future__ import annotations
@@ -78,6 +78,12 @@ def test_a_run_writes_its_tables_to_a_bucket_and_reruns_incrementally(s3, s3_env
                                                  "aws_access_key_id": "testing", "aws_secret_access_key": "testing",
                                                  "aws_allow_http": "true"})
     assert frame.height == first["docs_cleaned"]
+    # and duckdb, through the same fsspec file system (no extension to download)
+    import duckdb
+
+    con = duckdb.connect()
+    con.register_filesystem(s3)
+    assert con.execute(f"select count(*) from read_parquet('{OUT_URL}/articles.parquet')").fetchone()[0] == first["docs_cleaned"]
 
     # another machine: a fresh working copy downloads the live generation and cleans nothing
     fresh = {**s3_env, storage.WORK_DIR_ENV: str(tmp_path / "other-machine")}
