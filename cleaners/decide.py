@@ -144,7 +144,7 @@ def _comment_thread(header: int, residual: list[str], whole: list["Proposal | No
     if is_comment_form(residual[header]):
         return range(0)
     end = next((j for j in range(header + 1, len(residual))
-                if whole[j] is not None and whole[j].rule == "comments_header" and is_comment_form(residual[j])),
+                if whole[j] is not None and whole[j].rule in CLOSES_ARTICLE and is_comment_form(residual[j])),
                len(residual))
     posts = [j for j in range(header + 1, end) if whole[j] is None and shape.is_sentence_like(residual[j])]
     return range(header + 1, posts[-1] + 1) if posts else range(0)

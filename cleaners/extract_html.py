@@ -273,7 +273,8 @@ class HtmlExtraction:
     # the body it chooses is that short
     shell: str | None = None
     # what kind of page it is, as numbers (newsclean.cleaners.page_features.FEATURE_NAMES): its
-    # markup, URL and trafilatura's body, read by newsclean.cleaners.page_kind.page_kind
+    # markup, URL and trafilatura's body, read by newsclean.cleaners.page_kind.kind_reason; empty
+    # unless extract_html was asked for it (page_kind=True)
     page: tuple[float, ...] = ()
 
     @property

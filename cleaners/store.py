@@ -16,7 +16,6 @@ import functools
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -28,7 +27,7 @@ import pyarrow.parquet as pq
 
 from newsclean.schemas import ARROW_SCHEMAS
 from newsclean.schemas.validate import resolve_duplicates, validate_batch
-from newsclean.cleaners.atomic import atomic_write_text  # noqa: F401  (part of this module's API)
+from newsclean.cleaners.atomic import atomic_file, atomic_write_text  # noqa: F401  (atomic_write_text: part of this module's API)
 from newsclean.cleaners.batch import BatchResult
 from newsclean.cleaners.manifest import MANIFEST
 from newsclean.cleaners import syndication
@@ -96,14 +95,8 @@ def table_counts(articles: Path, removed: Path, quarantine: Path) -> dict:
 
 
 def atomic_write_parquet(table: pa.Table, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path, fsync=False) as fh:
+        pq.write_table(table, fh, compression="zstd")
 
 
 def merge_parts(stage_dir: Path, name: str) -> Path:

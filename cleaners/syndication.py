@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import shutil
 import time
@@ -68,6 +67,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import xxhash
 
+from newsclean.cleaners.atomic import atomic_file
 from newsclean.cleaners.corpus import drop_punctuation
 
 NUM_PERM = 128
@@ -401,14 +401,12 @@ def write_part(stage_dir: Path, index: int, articles: list[dict], shingle_words:
     folder = Path(stage_dir) / PARTS_DIR
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"part-{index:05d}.npz"
-    tmp = folder / f".part-{index:05d}.npz.tmp"
     sigs = signatures((a["text"] for a in articles), shingle_words)
-    with open(tmp, "wb") as fh:
+    with atomic_file(path, fsync=False) as fh:
         np.savez(fh, doc_id=np.array([a["doc_id"] for a in articles], dtype="S16"),
                  source=np.array([a["source"] for a in articles], dtype=str),
                  published=np.array([_days(a.get("published")) for a in articles], dtype=np.int32),
                  signatures=sigs)
-    os.replace(tmp, path)
     return path
 
 

@@ -338,19 +338,13 @@ def spooled(spool: str | Path, key: str) -> Path:
 def _fetch_into(reader: "_ObjectReader", copy: Path) -> None:
     """Stream an object into `copy`, BLOCK by BLOCK (memory bounded by a block, whatever its size),
     under a temporary name renamed into place, so a reader in another process never sees half of it."""
-    import tempfile
+    from newsclean.cleaners.atomic import atomic_file
 
     copy.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{copy.name}.", suffix=".tmp", dir=copy.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            buffer = bytearray(BLOCK)
-            while n := reader.readinto(buffer):
-                fh.write(memoryview(buffer)[:n])
-        os.replace(tmp, copy)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(copy, fsync=False) as fh:  # the spool lasts one run
+        buffer = bytearray(BLOCK)
+        while n := reader.readinto(buffer):
+            fh.write(memoryview(buffer)[:n])
 
 
 def _open_copy(copy: Path, max_file_bytes: int | None, limit_name: str):
