@@ -31,17 +31,23 @@ _CONTINUATION = re.compile(
 )
 
 
-def _has_sentence_end_then_more():
+_TAIL_MAX_WORDS = 8  # glued_tail's default: what glued_debris asks for
+
+
+def _has_sentence_end_then_short_tail():
     """glued_tail's search (base._SENTENCE_END_THEN_MORE): a sentence end and its closers, then
-    white space (Python's \\s also holds \\x1c-\\x1f, Rust's does not; the text after it left out)."""
+    white space and at most _TAIL_MAX_WORDS white-space-separated words to the end of the line
+    (Python's \\s also holds \\x1c-\\x1f, Rust's does not)."""
     import polars as pl
 
-    return pl.col("text").str.contains("[.!?…][\"'’”)\\]]*[\\s\\x1c-\\x1f]")
+    space, word = "[\\s\\x1c-\\x1f]", "[^\\s\\x1c-\\x1f]+"
+    return pl.col("text").str.contains(
+        f"[.!?…][\"'’”)\\]]*{space}+(?:{word}{space}+){{0,{_TAIL_MAX_WORDS - 1}}}{word}{space}*$")
 
 
-@when(_has_sentence_end_then_more)
+@when(_has_sentence_end_then_short_tail)
 def glued_debris(line: Line, doc: Doc) -> Proposal | None:
-    at = glued_tail(line)
+    at = glued_tail(line, _TAIL_MAX_WORDS)
     if at is None:
         return None
     tail = Line(line.index, line.number, line.text[at:].lstrip(GLUE_SEPARATORS))  # "… gesegnet. | © dpa"

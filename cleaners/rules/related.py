@@ -144,16 +144,16 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     coverage", then three links) is a link to another story. The run ends at the first line that
     is no headline: the article's prose goes on under the box. Under a video label, only the
     clip's title."""
-    if not _may_follow_header(line):
-        return None
-    if line.index and line.n_words >= _CLIP_TITLE_MIN_WORDS and _MEDIA_LABEL.match(doc.lines[line.index - 1].text) \
-            and shape.is_headline_shaped(line.text):
-        return whole_line("related_headline", "under_related_header")
+    # the tests on the neighbourhood first: most lines have neither a video label right above nor
+    # a header within a few lines, and counting a line's words costs more than looking there
+    if line.index and _MEDIA_LABEL.match(doc.lines[line.index - 1].text):
+        if _may_follow_header(line) and line.n_words >= _CLIP_TITLE_MIN_WORDS and shape.is_headline_shaped(line.text):
+            return whole_line("related_headline", "under_related_header")
     headers = doc.memo("related_headers", _header_indexes)
     h = bisect_left(headers, line.index) - 1  # the nearest header above the line
     if h < 0 or line.index - headers[h] > _UNDER_HEADER_MAX_LINKS:
         return None
-    if all(_may_follow_header(doc.lines[k]) for k in range(headers[h] + 1, line.index)):
+    if _may_follow_header(line) and all(_may_follow_header(doc.lines[k]) for k in range(headers[h] + 1, line.index)):
         return whole_line("related_headline", "under_related_header")
     return None
 
