@@ -19,3 +19,18 @@ def test_counts_snippets_on_the_scorers_tokens():
 def test_one_word_snippets_are_not_counted_and_a_missing_page_is_empty():
     s = snippet_score([{"id": "c", "with": ["Politik"], "without": ["Menu"]}], {})
     assert s["tp"] + s["fn"] + s["fp"] + s["tn"] == 0 and s["empty"] == 1
+
+
+def test_shares_per_language_set_english_against_the_rest():
+    from newsclean.cleaners.model.score import page_language, snippet_score_by_language
+
+    preds = {"a": {"text": "The council approved the budget.\n\nMost read"},
+             "b": {"text": "Der Rat hat beschlossen.\n\nStartseite Politik"}}
+    s = snippet_score_by_language(PAGES, preds, ["en", "de"])
+    assert s["by_language"]["en"]["R"] == 0.5 and s["by_language"]["en"]["let_through"] == 0.5
+    assert s["by_language"]["de"]["R"] == 1.0 and s["by_language"]["de"]["let_through"] == 1.0
+    assert s["english"]["pages"] == 1 and s["not_english"]["pages"] == 1
+    assert s["english_gap"] == {"R": -0.5, "let_through": 0.5}
+    # the page's language comes from its own content (its `with` snippets), not from the output
+    assert page_language({"with": ["Der Stadtrat hat am Dienstag den Haushalt für das kommende Jahr beschlossen."]}) == "de"
+    assert page_language({"with": []}) == "none"

@@ -9,7 +9,8 @@ Prints pages, F1<0.5, P, R, leak, F1 exactly as shared/tools/score-devset comput
 written PRED.jsonl, plus the title exact-match rate (lower case, punctuation and spaces folded).
 Then the second, more varied source: the snippet pages of trafilatura-pages.jsonl.gz (many sites,
 years and languages), scored as trafilatura's evaluation does (newsclean.cleaners.model.score.snippet_score:
-share of `with` snippets kept, of `without` snippets left out); --no-snippet-eval skips it.
+share of `with` snippets kept, of `without` snippets left out), then per language of the page
+(snippet_score_by_language: English against the other languages); --no-snippet-eval skips it.
 Then input kind (b), mostly clean text: each page's true body with a few of its own debris lines
 inserted and, in most, its headline on top, built as training builds such texts but with a seed
 training never uses (newsclean.cleaners.model.score.kind_b_score: token P/R/F1 against the body, the share of
@@ -36,7 +37,7 @@ from newsclean.cleaners.corpus import CorpusStats, DocContext
 from newsclean.cleaners.model import LineModel
 from newsclean.cleaners.model import train as tr
 
-from newsclean.cleaners.model.score import kind_b_score, metadata_score, score, snippet_score  # the metric of shared/tools/score-devset
+from newsclean.cleaners.model.score import kind_b_score, metadata_score, score, snippet_score, snippet_score_by_language  # the metric of shared/tools/score-devset
 
 # Kind-(b) texts for evaluation are built as training builds them (train.clean_docs), with a seed
 # training never uses (it uses SEED, SEED + 1, SEED + 2), so their debris draws are new.
@@ -72,6 +73,19 @@ def print_snippet_score(s: dict, label: str = "") -> None:
         print(f"== {label}")
     print(f"pages {s['pages']}  empty {s['empty']}  with kept (R) {s['R']:.3f}  P {s['P']:.3f}  "
           f"F1 {s['F1']:.3f}  accuracy {s['accuracy']:.3f}")
+
+
+def print_snippet_languages(s: dict, label: str = "", top: int = 12) -> None:
+    """snippet_score_by_language's shares: English against the rest, then the largest languages."""
+    if label:
+        print(f"== {label}")
+    for name in ("english", "not_english"):
+        g = s[name]
+        print(f"{name:<12} pages {g['pages']:4d}  with kept (R) {g['R']:.3f}  without let through {g['let_through']:.3f}")
+    gap = s["english_gap"]
+    print(f"gap (English better by)  R {gap['R']:+.3f}  let through {gap['let_through']:+.3f}")
+    for lang, g in list(s["by_language"].items())[:top]:
+        print(f"  {lang:<5} pages {g['pages']:4d}  R {g['R']:.3f} (of {g['with']})  let through {g['let_through']:.3f} (of {g['without']})")
 
 
 # --- cleaning one page
@@ -221,6 +235,7 @@ def main(argv=None) -> int:
                              f"{how}, metadata read from the text{' (no URL)' if a.no_url else ''}")
     if spreds:
         print_snippet_score(snippet_score(spages, spreds), f"{how}, snippet pages (trafilatura-pages.jsonl.gz)")
+        print_snippet_languages(snippet_score_by_language(spages, spreds), f"{how}, snippet pages by language")
     if kb_cases:
         print_kind_b_score(kind_b_score(kb_cases, kb_out), f"{how}, kind (b): the pages' true bodies with some of their debris inserted")
     return 0

@@ -90,6 +90,41 @@ def snippet_score(pages: list[dict], preds: dict[str, dict]) -> dict:
             "accuracy": (tp + tn) / max(tp + fn + fp + tn, 1), "tp": tp, "fn": fn, "fp": fp, "tn": tn}
 
 
+def page_language(page: dict) -> str:
+    """The language of a snippet page, read from its `with` snippets (the page's own content, the
+    same whatever the cleaner keeps): an ISO 639-1 code, or "none"."""
+    from newsclean.cleaners.language import identify
+
+    text = " ".join(page.get("with") or [])
+    if not text.strip():
+        return "none"
+    code, _ = identify(text)
+    return code or "none"
+
+
+def snippet_score_by_language(pages: list[dict], preds: dict[str, dict], languages: list[str] | None = None) -> dict:
+    """snippet_score per language of the pages (page_language, or `languages` in the pages' order),
+    most pages first, and the two shares the cleaner must hold alike in every language: `R` (the
+    `with` snippets kept) and `let_through` (the `without` snippets found in the output, fp / (fp +
+    tn)). `english_gap`: English's R minus the other pages' R together, and their let_through minus
+    English's (positive: worse outside English)."""
+    languages = languages if languages is not None else [page_language(p) for p in pages]
+    groups: dict[str, list[dict]] = {}
+    for page, lang in zip(pages, languages):
+        groups.setdefault(lang, []).append(page)
+
+    def shares(group: list[dict]) -> dict:
+        s = snippet_score(group, preds)
+        return {"pages": s["pages"], "R": s["R"], "let_through": s["fp"] / max(s["fp"] + s["tn"], 1),
+                "with": s["tp"] + s["fn"], "without": s["fp"] + s["tn"]}
+
+    by = {lang: shares(g) for lang, g in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))}
+    english = shares(groups.get("en", []))
+    other = shares([p for p, lang in zip(pages, languages) if lang != "en"])
+    return {"by_language": by, "english": english, "not_english": other,
+            "english_gap": {"R": english["R"] - other["R"], "let_through": other["let_through"] - english["let_through"]}}
+
+
 def kind_b_score(cases: list[tuple[list[str], list[int], int | None]], outputs: list[dict]) -> dict:
     """Mostly clean texts with inserted debris (kind b). cases: (lines, labels 1 = debris,
     headline index or None) per text; outputs: {"text", "title"} per text. Token P/R/F1 of the
