@@ -61,3 +61,12 @@ def test_documents_shorter_than_the_neighbour_shifts():
         X1, ps, offsets = _batch(lengths, rng)
         for got, want in zip(batch_stage2(X1, ps, offsets), _alone(X1, ps, offsets)):
             assert np.array_equal(got, want)
+
+
+def test_documents_of_many_length_classes_in_one_batch():
+    """Documents of every length class (padded per class) in an order that mixes them: each still
+    gets its own rows, in place."""
+    rng = np.random.default_rng(11)
+    X1, ps, offsets = _batch([300, 1, 17, 0, 2, 65, 3, 1000, 16, 4, 129, 1, 33], rng)
+    for got, want in zip(batch_stage2(X1, ps, offsets), _alone(X1, ps, offsets)):
+        assert np.array_equal(got, want)

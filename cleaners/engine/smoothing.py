@@ -2,13 +2,15 @@
 
 newsclean.cleaners.model.features.stage2_features_many computes, for one document, each line's stage-1
 P(debris) with its neighbours', window means, the body mass before and after it, the distance to
-the nearest confident body line and to the document's main block. batch_stage2 gives exactly the
-same rows (bit for bit) for every document of a batch from one set of numpy calls over the lines
-table (rows of document 0, then document 1, ...; `offsets` as newsclean.cleaners.engine.features returns
-them).
+the nearest confident body line and to the document's main block. batch_smoothing gives exactly
+the same smoothing columns (bit for bit) for every document of a batch from one set of numpy calls
+per length class over the lines table (rows of document 0, then document 1, ...; `offsets` as
+newsclean.cleaners.engine.features returns them), and batch_stage2 the whole stage-2 rows. The line model
+(LineModel.analyse_many) reads the smoothing columns alone: its stage-2 rows share the stage-1
+columns, prepared for the trees once.
 
 Exactness. Running sums and running maxima restart at each document: the batch's values are laid
-out one document per row of a padded (documents x longest document) array, so numpy's sequential
+out one document per row of a padded (documents x longest document of the class) array, so numpy's sequential
 cumsum and accumulate add the same terms in the same order as on the document alone (the padding
 comes after the document's last line). Whole-document reductions (the body mass total, the
 median, the main block's argmax) are the same numpy call on each document's slice: a loop over
@@ -65,17 +67,60 @@ class _Padded:
 
 def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> list[np.ndarray]:
     """[concatenation over documents of stage2_features_many(X1[a:b], [p[a:b] for p in ps])[j]
-    for j in range(len(ps))]: the smoothing columns of every p, for every document, in one pass."""
-    n = X1.shape[0]
+    for j in range(len(ps))]: the stage-1 columns, then the smoothing columns of every p
+    (batch_smoothing), for every document."""
+    smooth = batch_smoothing(X1[:, _IDX["n_chars"]], ps, offsets)
+    keep = X1[:, _KEEP2]
+    out = []
+    for sm in smooth:
+        X2 = np.empty((X1.shape[0], keep.shape[1] + sm.shape[1]), dtype=np.float32)
+        X2[:, :keep.shape[1]] = keep
+        X2[:, keep.shape[1]:] = sm
+        out.append(X2)
+    return out
+
+
+def batch_smoothing(n_chars: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> np.ndarray:
+    """The smoothing columns (SMOOTH) of every p for every document, float32 (len(ps), n,
+    len(SMOOTH)), as stage2_features_many computes them on each document alone. `n_chars`: the
+    stage-1 column of that name (log1p of the line's length).
+
+    The padded layout costs (documents x longest document) per call: one long page among short
+    ones would make every document as long as it. So the documents go in groups of like length
+    (_length_groups: each group's padding at most its rows again), each group laid out on its own;
+    a document's rows are the same in any layout whose padding follows its last line."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    groups = _length_groups(np.diff(offsets))
+    if len(groups) <= 1:
+        return _padded_smoothing(n_chars, ps, offsets)
+    lengths = np.diff(offsets)
+    out = np.empty((len(ps), len(n_chars), len(SMOOTH)), dtype=np.float32)
+    for docs in groups:
+        sub_offsets = np.concatenate([[0], np.cumsum(lengths[docs])]).astype(np.int64)
+        rows = np.repeat(offsets[docs] - sub_offsets[:-1], lengths[docs]) + np.arange(sub_offsets[-1])
+        out[:, rows] = _padded_smoothing(n_chars[rows], [p[rows] for p in ps], sub_offsets)
+    return out
+
+
+def _length_groups(lengths: np.ndarray) -> list[np.ndarray]:
+    """The documents (indexes, in batch order within a group) by length class: lengths within a
+    factor of two (1, 2-3, 4-7, ...) share a group, so a group pads each document to under twice
+    its length. Empty documents go with the shortest."""
+    if not len(lengths):
+        return []
+    cls = np.floor(np.log2(np.maximum(lengths, 1))).astype(np.int64)
+    return [np.flatnonzero(cls == c) for c in np.unique(cls)]
+
+
+def _padded_smoothing(n_chars: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> np.ndarray:
+    """batch_smoothing for documents laid out in one (documents x longest document) array."""
+    n = len(n_chars)
     k = len(ps)
     P = np.stack(ps)  # (k, n)
-    keep = X1[:, _KEEP2]
-    k0 = keep.shape[1]
-    out = np.empty((k, n, k0 + len(SMOOTH)), dtype=np.float32)
+    out = np.empty((k, n, len(SMOOTH)), dtype=np.float32)
     if n == 0:
-        return list(out)
-    out[:, :, :k0] = keep
-    col = np.moveaxis(out[:, :, k0:], 2, 0)  # col[j]: a (k, n) view of smoothing column j
+        return out
+    col = np.moveaxis(out, 2, 0)  # col[j]: a (k, n) view of smoothing column j
     lay = _Padded(offsets)
     local, n_of = lay.local, lay.n_of
     B = 1.0 - P  # body probability
@@ -94,7 +139,7 @@ def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> l
     col[10] = bprev
     col[11] = bnext
     col[12] = np.minimum(bprev, bnext)
-    lens = np.expm1(X1[:, _IDX["n_chars"]].astype(np.float64))
+    lens = np.expm1(n_chars.astype(np.float64))
     BM = B * lens
     tot = np.empty((k, n))
     median = np.empty((k, n))
@@ -127,7 +172,7 @@ def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> l
     col[21] = from_main((P >= 0.5) * lens)
     col[22] = np.sign(local.astype(np.float64) - main)
     col[23] = from_main((P < 0.5).astype(np.int64))
-    return list(out)
+    return out
 
 
 def _shifted(values: np.ndarray, s: int, lay: _Padded, beyond: float, out: np.ndarray | None = None) -> np.ndarray:

@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from newsclean.cleaners.corpus import DocContext
-from newsclean.cleaners.model.compiled import prepare
+from newsclean.cleaners.model.compiled import Prepared, lightgbm_input, prepare
 from newsclean.cleaners.model.headline import full_headline
 
 MODEL_VERSION = "line-model-6"
@@ -163,25 +163,33 @@ class LineModel:
         line features are computed in one batched pass and each booster scores every document's
         rows in one call. The same values as analyse() on each document."""
         from newsclean.cleaners.engine.features import batch_features
-        from newsclean.cleaners.engine.smoothing import batch_stage2
+        from newsclean.cleaners.engine.smoothing import batch_smoothing
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
             return [(np.zeros(0), None) for _ in docs]
         X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
-        X1in = prepare(X1) if len(self._chains) > 1 else X1  # every chain's stage 1 reads the same rows
+        X1in = prepare(X1)  # every chain's stage 1 reads the same rows, and every stage 2 their columns
         p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
+        p1 = p1s[0] if len(self._chains) == 1 else np.mean(p1s, axis=0)
         # each document's smoothing features read its own rows only (newsclean.cleaners.engine.smoothing),
-        # then every chain's stage 2 scores the batch's rows in one call
-        if len(self._chains) == 1:
-            p1 = p1s[0]
-            (X2,) = batch_stage2(X1, [p1], offsets)
-            p2 = self._predict[self._chains[0][1]](X2)
-        else:
-            p1 = np.mean(p1s, axis=0)
-            *X2s, X2 = batch_stage2(X1, [*p1s, p1], offsets)
-            p2 = np.mean([self._predict[stage2](X) for (_, stage2), X in zip(self._chains, X2s)], axis=0)
+        # then every chain's stage 2 scores the batch's rows in one call. A chain's stage-2 rows
+        # are the stage-1 columns (prepared once) and its smoothing columns: one buffer, its
+        # smoothing columns refilled per chain. The headline reads the rows of the mean stage 1.
+        smooth = batch_smoothing(X1[:, self._fx._IDX["n_chars"]], [*p1s, p1] if len(self._chains) > 1 else [p1], offsets)
+        keep = self._fx._KEEP2
+        k0 = len(range(*keep.indices(X1.shape[1])))
+        rows = np.empty((X1.shape[0], k0 + smooth.shape[2]), dtype=np.float64)
+        rows[:, :k0] = X1in[:, keep]
+        p2s = []
+        for (_, stage2), sm in zip(self._chains, smooth):
+            rows[:, k0:] = lightgbm_input(sm)
+            p2s.append(self._predict[stage2](rows.view(Prepared)))
+        p2 = p2s[0] if len(p2s) == 1 else np.mean(p2s, axis=0)
+        X2 = np.empty((X1.shape[0], k0 + smooth.shape[2]), dtype=np.float32)
+        X2[:, :k0] = X1[:, keep]
+        X2[:, k0:] = smooth[-1]
         out = []
         for k, ((a, b), lines) in enumerate(zip(spans, docs)):
             if not lines:
