@@ -22,6 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
+from lxml import etree
+
 from newsclean.cleaners.metadata.dates import _DATE, _UPDATED, UPDATE_WORD, parse_date, plausible
 from newsclean.cleaners.metadata.urls import date_from_url
 
@@ -51,7 +53,7 @@ _PUBLISHED = re.compile(r"publi|creat|issue|release|pub|original|posted|first", 
 _ASIDE = re.compile(r"comment|related|sidebar|widget|recommend|popular|trending|teaser|reply|footer", re.I)
 _ASIDE_TAGS = frozenset({"aside", "footer", "nav"})
 _ARTICLE_TAGS = frozenset({"article", "main", "header"})
-_YEARISH = re.compile(r"(?:19|20)\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2}")
+_YEARISH = re.compile(r"(?:19|20)\d{2}")
 _ARTICLE_TYPES = re.compile(r"article|posting|report|news|blog|story|video|webpage", re.I)
 TEXT_MAX_CHARS = 160  # a stamp or byline is short; a paragraph's dates are the story's events
 TEXT_MAX_CANDIDATES = 40
@@ -133,75 +135,86 @@ class PageDates:
     n_nodes: int
 
 
+# What date_candidates reads is found by libxml2, then placed in document order in one pass (a
+# Python test on every element and text costs twice as much)
+_SHOWN_DATES = etree.XPath("/html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]")
+# short texts that may hold a year, in document order (date_candidates reads their dates)
+_YEAR_TEXTS = etree.XPath("/html/body/descendant::text()[contains(., '20') or contains(., '19')]"
+                          "[string-length(.) <= $most]")
+_FIRST_H1 = etree.XPath("/html/body/descendant::h1[1]")
+_NOT_TEXT = frozenset({"script", "style", "noscript", "template", "time"})
+
+
 def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
                     today: dt.date | None = None) -> PageDates:
-    """Every date `tree` (an lxml HTML tree) offers, in one pass over its elements, plus the URL's
-    date and htmldate's pick (an ISO string, as trafilatura's metadata holds it)."""
+    """Every date `tree` (an lxml HTML tree) offers, plus the URL's date and htmldate's pick (an
+    ISO string, as trafilatura's metadata holds it)."""
     out: list[Candidate] = []
-    h1 = None
-    i = -1
+    placed: list[tuple] = []  # (element, date, source, shown): placed in document order at the end
 
-    def add(value, source, index=None, el=None, article_type=False, shown=False):
+    def add(value, source, el=None, article_type=False, shown=False):
         d = _value_date(value, today) if isinstance(value, str) else value
         if d is None:
             return
-        inside, aside = _surroundings(el) if el is not None else (False, False)
-        out.append(Candidate(d, source, index, inside, aside, article_type, shown))
+        if el is not None:
+            placed.append((el, d, source, shown))
+        else:
+            out.append(Candidate(d, source, article_type=article_type))
 
     add(htmldate, "htmldate")
     add(date_from_url(url, today) if url else None, "url")
     root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
+    for el in root.iter("meta"):
+        key = " ".join(filter(None, (el.get("name"), el.get("property"), el.get("itemprop"), el.get("http-equiv"))))
+        if not key or not _META_KEY.search(key) or _META_SKIP.search(key):
+            continue
+        content = el.get("content") or el.get("datetime")
+        if el.get("itemprop") and any(a.tag == "body" for a in el.iterancestors()):
+            add(content, "itemprop_modified" if _MODIFIED.search(key) else "itemprop_published", el)
+        else:
+            add(content, "meta_modified" if _MODIFIED.search(key) else (
+                "meta_published" if _PUBLISHED.search(key) else "meta_date"))
+    for el in root.iter("script"):
+        if "ld+json" not in (el.get("type") or "") or not el.text or len(el.text) > JSON_MAX_CHARS:
+            continue
+        try:
+            data = json.loads(el.text, strict=False)
+        except ValueError:
+            continue
+        found: list = []
+        _json_dates(data, found)
+        for value, source, article in found:
+            add(value, source, article_type=article)
+    for el in _SHOWN_DATES(root):
+        prop = el.get("itemprop") or ""
+        value = el.get("datetime") or el.get("content") or (el.text_content() or "")[:TEXT_MAX_CHARS]
+        parent = el.getparent()
+        context = " ".join(filter(None, (prop, el.get("class"), parent.get("class") if parent is not None else None)))
+        modified = bool(_MODIFIED.search(context))
+        if prop:
+            add(value, "itemprop_modified" if modified else "itemprop_published", el, shown=True)
+        else:
+            add(value, "time_modified" if modified else "time", el, shown=True)
     texts = 0
-    in_body = False
-    for i, el in enumerate(root.iter()):
-        tag = el.tag
-        if not isinstance(tag, str):
+    for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
+        el = text.getparent()  # a tail's is the element it follows: "<legend>Title</legend> 20 December 2025"
+        if el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text) or not _DATE.search(text):
             continue
-        if tag == "body":
-            in_body = True
-        elif tag == "h1" and h1 is None and in_body:
-            h1 = i
-        if tag == "meta":
-            key = " ".join(filter(None, (el.get("name"), el.get("property"), el.get("itemprop"), el.get("http-equiv"))))
-            if not key or not _META_KEY.search(key) or _META_SKIP.search(key):
-                continue
-            content = el.get("content") or el.get("datetime")
-            if el.get("itemprop") and in_body:
-                source = "itemprop_modified" if _MODIFIED.search(key) else "itemprop_published"
-                add(content, source, i, el)
-            else:
-                source = "meta_modified" if _MODIFIED.search(key) else (
-                    "meta_published" if _PUBLISHED.search(key) else "meta_date")
-                add(content, source)
-        elif tag == "script":
-            if "ld+json" not in (el.get("type") or "") or not el.text or len(el.text) > JSON_MAX_CHARS:
-                continue
-            try:
-                data = json.loads(el.text, strict=False)
-            except ValueError:
-                continue
-            found: list = []
-            _json_dates(data, found)
-            for value, source, article in found:
-                add(value, source, article_type=article)
-        elif not in_body:
-            continue
-        elif tag == "time" or (el.get("itemprop") or "").startswith("date"):
-            prop = el.get("itemprop") or ""
-            value = el.get("datetime") or el.get("content") or (el.text_content() or "")[:TEXT_MAX_CHARS]
-            context = " ".join(filter(None, (prop, el.get("class"), (el.getparent().get("class") if el.getparent() is not None else None))))
-            modified = bool(_MODIFIED.search(context))
-            if prop:
-                add(value, "itemprop_modified" if modified else "itemprop_published", i, el, shown=True)
-            else:
-                add(value, "time_modified" if modified else "time", i, el, shown=True)
-        elif texts < TEXT_MAX_CANDIDATES and tag not in ("style", "noscript", "template"):
-            for text in (el.text, el.tail):  # a tail: "<legend>Title</legend> 20 December 2025"
-                if text and len(text) <= TEXT_MAX_CHARS and _YEARISH.search(text) and _DATE.search(text):
-                    texts += 1
-                    context = text + " " + (el.get("class") or "")
-                    add(text, "text_modified" if _UPDATED.search(context) else "text", i, el, shown=True)
-    return PageDates(out, h1, i + 1)
+        add(str(text), "text_modified" if _UPDATED.search(text + " " + (el.get("class") or "")) else "text", el, shown=True)
+        texts += 1
+        if texts >= TEXT_MAX_CANDIDATES:
+            break
+    h1 = _FIRST_H1(root)
+    wanted = {el for el, *_ in placed} | set(h1)
+    order: dict = {}
+    n = 0
+    for n, el in enumerate(root.iter()):
+        if el in wanted:
+            order[el] = n
+    for el, d, source, shown in placed:
+        inside, aside = _surroundings(el)
+        out.append(Candidate(d, source, order.get(el), inside, aside, shown=shown))
+    return PageDates(out, order.get(h1[0]) if h1 else None, n + 1)
 
 
 FEATURES = (
@@ -220,8 +233,13 @@ FEATURES = (
 
 def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
     """The distinct days among the page's candidates (earliest first) and one FEATURES row for each."""
-    candidates, h1_index, n_elements = page.candidates, page.h1_index, page.n_nodes
+    h1_index, n_elements = page.h1_index, page.n_nodes
+    # a day written only in readers' comments, a sidebar or a list of other articles dates something
+    # else (on the dev pages: 615 such days, 1 of them a publication date), and
+    # is never chosen (it still counts among the page's dates)
+    candidates = page.candidates
     days = sorted({c.date for c in candidates})
+    chosen = {c.date for c in candidates if not (c.shown and c.in_aside)}
     if not days:
         return [], []
     url_day = next((c.date for c in candidates if c.source == "url"), None)
@@ -264,7 +282,8 @@ def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
             len(shown_days), min(mine_shown, default=-1.0),
         ]
         rows.append([float(x) for x in row])
-    return days, rows
+    keep = [i for i, day in enumerate(days) if day in chosen]
+    return [days[i] for i in keep], [rows[i] for i in keep]
 
 
 @lru_cache(maxsize=1)
