@@ -2,8 +2,8 @@
 
 bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else newsclean.cleaners.encoding)
 -> one lxml tree -> trafilatura `bare_extraction(include_comments=False, with_metadata=True)`:
-body text, title, date (htmldate's original publication date, never last-modified), sitename,
-url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
+body text, title, date (newsclean.cleaners.metadata.date_ranker: htmldate's original publication
+date is one candidate among the page's dates), sitename, url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
 visible text (one block per line) is returned too, as the other candidate body. Nothing here
 calls the cleaner: the caller (newsclean.cleaners.pipeline) chooses between the candidates with it, sets
 the visible text as the body (mode "visible text", `fallback`) when it chooses that one, and

@@ -3,7 +3,7 @@
 htmldate's pick is one candidate among others: the schema.org JSON-LD dates, the <meta> tags that
 name a date (article:published_time, pubdate, dc.date, parsely-pub-date...; any whose name says
 publish, date or time), itemprop dates, <time> elements, the URL's date and the dates written in
-short text near the headline (bylines, stamps). Each candidate carries its source and where it sits
+the page's short texts (bylines, stamps). Each candidate carries its source and where it sits
 (inside the article or in a comment, a sidebar, a related-articles list). The candidates are
 grouped by day; each day is described by features that hold across sites (which kinds of source
 name it, how many agree, is it the earliest or the latest, how far from the URL's date and from
@@ -24,7 +24,8 @@ from typing import Iterable
 
 from lxml import etree
 
-from newsclean.cleaners.metadata.dates import _DATE, _UPDATED, UPDATE_WORD, parse_date, plausible
+from newsclean.cleaners.metadata.dates import _UPDATED, parse_date, plausible
+from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
 from newsclean.cleaners.metadata.urls import date_from_url
 
 MODEL_DIR = Path(__file__).resolve().parent / "files"
@@ -103,12 +104,14 @@ def _surroundings(el) -> tuple[bool, bool]:
     return in_article, in_aside
 
 
-def _json_dates(data, out: list, depth: int = 0, article: bool = False) -> None:
+def _json_dates(data, out: list, depth: int = 0) -> None:
+    """(value, source, of an article-type object) for every date of a JSON-LD document; a date of
+    an object nested in another (a series, a list of other articles) is "jsonld_nested"."""
     if depth > 6:
         return
     if isinstance(data, list):
         for item in data:
-            _json_dates(item, out, depth, article)
+            _json_dates(item, out, depth)
         return
     if not isinstance(data, dict):
         return
@@ -120,9 +123,9 @@ def _json_dates(data, out: list, depth: int = 0, article: bool = False) -> None:
             source = "jsonld_nested" if depth > 0 else ("jsonld_modified" if key == "dateModified" else "jsonld_published")
             out.append((value, source, is_article))
         elif key == "@graph":
-            _json_dates(value, out, depth, article)  # the graph's members are top-level objects
+            _json_dates(value, out, depth)  # the graph's members are top-level objects
         elif isinstance(value, (dict, list)):
-            _json_dates(value, out, depth + 1, is_article)
+            _json_dates(value, out, depth + 1)
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
             continue
         try:
             data = json.loads(el.text, strict=False)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             continue
         found: list = []
         _json_dates(data, found)
@@ -198,7 +201,7 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
     texts = 0
     for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
         el = text.getparent()  # a tail's is the element it follows: "<legend>Title</legend> 20 December 2025"
-        if el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text) or not _DATE.search(text):
+        if el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text) or not DATE_RE.search(text):
             continue
         add(str(text), "text_modified" if _UPDATED.search(text + " " + (el.get("class") or "")) else "text", el, shown=True)
         texts += 1
@@ -235,8 +238,8 @@ def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
     """The distinct days among the page's candidates (earliest first) and one FEATURES row for each."""
     h1_index, n_elements = page.h1_index, page.n_nodes
     # a day written only in readers' comments, a sidebar or a list of other articles dates something
-    # else (on the dev pages: 615 such days, 1 of them a publication date), and
-    # is never chosen (it still counts among the page's dates)
+    # else (615 such days on the dev pages, 1 of them a publication date): it counts among the
+    # page's dates but is never chosen
     candidates = page.candidates
     days = sorted({c.date for c in candidates})
     chosen = {c.date for c in candidates if not (c.shown and c.in_aside)}
@@ -247,7 +250,7 @@ def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
     text_days = list(dict.fromkeys(c.date for c in sorted(
         (c for c in candidates if c.source in ("text", "text_modified")), key=lambda c: c.index or 0)))
     # the days the page shows under its headline, nearest first (comments and related lists aside)
-    shown = sorted((c for c in candidates if c.shown and not c.in_aside
+    shown = sorted((c for c in candidates if c.shown and not c.in_aside and c.index is not None
                     and (h1_index is None or c.index > h1_index)), key=lambda c: c.index)
     shown_days = list(dict.fromkeys(c.date for c in shown))
     rows = []
