@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from newsclean.cleaners.extract_html import extract_html, parse_html
+from newsclean.cleaners.extract_html import extract_html, page_metadata, parse_html
 from newsclean.cleaners.metadata import date_ranker as dr
 
 PUBLISHED, MODIFIED, COMMENT, RELATED, OLDER = (dt.date(2024, 3, 5), dt.date(2024, 6, 20), dt.date(2024, 3, 7),
@@ -111,9 +111,13 @@ def test_the_byline_date_under_the_headline_is_taken():
     assert dr.published_date(parse_html(html), None, None) == PUBLISHED
 
 
-def test_extract_html_takes_the_ranked_date():
-    ext = extract_html(ARTICLE.encode(), url="https://example.com/news/storm-hits-coast")
-    assert ext.published == PUBLISHED
+def test_extract_html_takes_the_ranked_date_over_htmldates_pick():
+    # only a revision date in the markup: htmldate gives it; the byline under the headline wins
+    html = f"""<html><head><meta property="article:modified_time" content="2024-06-20T10:00:00Z"></head><body>
+    <article><h1>Storm hits coast</h1><p class="byline">By Jane Roe | March 5, 2024</p>{BODY}</article></body></html>"""
+    assert page_metadata(parse_html(html), None).date == MODIFIED.isoformat()
+    assert extract_html(html.encode()).published == PUBLISHED
+    assert extract_html(ARTICLE.encode(), url="https://example.com/news/storm-hits-coast").published == PUBLISHED
 
 
 @pytest.mark.parametrize("scores, threshold, expected", [
