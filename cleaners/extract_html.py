@@ -2,8 +2,8 @@
 
 bytes -> text (a BOM, else the declared charset: HTTP header or <meta>, else newsclean.cleaners.encoding)
 -> one lxml tree -> trafilatura `bare_extraction(include_comments=False, with_metadata=True)`:
-body text, title, date (htmldate's original publication date, never last-modified), sitename,
-url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
+body text, title, date (newsclean.cleaners.metadata.date_ranker: htmldate's original publication
+date is one candidate among the page's dates), sitename, url, author. When trafilatura finds no body, or one that is tiny beside the page, the page's
 visible text (one block per line) is returned too, as the other candidate body. Nothing here
 calls the cleaner: the caller (newsclean.cleaners.pipeline) chooses between the candidates with it, sets
 the visible text as the body (mode "visible text", `fallback`) when it chooses that one, and
@@ -33,6 +33,7 @@ from lxml import etree
 
 from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
+from newsclean.cleaners.metadata import date_ranker
 from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
 from newsclean.cleaners.shape import fold
@@ -243,15 +244,6 @@ def page_chars(tree, whole: int | None = None) -> int:
         if next(el.iterancestors(_HIDDEN_TAGS), None) is None:  # outermost hidden element only
             hidden += nonspace_chars(_STRING(el))
     return (body_chars(tree) if whole is None else whole) - hidden
-
-
-def _date(value: Any) -> dt.date | None:
-    if not value:
-        return None
-    try:
-        return dt.date.fromisoformat(str(value)[:10])
-    except ValueError:
-        return None
 
 
 @dataclass(frozen=True)
@@ -652,7 +644,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     visible = visible_text(tree) if not body or nonspace_chars(body) < VISIBLE_BELOW * page else None
     if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
-    published = _date(doc.date)
+    # htmldate's pick is one candidate among the page's dates (newsclean.cleaners.metadata.date_ranker)
+    published = date_ranker.published_date(tree, page_url, doc.date)
     features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
                              dated=published is not None, authored=bool(doc.author)) if page_kind else ()
     candidates = [text for text in (body, visible) if text is not None]

@@ -1,0 +1,326 @@
+"""The HTML page's publication date, ranked among every date the page offers.
+
+htmldate's pick is one candidate among others: the schema.org JSON-LD dates, the <meta> tags that
+name a date (article:published_time, pubdate, dc.date, parsely-pub-date...; any whose name says
+publish, date or time), itemprop dates, <time> elements, the URL's date and the dates written in
+the page's short texts (bylines, stamps). Each candidate carries its source and where it sits
+(inside the article or in a comment, a sidebar, a related-articles list). The candidates are
+grouped by day; each day is described by features that hold across sites (which kinds of source
+name it, how many agree, is it the earliest or the latest, how far from the URL's date and from
+htmldate's pick, where it sits relative to the headline) and scored by a small LightGBM model
+(files/date_ranker.lgb.txt, trained by newsclean.cleaners.metadata.train_date_ranker). The best
+day wins when its score reaches the threshold in files/date_ranker.json; below it the page gets
+no date from its HTML (a wrong date is worse for a corpus than none).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from lxml import etree
+
+from newsclean.cleaners.metadata.dates import _UPDATED, parse_date, plausible
+from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
+from newsclean.cleaners.metadata.urls import date_from_url
+
+MODEL_DIR = Path(__file__).resolve().parent / "files"
+MODEL_FILE = MODEL_DIR / "date_ranker.lgb.txt"
+META_FILE = MODEL_DIR / "date_ranker.json"
+
+# Where a candidate comes from. "modified" sources date a revision, not the publication.
+SOURCES = (
+    "htmldate",  # htmldate's original-date pick (extensive search), as trafilatura's metadata ran it
+    "jsonld_published", "jsonld_modified", "jsonld_nested",  # nested: a date of an object inside another
+    "meta_published", "meta_modified", "meta_date",
+    "itemprop_published", "itemprop_modified",
+    "time", "time_modified",
+    "text", "text_modified",
+    "url",
+)
+MODIFIED_SOURCES = frozenset({"jsonld_modified", "meta_modified", "itemprop_modified", "time_modified", "text_modified"})
+
+_ISO = re.compile(r"((?:19|20)\d{2})-(\d{2})-(\d{2})")
+_COMPACT = re.compile(r"^((?:19|20)\d{2})(\d{2})(\d{2})(?:\D|$)")
+_META_KEY = re.compile(r"date|time|publish|modif|updat|created|issued|posted", re.I)
+_META_SKIP = re.compile(r"viewport|format|theme|zone|read|refresh|expire|cache|duration|generat|verif", re.I)
+_MODIFIED = re.compile(r"modif|updat|revis|" + UPDATE_WORD, re.I)
+_PUBLISHED = re.compile(r"publi|creat|issue|release|pub|original|posted|first", re.I)
+# a candidate's surroundings that date something else: readers' comments, lists of other articles
+_ASIDE = re.compile(r"comment|related|sidebar|widget|recommend|popular|trending|teaser|reply|footer", re.I)
+_ASIDE_TAGS = frozenset({"aside", "footer", "nav"})
+_ARTICLE_TAGS = frozenset({"article", "main", "header"})
+_YEARISH = re.compile(r"(?:19|20)\d{2}")
+_ARTICLE_TYPES = re.compile(r"article|posting|report|news|blog|story|video|webpage", re.I)
+TEXT_MAX_CHARS = 160  # a stamp or byline is short; a paragraph's dates are the story's events
+TEXT_MAX_CANDIDATES = 40
+JSON_MAX_CHARS = 200_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One date the page offers: its day, its source (SOURCES), its element's place in document
+    order (None for the head's and the URL's), and its surroundings."""
+
+    date: dt.date
+    source: str
+    index: int | None = None
+    in_article: bool = False
+    in_aside: bool = False
+    article_type: bool = False  # a JSON-LD object of an article type
+    shown: bool = False  # written in the page's visible text (a <time>, a stamp), not only in markup
+
+
+def _value_date(value: str | None, today: dt.date | None = None) -> dt.date | None:
+    """A machine-written date (ISO, 20180224...), else a written one (newsclean.cleaners.metadata.dates)."""
+    if not value:
+        return None
+    value = value.strip()
+    m = _ISO.search(value[:40]) or _COMPACT.match(value)
+    if m is not None:
+        try:
+            return plausible(dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))), today)
+        except ValueError:
+            return None
+    if len(value) > TEXT_MAX_CHARS or not _YEARISH.search(value):
+        return None
+    d = parse_date(value)
+    return plausible(d, today) if d else None
+
+
+def _surroundings(el) -> tuple[bool, bool]:
+    """(inside the article's own markup, inside a comment, sidebar, related list or footer)."""
+    in_article = in_aside = False
+    for a in el.iterancestors():
+        tag = a.tag if isinstance(a.tag, str) else ""
+        if tag in _ARTICLE_TAGS or a.get("itemprop") == "articleBody":
+            in_article = True
+        if tag in _ASIDE_TAGS or _ASIDE.search((a.get("class") or "") + " " + (a.get("id") or "")):
+            in_aside = True
+    return in_article, in_aside
+
+
+def _json_dates(data, out: list, depth: int = 0) -> None:
+    """(value, source, of an article-type object) for every date of a JSON-LD document; a date of
+    an object nested in another (a series, a list of other articles) is "jsonld_nested"."""
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data:
+            _json_dates(item, out, depth)
+        return
+    if not isinstance(data, dict):
+        return
+    kind = data.get("@type")
+    kind = " ".join(kind) if isinstance(kind, list) else str(kind or "")
+    is_article = bool(_ARTICLE_TYPES.search(kind))
+    for key, value in data.items():
+        if key in ("datePublished", "dateCreated", "uploadDate", "dateModified") and isinstance(value, str):
+            source = "jsonld_nested" if depth > 0 else ("jsonld_modified" if key == "dateModified" else "jsonld_published")
+            out.append((value, source, is_article))
+        elif key == "@graph":
+            _json_dates(value, out, depth)  # the graph's members are top-level objects
+        elif isinstance(value, (dict, list)):
+            _json_dates(value, out, depth + 1)
+
+
+@dataclass(frozen=True)
+class PageDates:
+    """A page's candidates, where its headline sits (the first <h1> of the body, in document
+    order) and how many nodes it has."""
+
+    candidates: list[Candidate]
+    h1_index: int | None
+    n_nodes: int
+
+
+# What date_candidates reads is found by libxml2, then placed in document order in one pass (a
+# Python test on every element and text costs twice as much)
+_SHOWN_DATES = etree.XPath("/html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]")
+# short texts that may hold a year, in document order (date_candidates reads their dates)
+_YEAR_TEXTS = etree.XPath("/html/body/descendant::text()[contains(., '20') or contains(., '19')]"
+                          "[string-length(.) <= $most]")
+_FIRST_H1 = etree.XPath("/html/body/descendant::h1[1]")
+_NOT_TEXT = frozenset({"script", "style", "noscript", "template", "time"})
+
+
+def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
+                    today: dt.date | None = None) -> PageDates:
+    """Every date `tree` (an lxml HTML tree) offers, plus the URL's date and htmldate's pick (an
+    ISO string, as trafilatura's metadata holds it)."""
+    out: list[Candidate] = []
+    placed: list[tuple] = []  # (element, date, source, shown): placed in document order at the end
+
+    def add(value, source, el=None, article_type=False, shown=False):
+        d = _value_date(value, today) if isinstance(value, str) else value
+        if d is None:
+            return
+        if el is not None:
+            placed.append((el, d, source, shown))
+        else:
+            out.append(Candidate(d, source, article_type=article_type))
+
+    add(htmldate, "htmldate")
+    add(date_from_url(url, today) if url else None, "url")
+    root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
+    for el in root.iter("meta"):
+        key = " ".join(filter(None, (el.get("name"), el.get("property"), el.get("itemprop"), el.get("http-equiv"))))
+        if not key or not _META_KEY.search(key) or _META_SKIP.search(key):
+            continue
+        content = el.get("content") or el.get("datetime")
+        if el.get("itemprop") and any(a.tag == "body" for a in el.iterancestors()):
+            add(content, "itemprop_modified" if _MODIFIED.search(key) else "itemprop_published", el)
+        else:
+            add(content, "meta_modified" if _MODIFIED.search(key) else (
+                "meta_published" if _PUBLISHED.search(key) else "meta_date"))
+    for el in root.iter("script"):
+        if "ld+json" not in (el.get("type") or "") or not el.text or len(el.text) > JSON_MAX_CHARS:
+            continue
+        try:
+            data = json.loads(el.text, strict=False)
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+            continue
+        found: list = []
+        _json_dates(data, found)
+        for value, source, article in found:
+            add(value, source, article_type=article)
+    for el in _SHOWN_DATES(root):
+        prop = el.get("itemprop") or ""
+        value = el.get("datetime") or el.get("content") or (el.text_content() or "")[:TEXT_MAX_CHARS]
+        parent = el.getparent()
+        context = " ".join(filter(None, (prop, el.get("class"), parent.get("class") if parent is not None else None)))
+        modified = bool(_MODIFIED.search(context))
+        if prop:
+            add(value, "itemprop_modified" if modified else "itemprop_published", el, shown=True)
+        else:
+            add(value, "time_modified" if modified else "time", el, shown=True)
+    texts = 0
+    for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
+        el = text.getparent()  # a tail's is the element it follows: "<legend>Title</legend> 20 December 2025"
+        if el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text) or not DATE_RE.search(text):
+            continue
+        add(str(text), "text_modified" if _UPDATED.search(text + " " + (el.get("class") or "")) else "text", el, shown=True)
+        texts += 1
+        if texts >= TEXT_MAX_CANDIDATES:
+            break
+    h1 = _FIRST_H1(root)
+    wanted = {el for el, *_ in placed} | set(h1)
+    order: dict = {}
+    n = 0
+    for n, el in enumerate(root.iter()):
+        if el in wanted:
+            order[el] = n
+    for el, d, source, shown in placed:
+        inside, aside = _surroundings(el)
+        out.append(Candidate(d, source, order.get(el), inside, aside, shown=shown))
+    return PageDates(out, order.get(h1[0]) if h1 else None, n + 1)
+
+
+FEATURES = (
+    *(f"n_{s}" for s in SOURCES),
+    "n_sources", "n_mentions", "n_published_type", "only_modified",
+    "n_dates", "is_earliest", "is_latest", "rank_from_earliest",
+    "has_url", "days_to_url", "after_url",
+    "has_htmldate", "days_to_htmldate",
+    "days_to_earliest", "days_to_latest",
+    "first_index_frac", "elements_from_h1", "before_h1",
+    "any_in_article", "any_in_aside", "all_in_aside", "jsonld_article",
+    "text_order", "head_mentions",
+    "order_after_h1", "nearest_from_h1", "n_days_after_h1", "shown_after_h1",
+)
+
+
+def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
+    """The distinct days among the page's candidates (earliest first) and one FEATURES row for each."""
+    h1_index, n_elements = page.h1_index, page.n_nodes
+    # a day written only in readers' comments, a sidebar or a list of other articles dates something
+    # else (615 such days on the dev pages, 1 of them a publication date): it counts among the
+    # page's dates but is never chosen
+    candidates = page.candidates
+    days = sorted({c.date for c in candidates})
+    chosen = {c.date for c in candidates if not (c.shown and c.in_aside)}
+    if not days:
+        return [], []
+    url_day = next((c.date for c in candidates if c.source == "url"), None)
+    pick = next((c.date for c in candidates if c.source == "htmldate"), None)
+    text_days = list(dict.fromkeys(c.date for c in sorted(
+        (c for c in candidates if c.source in ("text", "text_modified")), key=lambda c: c.index or 0)))
+    # the days the page shows under its headline, nearest first (comments and related lists aside)
+    shown = sorted((c for c in candidates if c.shown and not c.in_aside and c.index is not None
+                    and (h1_index is None or c.index > h1_index)), key=lambda c: c.index)
+    shown_days = list(dict.fromkeys(c.date for c in shown))
+    rows = []
+    n = len(days)
+    for r, day in enumerate(days):
+        mine = [c for c in candidates if c.date == day]
+        counts = [sum(c.source == s for c in mine) for s in SOURCES]
+        sources = {c.source for c in mine}
+        placed = [c for c in mine if c.index is not None]
+        first = min((c.index for c in placed), default=None)
+        in_page = [c for c in mine if c.shown]
+        mine_shown = [c.index - (h1_index or 0) for c in shown if c.date == day]
+        row = [
+            *counts,
+            len(sources), len(mine), sum(s not in MODIFIED_SOURCES and s not in ("url", "htmldate") for s in sources),
+            float(sources <= MODIFIED_SOURCES),
+            n, float(r == 0), float(r == n - 1), r / max(n - 1, 1),
+            float(url_day is not None), abs((day - url_day).days) if url_day else -1.0,
+            float(url_day is not None and day > url_day),
+            float(pick is not None), abs((day - pick).days) if pick else -1.0,
+            (day - days[0]).days, (days[-1] - day).days,
+            first / n_elements if first is not None and n_elements else -1.0,
+            abs(first - h1_index) if first is not None and h1_index is not None else -1.0,
+            float(first is not None and h1_index is not None and first < h1_index),
+            float(any(c.in_article for c in in_page)), float(any(c.in_aside for c in in_page)),
+            float(bool(in_page) and all(c.in_aside for c in in_page)),
+            float(any(c.article_type for c in mine if c.source.startswith("jsonld"))),
+            float(text_days.index(day)) if day in text_days else -1.0,
+            sum(c.index is None and c.source not in ("url", "htmldate") for c in mine),
+            float(shown_days.index(day)) if day in shown_days else -1.0,
+            min((c.index - h1_index for c in placed), key=abs) if placed and h1_index is not None else -9999.0,
+            len(shown_days), min(mine_shown, default=-1.0),
+        ]
+        rows.append([float(x) for x in row])
+    keep = [i for i, day in enumerate(days) if day in chosen]
+    return [days[i] for i in keep], [rows[i] for i in keep]
+
+
+@lru_cache(maxsize=1)
+def _model():
+    """The packaged booster and its metadata (threshold, feature names), read once."""
+    import lightgbm as lgb
+
+    meta = json.loads(META_FILE.read_text(encoding="utf-8"))
+    if tuple(meta["features"]) != FEATURES:
+        raise RuntimeError(f"{META_FILE.name} was trained on other features; rebuild it with "
+                           "python -m newsclean.cleaners.metadata.train_date_ranker")
+    return lgb.Booster(model_file=str(MODEL_FILE)), float(meta["threshold"])
+
+
+def score_days(rows: Iterable[list[float]]):
+    import numpy as np
+
+    booster, _ = _model()
+    rows = list(rows)
+    return booster.predict(np.asarray(rows, dtype=np.float64), num_threads=1) if rows else np.zeros(0)
+
+
+def choose(days: list[dt.date], scores, threshold: float) -> dt.date | None:
+    """The best-scored day, or None when its score is under `threshold`."""
+    if not days:
+        return None
+    best = max(range(len(days)), key=lambda i: (scores[i], -i))  # ties: the earliest day
+    return days[best] if scores[best] >= threshold else None
+
+
+def published_date(tree, url: str | None, htmldate: str | None, today: dt.date | None = None) -> dt.date | None:
+    """The page's publication date, or None when no candidate is likely enough."""
+    days, rows = day_features(date_candidates(tree, url, htmldate, today))
+    if not days:
+        return None
+    _, threshold = _model()
+    return choose(days, score_days(rows), threshold)

@@ -1,0 +1,136 @@
+"""The HTML path's publication date: every date a page offers is a candidate with its source and
+place (newsclean.cleaners.metadata.date_ranker), and the packaged ranker picks the publication date
+among them, or none; dates that look like it (the page's revision, a reader's comment, a related
+article's) do not win."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from newsclean.cleaners.extract_html import extract_html, page_metadata, parse_html
+from newsclean.cleaners.metadata import date_ranker as dr
+
+PUBLISHED, MODIFIED, COMMENT, RELATED, OLDER = (dt.date(2024, 3, 5), dt.date(2024, 6, 20), dt.date(2024, 3, 7),
+                                               dt.date(2024, 1, 9), dt.date(2023, 11, 2))
+BODY = ("<p>The storm reached the coast on Tuesday night, and the town's harbour flooded before dawn. "
+        "Residents said the water rose faster than in 2019, when the sea wall was last raised.</p>"
+        "<p>The council will meet on Friday to decide how the repairs are paid for, its leader said.</p>")
+
+ARTICLE = f"""<html><head><title>Storm hits coast</title>
+<meta property="article:published_time" content="2024-03-05T08:00:00+00:00">
+<meta property="article:modified_time" content="2024-06-20T10:00:00+00:00">
+<meta name="parsely-pub-date" content="2024-03-05T08:00:00Z">
+<script type="application/ld+json">{{"@context": "https://schema.org", "@type": "NewsArticle",
+ "headline": "Storm hits coast", "datePublished": "2024-03-05T08:00:00Z", "dateModified": "2024-06-20T10:00:00Z",
+ "isPartOf": {{"@type": "CreativeWorkSeries", "datePublished": "2010-01-01"}}}}</script>
+</head><body><header><nav><a href="/">Home</a></nav></header>
+<article><h1>Storm hits coast</h1>
+<div class="byline">By Jane Roe, <time datetime="2024-03-05">March 5, 2024</time></div>
+<p class="updated">Updated June 20, 2024</p>
+{BODY}
+</article>
+<aside class="related"><h3>Related</h3><ul>
+<li><a href="/a">Older storm</a> <time datetime="2023-11-02">Nov 2, 2023</time></li>
+<li><a href="/b">Flood defences</a> <span class="date">January 9, 2024</span></li></ul></aside>
+<section id="comments"><div class="comment"><span class="comment-date">March 7, 2024 at 9:15 am</span>
+<p>Stay safe!</p></div></section>
+</body></html>"""
+
+
+def _sources(page: dr.PageDates) -> dict[str, set[dt.date]]:
+    out: dict[str, set[dt.date]] = {}
+    for c in page.candidates:
+        out.setdefault(c.source, set()).add(c.date)
+    return out
+
+
+def test_candidates_carry_their_source():
+    page = dr.date_candidates(parse_html(ARTICLE), "https://example.com/2024/03/05/storm", "2024-03-05")
+    got = _sources(page)
+    assert got["htmldate"] == {PUBLISHED} and got["url"] == {PUBLISHED}
+    assert got["meta_published"] == {PUBLISHED}  # article:published_time and parsely-pub-date
+    assert got["meta_modified"] == {MODIFIED}
+    assert got["jsonld_published"] == {PUBLISHED} and got["jsonld_modified"] == {MODIFIED}
+    assert got["jsonld_nested"] == {dt.date(2010, 1, 1)}  # the series' date, not the article's
+    assert got["text_modified"] == {MODIFIED}  # "Updated June 20, 2024"
+    assert {PUBLISHED, OLDER} <= got["time"]
+    assert {COMMENT, RELATED} <= got["text"]
+    assert dt.date(2019, 1, 1) not in {c.date for c in page.candidates}  # a year in the story is no date
+
+
+def test_candidates_know_where_they_sit():
+    page = dr.date_candidates(parse_html(ARTICLE), None, None)
+    by = {(c.source, c.date): c for c in page.candidates}
+    byline = by[("time", PUBLISHED)]
+    assert byline.shown and byline.in_article and not byline.in_aside
+    assert page.h1_index is not None and 0 < byline.index - page.h1_index < 5
+    for look_alike in (("time", OLDER), ("text", RELATED), ("text", COMMENT)):
+        assert by[look_alike].in_aside and by[look_alike].shown, look_alike
+    assert not by[("meta_published", PUBLISHED)].shown and by[("meta_published", PUBLISHED)].index is None
+
+
+def test_meta_names_are_read_generically():
+    html = """<html><head><meta name="sailthru.date" content="2021-07-22 10:00:00">
+    <meta name="DC.date.issued" content="2021-07-22"><meta name="last-modified" content="2022-01-03">
+    <meta name="viewport" content="width=device-width"><meta name="date" content="22/07/2021">
+    <meta itemprop="dateCreated" content="20210722"></head><body><p>x</p></body></html>"""
+    got = _sources(dr.date_candidates(parse_html(html)))
+    assert got["meta_published"] == {dt.date(2021, 7, 22)}  # DC.date.issued, dateCreated (20210722)
+    assert got["meta_modified"] == {dt.date(2022, 1, 3)}
+    assert got["meta_date"] == {dt.date(2021, 7, 22)}  # sailthru.date, date (day first)
+
+
+def test_dates_out_of_range_and_broken_markup_are_no_candidates():
+    html = """<html><head><script type="application/ld+json">{"datePublished": "2999-01-01", </script>
+    <script type="application/ld+json">{"datePublished": "1970-01-01T00:00:00Z"}</script></head>
+    <body><time datetime="soon">Soon</time><p>Posted 31 February 2020</p></body></html>"""
+    assert dr.date_candidates(parse_html(html)).candidates == []
+
+
+def test_the_published_date_wins_over_its_look_alikes():
+    tree = parse_html(ARTICLE)
+    assert dr.published_date(tree, None, None) == PUBLISHED
+    assert dr.published_date(tree, None, MODIFIED.isoformat()) == PUBLISHED  # htmldate's pick is one candidate
+
+
+def test_a_comment_or_related_date_alone_gives_no_date():
+    html = f"""<html><body><article><h1>Storm hits coast</h1>{BODY}</article>
+    <aside class="related"><ul><li><a href="/a">Older storm</a> <time datetime="2023-11-02">Nov 2, 2023</time></li></ul></aside>
+    <section id="comments"><div class="comment"><span>March 7, 2024 at 9:15 am</span><p>Nice</p></div></section>
+    </body></html>"""
+    tree = parse_html(html)
+    assert {c.date for c in dr.date_candidates(tree).candidates} == {OLDER, COMMENT}
+    assert dr.published_date(tree, None, None) is None
+
+
+def test_the_byline_date_under_the_headline_is_taken():
+    html = f"""<html><body><article><h1>Storm hits coast</h1><p class="meta">By Jane Roe | March 5, 2024</p>
+    {BODY}</article></body></html>"""
+    assert dr.published_date(parse_html(html), None, None) == PUBLISHED
+
+
+def test_extract_html_takes_the_ranked_date_over_htmldates_pick():
+    # only a revision date in the markup: htmldate gives it; the byline under the headline wins
+    html = f"""<html><head><meta property="article:modified_time" content="2024-06-20T10:00:00Z"></head><body>
+    <article><h1>Storm hits coast</h1><p class="byline">By Jane Roe | March 5, 2024</p>{BODY}</article></body></html>"""
+    assert page_metadata(parse_html(html), None).date == MODIFIED.isoformat()
+    assert extract_html(html.encode()).published == PUBLISHED
+    assert extract_html(ARTICLE.encode(), url="https://example.com/news/storm-hits-coast").published == PUBLISHED
+
+
+@pytest.mark.parametrize("scores, threshold, expected", [
+    ([0.2, 0.9, 0.3], 0.5, 1),
+    ([0.2, 0.4, 0.3], 0.5, None),  # no day likely enough: none
+    ([0.7, 0.7], 0.5, 0),  # a tie: the earlier day
+])
+def test_choose_takes_the_best_day_over_the_threshold(scores, threshold, expected):
+    days = [dt.date(2024, 1, d) for d in range(1, len(scores) + 1)]
+    assert dr.choose(days, scores, threshold) == (days[expected] if expected is not None else None)
+
+
+def test_packaged_ranker_was_trained_on_these_features():
+    meta = json.loads(dr.META_FILE.read_text(encoding="utf-8"))
+    assert tuple(meta["features"]) == dr.FEATURES
+    assert 0.0 < meta["threshold"] < 1.0
