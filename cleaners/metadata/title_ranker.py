@@ -6,7 +6,7 @@ some templates, a subheading or a "Related" box on most), og:title and twitter:t
 wording), JSON-LD's headline and name, <title> ("Headline | Site", "Site - Section - Headline")
 and trafilatura's title. Each is a candidate, and so is each piece of a title split at its
 separators and a meta title without its site label (strip_site_suffix). Copies that read the same
-when folded as titles are compared (newsclean.cleaners.model.labels.fold_title) are one candidate
+when folded as titles are compared (newsclean.cleaners.corpus.fold_title) are one candidate
 that records all its sources.
 
 Each candidate is described by evidence that holds on any site (FEATURES): which sources state it,
@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from newsclean.cleaners.model.labels import fold_title
+from newsclean.cleaners.corpus import fold_title
 from newsclean.cleaners.shape import fold
 from newsclean.cleaners.titles import label_cut
 
@@ -384,7 +384,8 @@ def _booster():
 @lru_cache(maxsize=1)
 def _predict():
     """The packaged booster's predict, compiled to native code when possible
-    (newsclean.cleaners.model.compiled: with a warm cache, LightGBM is not even imported)."""
+    (newsclean.cleaners.model.compiled: with a warm cache, LightGBM is not even imported, 2-3 s of
+    a process's start-up). Imported on first use: extract_html imports nothing of the line model."""
     from newsclean.cleaners.model.compiled import predictor
 
     with MODEL_FILE.open(encoding="utf-8") as fh:

@@ -5,7 +5,7 @@
 Pages: the 461 article pages of shared/devset/pages.jsonl.gz, each page's HTML read as
 newsclean.cleaners.extract_html reads it with the page's URL (page_evidence), its headline
 candidates and their features as title_ranker builds them. A candidate is right when it equals the
-annotated title folded as titles are compared (newsclean.cleaners.model.labels.fold_title).
+annotated title folded as titles are compared (newsclean.cleaners.corpus.fold_title).
 
 One LightGBM booster, binary (is this candidate the headline), its raw score ranking a page's
 candidates; saved in LightGBM's text format (loading it runs no code) with the feature names. The
@@ -27,7 +27,7 @@ import numpy as np
 
 from newsclean.cleaners.atomic import atomic_write_text
 from newsclean.cleaners.metadata import title_ranker as tr
-from newsclean.cleaners.model.labels import fold_title
+from newsclean.cleaners.corpus import fold_title
 from newsclean.cleaners.shared_data import devset_dir, require_devset
 
 SEED = 20261128
