@@ -31,6 +31,7 @@ from typing import Sequence
 import numpy as np
 
 from newsclean.cleaners.corpus import fold_title
+from newsclean.cleaners.metadata.urls import slug_words
 from newsclean.cleaners.shape import fold
 from newsclean.cleaners.titles import label_cut
 
@@ -52,8 +53,6 @@ _TITLE_CLASS = re.compile(r"headline|title", re.I)
 _PIECE_SEP = re.compile(r"\s+(?:\|{1,2}|[-–—•·»/~]|::)\s+|:\s+")
 _SUFFIX_SEP = re.compile(r"\s+[|–—•·»:-]\s+|\s+-\s+")
 _DIGIT = re.compile(r"\d")
-_SLUG_SPLIT = re.compile(r"[^\w]+|_")
-_SLUG_STOP = frozenset({"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post", "amp"})
 
 
 @dataclass(frozen=True)
@@ -241,15 +240,6 @@ def candidates(page: PageTitles) -> list[Candidate]:
         if stripped != text:
             add("stripped", stripped)
     return list(found.values())
-
-
-def slug_words(url: str | None) -> set[str]:
-    """The words of a URL's path (no host, query or fragment; no numbers, no file extensions)."""
-    if not url:
-        return set()
-    path = url.split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0]
-    path = path.split("/", 1)[1] if "/" in path else ""
-    return {w for w in _SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()} - _SLUG_STOP
 
 
 def _site_words(sitename: str | None, host: str | None) -> set[str]:
