@@ -101,7 +101,9 @@ def main(argv: list[str] | None = None) -> dict:
     if hasattr(eh, "body_chars"):
         t.wrap(eh, "body_chars", "body_chars (whole <body> text, the bound)")
     t.wrap(eh, "visible_text", "visible_text (fallback)")
-    t.wrap(eh, "choose_title", "choose_title")
+    if hasattr(eh, "page_titles_evidence"):
+        t.wrap(eh, "page_titles_evidence", "headline statements (page_titles_evidence)")
+    t.wrap(eh, "choose_title", "choose_title (the headline ranker)")
     t.wrap(pipeline, "normalise_lines", "normalise_lines (the body's lines)")
     t.wrap(pipeline, "read_text_metadata", "metadata the body's text states (dateline, byline)")
     t.wrap(pipeline, "resolve", "metadata resolution")

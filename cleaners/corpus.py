@@ -71,6 +71,17 @@ def drop_punctuation(text: str) -> str:
     return "\n".join(ln if ln.isascii() else ln.translate(_DROP_OTHER) for ln in text.split("\n"))
 
 
+def tokens(text: str) -> list[str]:
+    """The scorer's tokens of a text (shared/tools/score-devset): NFKC, lower case, punctuation and
+    symbols deleted, split on white space."""
+    return drop_punctuation(unicodedata.normalize("NFKC", text or "").lower()).split()
+
+
+def fold_title(text: str | None) -> str:
+    """Lower-cased, punctuation and symbols deleted, spaces folded: the form titles are compared in."""
+    return " ".join(tokens(text or ""))
+
+
 def line_hashes(lines: list[str]) -> np.ndarray:
     """uint64 hash per line (of its normalised form)."""
     h = xxhash.xxh3_64_intdigest

@@ -9,10 +9,9 @@ calls the cleaner: the caller (newsclean.cleaners.pipeline) chooses between the 
 the visible text as the body (mode "visible text", `fallback`) when it chooses that one, and
 records that it did.
 
-The headline: trafilatura's title comes from <meta>/<title> and often carries a site suffix or a
-different SEO wording; the page's own <h1> is the displayed headline. We take the <h1> that shares
-most words with the meta titles (og:title, <title>, trafilatura's), and fall back to the meta title
-with a trailing " | Site Name" removed when the page has no usable <h1>.
+The headline: the page states it several times (its <h1>s, og:title, JSON-LD, <title> with a site
+suffix, trafilatura's title), each copy with its own noise; newsclean.cleaners.metadata.title_ranker
+chooses among them, and among their pieces split at separators, with a learned ranker.
 """
 from __future__ import annotations
 
@@ -34,9 +33,9 @@ from lxml import etree
 from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.metadata import date_ranker
+from newsclean.cleaners.metadata.title_ranker import PageTitles, choose_title, page_titles_evidence
 from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
-from newsclean.cleaners.shape import fold
 from newsclean.cleaners.types import DocumentError
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -133,50 +132,6 @@ def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
     return decode(data), "detected"
 
 
-def _words(text: str | None) -> set[str]:
-    return set(fold(text).split())
-
-
-def _similarity(a: str, b: str) -> float:
-    wa, wb = _words(a), _words(b)
-    return len(wa & wb) / len(wa | wb) if wa and wb else 0.0
-
-
-def _text_of(el) -> str:
-    return " ".join(el.text_content().split())
-
-
-_SUFFIX_SEP = re.compile(r"\s+[|–—•·»:-]\s+|\s+-\s+")
-
-
-def strip_site_suffix(title: str, sitename: str | None, host: str | None) -> str:
-    """'Headline | Site Name' -> 'Headline' when the last part names the site (or the host)."""
-    parts = _SUFFIX_SEP.split(title)
-    if len(parts) < 2:
-        return title
-    site_words = _words(sitename) | {w for w in re.split(r"[.-]", (host or "").lower()) if len(w) > 2}
-    last = _words(parts[-1])
-    if last and site_words and (last <= site_words or fold(parts[-1]).replace(" ", "") in (host or "").lower().replace("-", "")):
-        head = title[: title.rfind(parts[-1])]
-        return _SUFFIX_SEP.sub("", head[::-1], count=1)[::-1].strip() or title
-    return title
-
-
-def choose_title(h1s: list[str], meta_titles: list[str], sitename: str | None = None, host: str | None = None) -> str | None:
-    """The headline: the <h1> most like the meta titles, else the first meta title without site suffix."""
-    h1s = [h for h in h1s if 2 <= len(h.split()) <= 40]
-    meta_titles = [t for t in meta_titles if t and t.strip()]
-    if h1s:
-        if not meta_titles:
-            return h1s[0]
-        best = max(h1s, key=lambda h: max(_similarity(h, t) for t in meta_titles))
-        if max(_similarity(best, t) for t in meta_titles) > 0:
-            return best
-    if meta_titles:
-        return strip_site_suffix(meta_titles[0].strip(), sitename, host)
-    return None
-
-
 def visible_text(tree) -> str:
     """Every visible text block of the page, one block per line, a blank line between blocks.
     Walks the tree with an explicit stack, not recursion: a page of unclosed tags nests elements
@@ -257,6 +212,7 @@ class HtmlExtraction:
     url: str | None = None
     author: str | None = None
     headlines: tuple[str, ...] = ()  # every headline candidate: <h1>s, og:title, <title>, trafilatura's
+    titles: PageTitles = PageTitles()  # what the page states about its headline, for the title ranker
     # the other candidate body: the page's visible text, when trafilatura's body is missing or
     # under VISIBLE_BELOW of the page's text
     visible: str | None = None
@@ -278,17 +234,8 @@ class HtmlExtraction:
 def page_titles(tree) -> list[str]:
     """The first og:title, twitter:title and <title> of the page, in that order: what the XPaths
     //meta[@property="og:title"]/@content, //meta[@name="twitter:title"]/@content and //title give
-    first, from one pass over the page's <meta> and <title> elements."""
-    og = twitter = title = None
-    for el in tree.getroottree().getroot().iter("meta", "title"):
-        if el.tag == "title":
-            title = el if title is None else title
-            continue
-        if og is None and el.get("property") == "og:title" and el.get("content") is not None:
-            og = el.get("content")
-        if twitter is None and el.get("name") == "twitter:title" and el.get("content") is not None:
-            twitter = el.get("content")
-    return [v for v in (og, twitter, _text_of(title) if title is not None else None) if v is not None]
+    first (title_ranker.page_titles_evidence)."""
+    return page_titles_evidence(tree).texts("og", "twitter", "title")
 
 
 # libxml2 stops reading a page's elements 256 levels deep unless told otherwise (XML_PARSE_HUGE):
@@ -614,14 +561,10 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
         body_doc = bare_extraction(tree, url=url or doc.url, include_comments=False)
     except Exception:  # trafilatura bugs on odd markup: fall back to the visible text
         body_doc = None
-    meta_titles = [doc.title] if doc.title else []
-    meta_titles += page_titles(tree)
-    h1s = [_text_of(h) for h in tree.getroottree().getroot().iter("h1")
-           if any(a.tag == "body" for a in h.iterancestors())]  # //body//h1
+    titles = page_titles_evidence(tree, doc.title, doc.sitename, doc.hostname or None)
     page_url = url or doc.url
     sitename = doc.sitename
-    host = doc.hostname or None
-    title = choose_title(h1s, [" ".join(t.split()) for t in meta_titles], sitename, host)
+    title = choose_title(titles, page_url)
     body = (body_doc.text or "").strip() if body_doc is not None else ""
     # The page's size only matters when trafilatura's body is under half of it (recall retry,
     # visible-text check); the whole <body> text bounds it from above, so the exact count (less
@@ -659,7 +602,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
         sitename=sitename,
         url=page_url,
         author=doc.author or None,
-        headlines=tuple(dict.fromkeys(h for h in (title, *h1s, *meta_titles) if h)),
+        headlines=tuple(dict.fromkeys(h for h in (title, *titles.texts("h1", "trafilatura", "og", "twitter", "title")) if h)),
+        titles=titles,
         visible=visible,
         shell=shell_reason(tree) if short else None,
         page=features,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from newsclean.cleaners.extract_html import choose_title, decode_html, extract_html, strip_site_suffix, visible_text
+from newsclean.cleaners.extract_html import decode_html, extract_html, visible_text
 from newsclean.cleaners.pipeline import clean_document
 from newsclean.cleaners.readers import read_source
 from newsclean.cleaners.settings import Settings
@@ -121,16 +121,6 @@ def test_htmldate_gives_the_original_publication_date_not_the_update():
     doc = _clean(page(head=head))
     assert (doc.published.value, doc.published.source) == (dt.date(2018, 2, 24), "html")
     assert (doc.outlet.value, doc.outlet.source) == ("Example Gazette", "html")
-
-
-def test_headline_choice():
-    h1 = ["Council votes to expand the city bus network", "Most read"]
-    metas = ["Council votes to expand bus network | Example Gazette", "Council votes to expand bus network"]
-    assert choose_title(h1, metas) == h1[0]
-    assert choose_title([], metas, sitename="Example Gazette") == "Council votes to expand bus network"
-    assert choose_title(["Example Gazette"], ["Something else entirely"]) == "Something else entirely"
-    assert strip_site_suffix("Headline here - BBC News", "BBC News", "www.bbc.co.uk") == "Headline here"
-    assert strip_site_suffix("Left - Right", None, None) == "Left - Right"
 
 
 def test_visible_text_one_block_per_line():

@@ -58,3 +58,19 @@ def domain_from_url(url: str | None) -> str | None:
     if not host or re.fullmatch(r"[\d.]+|\[?[0-9a-f:]+\]?", host):
         return None
     return registrable_domain(host)
+
+
+SLUG_SPLIT = re.compile(r"[^\w]+|_")  # what separates a slug's words
+_SLUG_STOP = frozenset({"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post"})
+
+
+def slug_words(url: str | None) -> set[str]:
+    """The words of a URL's path ("/news/2024/council-votes-bus-network" -> council, votes, bus,
+    network): no numbers, no query or fragment, no file extensions or generic path words. A name
+    of the trafilatura evaluation set ("kind::site-slug.html") is read after its "::"."""
+    if not url:
+        return set()
+    path = url.split("://", 1)[-1].split("::", 1)[-1]
+    path = path.split("?", 1)[0].split("#", 1)[0]
+    path = path.split("/", 1)[1] if "/" in path else path
+    return {w for w in SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()} - _SLUG_STOP

@@ -21,6 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.metadata.urls import SLUG_SPLIT, slug_words
 from newsclean.cleaners.rules.byline import byline_parts
 from newsclean.cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, is_paragraph
 
@@ -682,31 +683,18 @@ TITLE_NAMES = STAGE2_NAMES + TITLE_EXTRA
 _TITLE_INDEX = {name: k for k, name in enumerate(TITLE_EXTRA)}
 
 
-_SLUG_SPLIT = re.compile(r"[^\w]+|_")
-_SLUG_STOP = {"html", "htm", "php", "aspx", "www", "com", "index", "article", "news", "p", "post"}
-
-
-def _slug_words(url: str | None) -> set[str]:
-    if not url:
-        return set()
-    path = url.split("://", 1)[-1].split("::", 1)[-1]
-    path = path.split("?", 1)[0].split("#", 1)[0]
-    path = path.split("/", 1)[1] if "/" in path else path
-    return {w for w in _SLUG_SPLIT.split(path.lower()) if len(w) > 1 and not w.isdigit()} - _SLUG_STOP
-
-
 def _slug_overlap(lines: list[str], url: str | None) -> tuple[np.ndarray, ...]:
     """Per line: share of the URL path's words found in the line, of the line's words in the path,
     and the same two on 5-letter word prefixes (inflections: "trends" / "trend")."""
     n = len(lines)
-    slug = _slug_words(url)
+    slug = slug_words(url)
     out = tuple(np.zeros(n) for _ in range(4))
     if not slug:
         return out
     spre = {w[:5] for w in slug}
     a, b, c, d = out
     for i, line in enumerate(lines):
-        ws = {w for w in _SLUG_SPLIT.split(line.lower()) if w}
+        ws = {w for w in SLUG_SPLIT.split(line.lower()) if w}
         if ws:
             hit = len(ws & slug)
             a[i] = hit / len(slug)

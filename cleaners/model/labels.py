@@ -12,21 +12,10 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 
 import numpy as np
 
-from newsclean.cleaners.corpus import drop_punctuation
-
-
-def tokens(text: str) -> list[str]:
-    """The scorer's tokens of a text."""
-    return drop_punctuation(unicodedata.normalize("NFKC", text or "").lower()).split()
-
-
-def fold_title(text: str | None) -> str:
-    """Lower-cased, punctuation and symbols deleted, spaces folded: the form titles are compared in."""
-    return " ".join(tokens(text or ""))
+from newsclean.cleaners.corpus import fold_title, tokens  # noqa: F401 (the scorer's forms, read from here too)
 
 
 def aligned_share(lines: list[str], truth: str) -> tuple[np.ndarray, np.ndarray]:
