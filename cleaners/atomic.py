@@ -27,7 +27,10 @@ def atomic_file(path: Path, mode: str = "wb", *, fsync: bool = True, encoding: s
         raise
 
 
-def atomic_write_text(text: str, path: Path) -> None:
-    """`text` written to `path` in UTF-8 through atomic_file."""
+def atomic_write_text(text: str, path: Path, *, permissions: int | None = None) -> None:
+    """`text` written to `path` in UTF-8 through atomic_file; with `permissions` (e.g. 0o644 for a
+    packaged data file), the file gets them before it takes the name (a temporary file is private)."""
     with atomic_file(path, "w", encoding="utf-8") as fh:
         fh.write(text)
+        if permissions is not None:
+            os.fchmod(fh.fileno(), permissions)

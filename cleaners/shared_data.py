@@ -35,3 +35,15 @@ def require_devset(devset: Path) -> Path:
         return Path(devset)
     raise SystemExit(f"no dev pages at {devset} (pages.jsonl.gz): pass --devset DIR, or set {ENV_DEVSET} to that "
                      f"folder, or {ENV_SHARED} to the shared folder that holds devset/")
+
+
+def training_cli(description: str, default_out: Path, argv: list[str] | None = None) -> tuple[Path, Path]:
+    """(devset, out) from a trainer's command line: --devset (the dev pages, checked with
+    require_devset; default devset_dir()) and --out (where the trained files go; default `default_out`)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--devset", type=Path, default=devset_dir())
+    ap.add_argument("--out", type=Path, default=default_out)
+    args = ap.parse_args(argv)
+    return require_devset(args.devset), args.out

@@ -17,7 +17,6 @@ cross-validated numbers (htmldate's pick against the ranker's, on the same pages
 """
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import gzip
 import json
@@ -29,7 +28,8 @@ import numpy as np
 
 from newsclean.cleaners.metadata import date_ranker as dr
 from newsclean.cleaners.model.evaluate import fold_of
-from newsclean.cleaners.shared_data import devset_dir, require_devset
+from newsclean.cleaners.atomic import atomic_write_text
+from newsclean.cleaners.shared_data import training_cli
 
 SEED = 20261128
 FOLDS = 5
@@ -186,20 +186,16 @@ def train(devset: Path, out: Path, log=print) -> dict:
     print_report(report, log)
     model = fit(pages)
     out.mkdir(parents=True, exist_ok=True)
-    model.save_model(str(out / dr.MODEL_FILE.name))
+    atomic_write_text(model.model_to_string(), out / dr.MODEL_FILE.name, permissions=0o644)
     meta = {"features": list(dr.FEATURES), "threshold": report["threshold"],
             "cv": {k: v for k, v in report.items() if k != "picks"}}
-    (out / dr.META_FILE.name).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    atomic_write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", out / dr.META_FILE.name, permissions=0o644)
     log(f"saved {dr.MODEL_FILE.name} and {dr.META_FILE.name} to {out}")
     return report
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--devset", type=Path, default=devset_dir())
-    ap.add_argument("--out", type=Path, default=dr.MODEL_DIR)
-    args = ap.parse_args(argv)
-    train(require_devset(args.devset), args.out)
+    train(*training_cli(__doc__.split("\n")[0], dr.MODEL_DIR, argv))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ thread, fixed seed).
 """
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import time
@@ -28,7 +27,7 @@ import numpy as np
 from newsclean.cleaners.atomic import atomic_write_text
 from newsclean.cleaners.metadata import title_ranker as tr
 from newsclean.cleaners.corpus import fold_title
-from newsclean.cleaners.shared_data import devset_dir, require_devset
+from newsclean.cleaners.shared_data import training_cli
 
 SEED = 20261128
 FOLDS = 5
@@ -121,18 +120,13 @@ def train(devset: Path, out: Path, log=print) -> dict:
         f"{report['in_sample_title_exact']:.3f} in sample; a right candidate on {report['oracle']:.3f}; "
         f"trafilatura's title {report['trafilatura_title_exact']:.3f}")
     out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(booster.model_to_string(), out)
-    out.chmod(0o644)  # readable as the package's other data files (the temporary file was private)
+    atomic_write_text(booster.model_to_string(), out, permissions=0o644)  # readable as the package's other data files
     log(f"saved {out}")
     return report
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--devset", type=Path, default=devset_dir())
-    ap.add_argument("--out", type=Path, default=tr.MODEL_FILE)
-    args = ap.parse_args(argv)
-    train(require_devset(args.devset), args.out)
+    train(*training_cli(__doc__.split("\n")[0], tr.MODEL_FILE, argv))
 
 
 if __name__ == "__main__":
