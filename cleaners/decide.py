@@ -60,6 +60,7 @@ LABEL_MAX_WORDS = 2  # a removed line this short inside the article is a label (
 LEADS_AWAY = frozenset({"related_headline"})  # a label of these kinds ("Next article", "Related") leads to other stories
 STANDFIRST_MIN_WORDS = 8  # a standfirst is a sentence; a shorter line under the headline is a label or a byline
 PROSE_MIN_WORDS = 35  # a body paragraph this long that reads as prose needs the model sure to go
+SENTENCE_SHAPE_MIN_WORDS = 6  # a line ending in a sentence mark with this many words is a sentence by its shape
 EMPTY = "the document is empty: no text in it after decoding; check the file, or the record's text field"
 # every row of a table is proposed for removal as one block, until the body is known (step 6)
 TABLE = whole_line("boilerplate", "table")
@@ -237,13 +238,20 @@ def _heading_below(j: int, proba: np.ndarray | None, residual: list[str], whole:
 def _continues_body(last: int, proba: np.ndarray | None, residual: list[str], whole: list,
                     settings: Settings, gap_before: list[bool]) -> list[int]:
     """The lines right below the body that still belong to it: a sentence ("He did not respond."),
-    or a subheading with a prose paragraph under it, each trusted as body (see _trusted_as_body).
+    or a subheading with a prose paragraph under it, each trusted as body (see _trusted_as_body);
+    or a sentence by its shape alone that the model calls body at its ordinary threshold.
     Never across a line an earlier pass removed (`gap_before`)."""
     n = len(residual)
     j = last + 1
     if j < n and gap_before[j]:
         return []
     if j < n and shape.is_sentence_like(residual[j], min_words=3) and _trusted_as_body(j, proba, residual, whole, settings):
+        return [j]
+    # a sentence by its shape only: in a language whose grammar sits in suffixes (Turkish,
+    # Finnish, Hungarian) a sentence may hold no listed function word, so the prose test misses
+    # it; it continues the body where the model calls it body at its ordinary threshold
+    if j < n and whole[j] is None and proba is not None and proba[j] < settings.model_threshold \
+            and shape.ends_sentence(residual[j]) and len(shape.words(residual[j])) >= SENTENCE_SHAPE_MIN_WORDS:
         return [j]
     # a label a rule removes ("Advertisement") between the body and its last paragraph: the
     # paragraph continues the body if the model leans against it less than on an unsure page (not

@@ -1,5 +1,6 @@
 """Where the article body starts: the decision extends it upwards over a lede the model is unsure
-about, but not over a heading that ends like a sentence (the last entry of a table of contents)."""
+about, but not over a heading that ends like a sentence (the last entry of a table of contents);
+and where it ends: below it, over a sentence by its shape that the model calls body."""
 import numpy as np
 import pytest
 
@@ -300,3 +301,30 @@ def test_a_line_without_words_does_not_continue_the_body(marks):
     proba = np.array([0.9] + [0.02] * len(BODY) + [0.1, 0.1, 0.1, 0.95])
     kept = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
     assert kept == [*BODY, closing_list]
+
+
+# Below the body: a sentence in a language whose grammar sits in suffixes, with no listed function
+# word (so not sentence-like to the prose test), and lines that are not sentences by their shape.
+SUFFIXED_SENTENCE = "Asukkaat voivat tutustua suunnitelmaan kaupungintalolla maanantaista alkaen."
+FOOTER = ["Tietosuoja", "Yhteystiedot"]
+
+
+def _kept_below(last_line: str, p_last: float) -> list[str]:
+    lines = ["Home", HEADLINE, *BODY, last_line, *FOOTER]
+    proba = np.array([0.99, 0.9] + [0.02] * len(BODY) + [p_last, 0.8, 0.9])
+    return [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+
+
+def test_a_sentence_by_its_shape_below_the_body_continues_it_where_the_model_calls_it_body():
+    assert not shape.is_sentence_like(SUFFIXED_SENTENCE)
+    assert Settings().model_threshold_continue <= 0.45 < Settings().model_threshold
+    assert _kept_below(SUFFIXED_SENTENCE, 0.45) == [*BODY, SUFFIXED_SENTENCE]
+
+
+@pytest.mark.parametrize("last_line, p_last", [
+    (SUFFIXED_SENTENCE, 0.6),  # the model calls it debris
+    ("Asukkaat voivat tutustua suunnitelmaan.", 0.45),  # too short for a sentence by its shape
+    ("Asukkaat voivat tutustua suunnitelmaan kaupungintalolla maanantaista alkaen", 0.45),  # no sentence mark
+])
+def test_other_lines_below_the_body_do_not(last_line, p_last):
+    assert _kept_below(last_line, p_last) == BODY
