@@ -1,6 +1,7 @@
 """A/B CPU time of newsclean.cleaners.pipeline.clean_text between two code trees, alternating fresh processes.
 
-    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--rounds 1] [--warm-up ROOTS] [--devset PAGES]
+    .venv/bin/python bench/ab_speed.py BEFORE_ROOT AFTER_ROOT [--reps 3] [--pages 200] [--rounds 1] [--warm-up ROOTS]
+        [--lockstep N] [--devset PAGES]
 
 Each root is a folder holding a cleaners/ package (e.g. the two snapshots bench/snapshot_compare.sh
 makes). Each process cleans the first --pages dev pages after a 5-page warm-up and prints its CPU
@@ -30,7 +31,13 @@ if sys.argv[3] == "1":
     import newsclean.cleaners.model
     if hasattr(newsclean.cleaners.model, "warm_up"):
         newsclean.cleaners.model.warm_up()
+group = int(sys.argv[6])
 def run(ps):
+    if group > 1:  # in lock step groups, as newsclean.cleaners.batch cleans a batch
+        from newsclean.cleaners.pipeline import clean_texts
+        for i in range(0, len(ps), group):
+            clean_texts([p["text"] for p in ps[i:i + group]], s)
+        return
     for p in ps:
         try:
             clean_text(p["text"], s)
@@ -55,6 +62,8 @@ def main() -> None:
                     "timed (1: cold caches, as a new worker sees new pages; 2+: warm, as bench_baselines)")
     ap.add_argument("--warm-up", default="", help="roots (comma-separated; 'all') whose process calls "
                     "newsclean.cleaners.model.warm_up() first, as a worker would (gc.freeze after model load)")
+    ap.add_argument("--lockstep", type=int, default=1, help="clean the pages in lock step groups of this many "
+                    "(newsclean.cleaners.pipeline.clean_texts, as a batch cleans them; 1: clean_text one at a time)")
     ap.add_argument("--devset", type=Path, default=devset_dir() / "pages.jsonl.gz",
                     help="the dev pages (default: $NEWSCLEAN_SHARED/devset, else ../shared/devset)")
     a = ap.parse_args()
@@ -64,7 +73,7 @@ def main() -> None:
     for _ in range(a.reps):
         for root in (a.before, a.after):
             warm = "1" if a.warm_up == "all" or root in a.warm_up.split(",") else "0"
-            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages), warm, str(a.rounds), str(a.devset)], capture_output=True, text=True, check=True)
+            out = subprocess.run([sys.executable, "-c", CODE, root, str(a.pages), warm, str(a.rounds), str(a.devset), str(a.lockstep)], capture_output=True, text=True, check=True)
             res[root].append(float(out.stdout.strip().splitlines()[-1]))
     med = {r: statistics.median(v) for r, v in res.items()}
     for r, v in res.items():
