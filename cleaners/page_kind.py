@@ -132,13 +132,13 @@ def _kind_text(kind: str, f: tuple[float, ...]) -> str:
 def _kind_model():
     """page_kind.json and the page-kind booster, scored by LightGBM itself (one row per page; the
     compiled path of newsclean.cleaners.model.compiled does not reproduce this multiclass model)."""
-    import lightgbm as lgb
+    from newsclean.cleaners.model.compiled import read_booster
 
     meta = json.loads((KIND_FILES / "page_kind.json").read_text(encoding="utf-8"))
     if tuple(meta["features"]) != FEATURE_NAMES:
         raise ValueError("the page-kind model's features are not this code's; retrain it with "
                          "`python -m newsclean.cleaners.model.train_page_kind`")
-    return meta, lgb.Booster(model_file=str(KIND_FILES / "page_kind.lgb.txt"))
+    return meta, read_booster(KIND_FILES / "page_kind.lgb.txt")
 
 
 def page_kind(features: tuple[float, ...]) -> tuple[float, str]:

@@ -11,6 +11,7 @@ import pytest
 
 from newsclean.cleaners.extract_html import extract_html, page_metadata, parse_html
 from newsclean.cleaners.metadata import date_ranker as dr
+from newsclean.cleaners.model.compiled import read_booster
 
 PUBLISHED, MODIFIED, COMMENT, RELATED, OLDER = (dt.date(2024, 3, 5), dt.date(2024, 6, 20), dt.date(2024, 3, 7),
                                                dt.date(2024, 1, 9), dt.date(2023, 11, 2))
@@ -146,4 +147,4 @@ def test_the_ranker_scores_through_compiled_trees_as_lightgbm_does():
     predict, _ = dr._model()
     assert getattr(predict, "compiled", False)
     rows = probe_rows(dr.MODEL_FILE.read_text(encoding="utf-8"), len(dr.FEATURES), rows=128, seed=3)
-    assert np.array_equal(predict(rows), dr._booster().predict(rows, num_threads=1))
+    assert np.array_equal(predict(rows), read_booster(dr.MODEL_FILE).predict(rows, num_threads=1))

@@ -5,6 +5,7 @@ import pytest
 
 from newsclean.cleaners.extract_html import extract_html, parse_html
 from newsclean.cleaners.metadata import title_ranker as tr
+from newsclean.cleaners.model.compiled import read_booster
 from tests.articles import PARAGRAPHS
 
 HEADLINE = "Council votes to expand the city bus network"
@@ -105,9 +106,9 @@ def test_a_page_that_states_no_headline_has_none():
 
 
 def test_the_packaged_ranker_reads_this_codes_features():
-    assert tuple(tr._booster().feature_name()) == tr.FEATURES
+    assert tuple(read_booster(tr.MODEL_FILE).feature_name()) == tr.FEATURES
     rows = tr.features(tr.candidates(tr.PageTitles(metas=(("title", f"{HEADLINE} | Example Gazette"),))), tr.PageTitles())
-    assert tr.scores(rows) == pytest.approx(tr._booster().predict(rows, num_threads=1))
+    assert tr.scores(rows) == pytest.approx(read_booster(tr.MODEL_FILE).predict(rows, num_threads=1))
 
 
 def test_training_reads_the_evidence_extract_html_hands_the_ranker():

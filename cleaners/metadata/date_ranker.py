@@ -289,24 +289,18 @@ def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
     return [days[i] for i in keep], [rows[i] for i in keep]
 
 
-def _booster():
-    import lightgbm as lgb
-
-    return lgb.Booster(model_file=str(MODEL_FILE))
-
-
 @lru_cache(maxsize=1)
 def _model():
     """The packaged ranker's predict function and its threshold, read once. The trees score through
     newsclean.cleaners.model.compiled as the line model's do (native code, bit-identical to LightGBM,
     cached per machine), so a worker with a warm cache never imports LightGBM for them."""
-    from newsclean.cleaners.model.compiled import predictor
+    from newsclean.cleaners.model.compiled import file_predictor
 
     meta = json.loads(META_FILE.read_text(encoding="utf-8"))
     if tuple(meta["features"]) != FEATURES:
         raise RuntimeError(f"{META_FILE.name} was trained on other features; rebuild it with "
                            "python -m newsclean.cleaners.metadata.train_date_ranker")
-    return predictor(_booster, MODEL_FILE), float(meta["threshold"])
+    return file_predictor(MODEL_FILE), float(meta["threshold"])
 
 
 def score_days(rows: Iterable[list[float]]):

@@ -365,25 +365,19 @@ def features(cands: Sequence[Candidate], page: PageTitles, url: str | None = Non
     return X
 
 
-def _booster():
-    import lightgbm as lgb
-
-    return lgb.Booster(model_file=str(MODEL_FILE))
-
-
 @lru_cache(maxsize=1)
 def _predict():
     """The packaged booster's predict, compiled to native code when possible
     (newsclean.cleaners.model.compiled: with a warm cache, LightGBM is not even imported, 2-3 s of
     a process's start-up). Imported on first use: extract_html imports nothing of the line model."""
-    from newsclean.cleaners.model.compiled import predictor
+    from newsclean.cleaners.model.compiled import file_predictor
 
     with MODEL_FILE.open(encoding="utf-8") as fh:
         names = next((line.split("=", 1)[1].split() for line in fh if line.startswith("feature_names=")), [])
     if tuple(names) != FEATURES:
         raise ValueError("the title ranker's features are not this code's; retrain it with "
                          "`python -m newsclean.cleaners.metadata.train_title_ranker`")
-    return predictor(_booster, MODEL_FILE)
+    return file_predictor(MODEL_FILE)
 
 
 def scores(X: np.ndarray) -> np.ndarray:

@@ -74,7 +74,7 @@ class LineModel:
             if parts.get(name) is not None:
                 self._boosters[name] = (lambda b=parts[name]: b)
             elif name in files:
-                self._boosters[name] = lru_cache(maxsize=1)(lambda path=files[name]: _read_booster(path))
+                self._boosters[name] = lru_cache(maxsize=1)(lambda path=files[name]: compiled.read_booster(path))
         # the bag's chains: (stage 1, stage 2) of each member
         self._chains = []
         while member_name("stage1", len(self._chains)) in self._boosters:
@@ -265,12 +265,6 @@ class LineModel:
             above = [j for j in copies if j < first_body]
             i = above[-1] if above else copies[0]
         return i
-
-
-def _read_booster(path: Path):
-    import lightgbm as lgb
-
-    return lgb.Booster(model_file=str(path))
 
 
 @lru_cache(maxsize=1)

@@ -174,6 +174,18 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a, b))
 
 
+def read_booster(model_file: Path | str):
+    """The LightGBM booster of a text model file (imports LightGBM: call it only when needed)."""
+    import lightgbm as lgb
+
+    return lgb.Booster(model_file=str(model_file))
+
+
+def file_predictor(model_file: Path) -> Predict:
+    """predictor of a packaged model file: its booster read from the file only if need be."""
+    return predictor(lambda: read_booster(model_file), model_file)
+
+
 def predictor(load_booster: Callable[[], object], model_file: Path | str | None) -> Predict:
     """`booster.predict(X, num_threads=1)`, compiled when possible (see the module docstring).
     `load_booster` returns the LightGBM booster; it is called only when the booster is needed: to
