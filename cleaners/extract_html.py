@@ -33,6 +33,7 @@ from lxml import etree
 from newsclean.cleaners import readability_gate, upstream, xpath_gate
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.metadata import date_ranker
+from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.metadata.title_ranker import PageTitles, choose_title, page_titles_evidence
 from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
@@ -561,7 +562,8 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
         body_doc = bare_extraction(tree, url=url or doc.url, include_comments=False)
     except Exception:  # trafilatura bugs on odd markup: fall back to the visible text
         body_doc = None
-    titles = page_titles_evidence(tree, doc.title, doc.sitename, doc.hostname or None)
+    jsonld = jsonld_blocks(tree)  # read by the headline and the date rankers
+    titles = page_titles_evidence(tree, doc.title, doc.sitename, doc.hostname or None, jsonld)
     page_url = url or doc.url
     sitename = doc.sitename
     title = choose_title(titles, page_url)
@@ -588,7 +590,7 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
     # htmldate's pick is one candidate among the page's dates (newsclean.cleaners.metadata.date_ranker)
-    published = date_ranker.published_date(tree, page_url, doc.date)
+    published = date_ranker.published_date(tree, page_url, doc.date, jsonld=jsonld)
     features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
                              dated=published is not None, authored=bool(doc.author)) if page_kind else ()
     candidates = [text for text in (body, visible) if text is not None]

@@ -148,3 +148,20 @@ def test_the_ranker_scores_through_compiled_trees_as_lightgbm_does():
     assert getattr(predict, "compiled", False)
     rows = probe_rows(dr.MODEL_FILE.read_text(encoding="utf-8"), len(dr.FEATURES), rows=128, seed=3)
     assert np.array_equal(predict(rows), read_booster(dr.MODEL_FILE).predict(rows, num_threads=1))
+
+
+def test_the_page_json_ld_is_read_once_for_both_rankers():
+    """extract_html parses the page's JSON-LD once (newsclean.cleaners.metadata.jsonld) and hands the
+    blocks to the date and the headline rankers: given the blocks, each reads the same as alone."""
+    from newsclean.cleaners.metadata import title_ranker as tr
+    from newsclean.cleaners.metadata.jsonld import jsonld_blocks
+
+    html = ('<html><head><script type="application/ld+json">{"@type": "NewsArticle", "headline": "Storm hits the coast",'
+            ' "datePublished": "2024-03-05T08:00:00Z"}</script><script type="application/ld+json">not json</script>'
+            '</head><body><h1>Storm hits the coast</h1><p>Text.</p></body></html>')
+    tree = parse_html(html)
+    blocks = jsonld_blocks(tree)
+    assert blocks == ({"@type": "NewsArticle", "headline": "Storm hits the coast", "datePublished": "2024-03-05T08:00:00Z"},)
+    assert dr.date_candidates(tree, jsonld=blocks) == dr.date_candidates(tree)
+    assert tr.page_titles_evidence(tree, jsonld=blocks) == tr.page_titles_evidence(tree)
+    assert ("jsonld_headline", "Storm hits the coast") in tr.page_titles_evidence(tree).metas

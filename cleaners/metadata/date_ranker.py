@@ -25,6 +25,7 @@ from typing import Iterable
 from lxml import etree
 
 from newsclean.cleaners.metadata.dates import _UPDATED, parse_date, plausible
+from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
 from newsclean.cleaners.metadata.urls import date_from_url
 
@@ -58,7 +59,6 @@ _YEARISH = re.compile(r"(?:19|20)\d{2}")
 _ARTICLE_TYPES = re.compile(r"article|posting|report|news|blog|story|video|webpage", re.I)
 TEXT_MAX_CHARS = 160  # a stamp or byline is short; a paragraph's dates are the story's events
 TEXT_MAX_CANDIDATES = 40
-JSON_MAX_CHARS = 200_000
 
 
 @dataclass(frozen=True)
@@ -149,9 +149,10 @@ _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "time"})
 
 
 def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
-                    today: dt.date | None = None) -> PageDates:
+                    today: dt.date | None = None, jsonld: tuple | None = None) -> PageDates:
     """Every date `tree` (an lxml HTML tree) offers, plus the URL's date and htmldate's pick (an
-    ISO string, as trafilatura's metadata holds it)."""
+    ISO string, as trafilatura's metadata holds it). `jsonld`: the page's jsonld_blocks when the
+    caller has them."""
     out: list[Candidate] = []
     placed: list[tuple] = []  # (element, date, source, shown): placed in document order at the end
 
@@ -177,13 +178,7 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
         else:
             add(content, "meta_modified" if _MODIFIED.search(key) else (
                 "meta_published" if _PUBLISHED.search(key) else "meta_date"))
-    for el in root.iter("script"):
-        if "ld+json" not in (el.get("type") or "") or not el.text or len(el.text) > JSON_MAX_CHARS:
-            continue
-        try:
-            data = json.loads(el.text, strict=False)
-        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
-            continue
+    for data in jsonld_blocks(root) if jsonld is None else jsonld:
         found: list = []
         _json_dates(data, found)
         for value, source, article in found:
@@ -319,9 +314,10 @@ def choose(days: list[dt.date], scores, threshold: float) -> dt.date | None:
     return days[best] if scores[best] >= threshold else None
 
 
-def published_date(tree, url: str | None, htmldate: str | None, today: dt.date | None = None) -> dt.date | None:
+def published_date(tree, url: str | None, htmldate: str | None, today: dt.date | None = None,
+                   jsonld: tuple | None = None) -> dt.date | None:
     """The page's publication date, or None when no candidate is likely enough."""
-    days, rows = day_features(date_candidates(tree, url, htmldate, today))
+    days, rows = day_features(date_candidates(tree, url, htmldate, today, jsonld))
     if not days:
         return None
     _, threshold = _model()

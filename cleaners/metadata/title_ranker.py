@@ -21,7 +21,6 @@ pages, and prints its accuracy cross-validated by site.
 from __future__ import annotations
 
 import html
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,6 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from newsclean.cleaners.corpus import fold_title
+from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.metadata.urls import slug_words
 from newsclean.cleaners.shape import fold
 from newsclean.cleaners.titles import label_cut
@@ -87,12 +87,8 @@ def _clean(text: str | None) -> str:
     return " ".join((text or "").split())
 
 
-def _jsonld_titles(text: str) -> list[tuple[str, str]]:
-    """(source, text) of the headline and name of a JSON-LD block's article-like objects."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return []
+def _jsonld_titles(data) -> list[tuple[str, str]]:
+    """(source, text) of the headline and name of a parsed JSON-LD block's article-like objects."""
     out: list[tuple[str, str]] = []
     stack, seen = [data], 0
     while stack and seen < MAX_JSONLD_NODES:
@@ -129,16 +125,17 @@ def _heading_evidence(el, ancestors: set[str], order: int, count: int) -> tuple[
 
 
 def page_titles_evidence(tree, trafilatura_title: str | None = None, sitename: str | None = None,
-                         host: str | None = None) -> PageTitles:
+                         host: str | None = None, jsonld: tuple | None = None) -> PageTitles:
     """The page's headline statements, from one pass over its elements: every <h1> inside <body>,
     the first MAX_H2 <h2>s inside an <article> or <header>; og:title, twitter:title and <title> as
     the XPaths //meta[@property="og:title"]/@content, //meta[@name="twitter:title"]/@content and
-    //title give first; JSON-LD's headline and name of article-like objects; trafilatura's title."""
+    //title give first; JSON-LD's headline and name of article-like objects (`jsonld`: the page's
+    jsonld_blocks when the caller has them); trafilatura's title."""
     og = twitter = title = None
-    jsonld: list[tuple[str, str]] = []
+    jsonld_titles = [t for data in (jsonld_blocks(tree) if jsonld is None else jsonld) for t in _jsonld_titles(data)]
     h1s: list = []
     h2s: list = []
-    for el in tree.getroottree().getroot().iter("meta", "title", "script", "h1", "article", "header"):
+    for el in tree.getroottree().getroot().iter("meta", "title", "h1", "article", "header"):
         tag = el.tag
         if tag == "meta":
             if og is None and el.get("property") == "og:title" and el.get("content") is not None:
@@ -147,9 +144,6 @@ def page_titles_evidence(tree, trafilatura_title: str | None = None, sitename: s
                 twitter = el.get("content")
         elif tag == "title":
             title = _clean(el.text_content()) if title is None else title
-        elif tag == "script":
-            if el.text and (el.get("type") or "").lower() == "application/ld+json":
-                jsonld += _jsonld_titles(el.text)
         elif tag == "h1":
             ancestors = _ancestors(el)
             if "body" in ancestors:
@@ -160,7 +154,7 @@ def page_titles_evidence(tree, trafilatura_title: str | None = None, sitename: s
                     ancestors = _ancestors(h2)
                     if "body" in ancestors:
                         h2s.append((h2, ancestors))
-    metas = [(s, t) for s, t in (("og", og), ("twitter", twitter), ("title", title)) if t is not None] + jsonld
+    metas = [(s, t) for s, t in (("og", og), ("twitter", twitter), ("title", title)) if t is not None] + jsonld_titles
     if trafilatura_title:
         metas.append(("trafilatura", trafilatura_title))
     headings = [(source, _clean(el.text_content()), _heading_evidence(el, ancestors, k, len(found)))
