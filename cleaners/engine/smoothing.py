@@ -69,15 +69,17 @@ def batch_stage2(X1: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> l
     """[concatenation over documents of stage2_features_many(X1[a:b], [p[a:b] for p in ps])[j]
     for j in range(len(ps))]: the stage-1 columns, then the smoothing columns of every p
     (batch_smoothing), for every document."""
-    smooth = batch_smoothing(X1[:, _IDX["n_chars"]], ps, offsets)
+    return [stage2_rows(X1, sm) for sm in batch_smoothing(X1[:, _IDX["n_chars"]], ps, offsets)]
+
+
+def stage2_rows(X1: np.ndarray, smooth: np.ndarray) -> np.ndarray:
+    """The stage-2 rows (float32): the stage-1 columns the stage keeps, then one p's smoothing
+    columns (a (n, len(SMOOTH)) slice of batch_smoothing's answer)."""
     keep = X1[:, _KEEP2]
-    out = []
-    for sm in smooth:
-        X2 = np.empty((X1.shape[0], keep.shape[1] + sm.shape[1]), dtype=np.float32)
-        X2[:, :keep.shape[1]] = keep
-        X2[:, keep.shape[1]:] = sm
-        out.append(X2)
-    return out
+    X2 = np.empty((X1.shape[0], keep.shape[1] + smooth.shape[1]), dtype=np.float32)
+    X2[:, :keep.shape[1]] = keep
+    X2[:, keep.shape[1]:] = smooth
+    return X2
 
 
 def batch_smoothing(n_chars: np.ndarray, ps: list[np.ndarray], offsets: np.ndarray) -> np.ndarray:

@@ -163,7 +163,7 @@ class LineModel:
         line features are computed in one batched pass and each booster scores every document's
         rows in one call. The same values as analyse() on each document."""
         from newsclean.cleaners.engine.features import batch_features
-        from newsclean.cleaners.engine.smoothing import batch_smoothing
+        from newsclean.cleaners.engine.smoothing import batch_smoothing, stage2_rows
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
@@ -178,18 +178,16 @@ class LineModel:
         # are the stage-1 columns (prepared once) and its smoothing columns: one buffer, its
         # smoothing columns refilled per chain. The headline reads the rows of the mean stage 1.
         smooth = batch_smoothing(X1[:, self._fx._IDX["n_chars"]], [*p1s, p1] if len(self._chains) > 1 else [p1], offsets)
-        keep = self._fx._KEEP2
-        k0 = len(range(*keep.indices(X1.shape[1])))
+        kept = X1in[:, self._fx._KEEP2]
+        k0 = kept.shape[1]
         rows = np.empty((X1.shape[0], k0 + smooth.shape[2]), dtype=np.float64)
-        rows[:, :k0] = X1in[:, keep]
+        rows[:, :k0] = kept
         p2s = []
         for (_, stage2), sm in zip(self._chains, smooth):
             rows[:, k0:] = lightgbm_input(sm)
             p2s.append(self._predict[stage2](rows.view(Prepared)))
         p2 = p2s[0] if len(p2s) == 1 else np.mean(p2s, axis=0)
-        X2 = np.empty((X1.shape[0], k0 + smooth.shape[2]), dtype=np.float32)
-        X2[:, :k0] = X1[:, keep]
-        X2[:, k0:] = smooth[-1]
+        X2 = stage2_rows(X1, smooth[-1])
         out = []
         for k, ((a, b), lines) in enumerate(zip(spans, docs)):
             if not lines:
