@@ -292,8 +292,9 @@ def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     """A name alone on its line, over a reporter's title or the article's date, above the prose
     ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule
     with its own gate: the byline rule's gate stays narrow, while every menu item is a name-like line.)"""
-    if line.index + 1 >= len(doc.lines) or not _over_title_or_date(doc.lines[line.index + 1]) \
-            or not _heads_article(line, doc):
+    # the position first: most lines asked lie below the page's head (_heads_article's first test)
+    if line.index >= doc.first_prose or line.index + 1 >= len(doc.lines) \
+            or not _over_title_or_date(doc.lines[line.index + 1]) or not _heads_article(line, doc):
         return None
     return whole_line("byline", "name_over_title")
 

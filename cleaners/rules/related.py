@@ -144,18 +144,28 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     coverage", then three links) is a link to another story. The run ends at the first line that
     is no headline: the article's prose goes on under the box. Under a video label, only the
     clip's title."""
-    # the tests on the neighbourhood first: most lines have neither a video label right above nor
-    # a header within a few lines, and counting a line's words costs more than looking there
-    if line.index and _MEDIA_LABEL.match(doc.lines[line.index - 1].text):
+    # the neighbourhood first, from one look at the document: most lines have neither a video label
+    # right above nor a header within a few lines, and counting a line's words costs more
+    under_label, near_header = doc.memo("related_neighbourhood", _related_neighbourhood)
+    if line.index in under_label:
         if _may_follow_header(line) and line.n_words >= _CLIP_TITLE_MIN_WORDS and shape.is_headline_shaped(line.text):
             return whole_line("related_headline", "under_related_header")
+    if line.index not in near_header:
+        return None
     headers = doc.memo("related_headers", _header_indexes)
     h = bisect_left(headers, line.index) - 1  # the nearest header above the line
-    if h < 0 or line.index - headers[h] > _UNDER_HEADER_MAX_LINKS:
-        return None
     if _may_follow_header(line) and all(_may_follow_header(doc.lines[k]) for k in range(headers[h] + 1, line.index)):
         return whole_line("related_headline", "under_related_header")
     return None
+
+
+def _related_neighbourhood(doc: Doc) -> tuple[frozenset[int], frozenset[int]]:
+    """The indexes of the lines right under a video label, and of those at most
+    _UNDER_HEADER_MAX_LINKS lines under a box header: where under_related_header may propose."""
+    under_label = frozenset(ln.index + 1 for ln in doc.lines if _MEDIA_LABEL.match(ln.text))
+    near_header = frozenset(k for h in doc.memo("related_headers", _header_indexes)
+                            for k in range(h + 1, h + 1 + _UNDER_HEADER_MAX_LINKS))
+    return under_label, near_header
 
 
 def _header_indexes(doc: Doc) -> list[int]:
