@@ -216,23 +216,28 @@ class LineModel:
         if not lines or not self.has_title:
             return np.zeros(len(lines))
         X2, p1, _, toks = self._stages(lines, context)
-        return self._title_scores(X2, p1, lines, context, toks)
+        return self._title_scores(X2, p1, lines, context, toks)[0]
 
     def _title_scores(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context,
-                      tokens=None, with_features: bool = False):
-        XT = self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens)
-        cand = self._fx.title_candidates(XT, lines)
+                      tokens=None, drop_paragraphs: bool = False):
+        """(scores, rows, XT): the title ranker's raw score of each line (-inf where a line cannot be
+        a headline, or with drop_paragraphs is a paragraph), the lines it scored and their title
+        features (XT[k] is line rows[k]'s). Only those lines' title features are computed."""
+        cand = self._fx.title_candidates(X2, lines)  # reads stage-1 columns, which X2 starts with
+        if drop_paragraphs:  # the candidates let through one not ending in a full stop
+            cand &= ~self._fx.paragraphs(X2, lines, among=cand)
+        rows = np.flatnonzero(cand)
+        XT = self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens, rows=rows)
         out = np.full(len(lines), -np.inf)
-        if cand.any():
-            out[cand] = self._predict["title"](XT[cand])
-        return (out, XT) if with_features else out
+        if len(rows):
+            out[rows] = self._predict["title"](XT)
+        return out, rows, XT
 
     def _title_from(self, X2: np.ndarray, p1: np.ndarray, lines: list[str],
                     context: DocContext | None, tokens=None) -> int | None:
         if not self.has_title or not len(p1):
             return None
-        pt, XT = self._title_scores(X2, p1, lines, context, tokens, with_features=True)
-        pt[self._fx.paragraphs(XT, lines)] = -np.inf  # the candidates let through one not ending in a full stop
+        pt, rows, XT = self._title_scores(X2, p1, lines, context, tokens, drop_paragraphs=True)
         cand = np.isfinite(pt)
         if not cand.any():
             return None
@@ -250,7 +255,7 @@ class LineModel:
             ci = np.flatnonzero(cand)
             if (ci <= first_body).any():
                 ci = ci[ci <= first_body]
-            pg = self._predict["title_gate"](XT[ci])
+            pg = self._predict["title_gate"](XT[np.searchsorted(rows, ci)])
             j = int(np.argmax(pg))
             if pg[j] < float(self.meta["title_gate_threshold"]):
                 return None
@@ -258,8 +263,8 @@ class LineModel:
         i = full_headline(lines, i, cand)  # not a shortened copy of the headline
         # the same line again (a page repeats its headline): the copy right above the body, where
         # the decision step looks for the headline
-        copies = [j for j, s in enumerate(lines) if s == lines[i]]
-        if len(copies) > 1:
+        if X2[i, self._fx._IDX["dup_in_doc"]] > 1:
+            copies = [j for j, s in enumerate(lines) if s == lines[i]]
             above = [j for j in copies if j < first_body]
             i = above[-1] if above else copies[0]
         return i
