@@ -122,3 +122,26 @@ def test_multiclass_members_with_one_leaf_trees_merge():
     merged = bagging.average_boosters(bag)
     raw = np.mean([b.predict(X, raw_score=True) for b in bag], axis=0)
     assert np.allclose(merged.predict(X, raw_score=True), raw, rtol=0, atol=1e-12)
+
+
+def test_first_trees_of_a_bag_score_its_first_member(tmp_path, monkeypatch):
+    """bagging.first_trees cuts a merged bag down to its first member (leaves as scaled in the
+    bag), and compiled.first_trees_predictor scores it compiled, or with LightGBM without a file."""
+    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
+    bag = [_small_booster(tmp_path, "lambdarank", seed=s)[0] for s in range(4)]
+    merged = bagging.average_boosters(bag)
+    path = tmp_path / "merged.lgb.txt"
+    merged.save_model(str(path))
+    X = _rows()
+    n = bag[0].num_trees()
+    want = merged.predict(X, num_iteration=n, num_threads=1)
+    assert np.allclose(want, bag[0].predict(X, raw_score=True) / 4, rtol=0, atol=1e-12)
+    head = lgb.Booster(model_str=bagging.first_trees(path.read_text(), n))
+    assert head.num_trees() == n and np.array_equal(head.predict(X, num_threads=1), want)
+    assert np.array_equal(compiled.first_trees_predictor(lambda: merged, None, 4)(X), want)
+    if compiled.enabled():
+        pytest.importorskip("lleaves")
+        first = compiled.first_trees_predictor(lambda: merged, path, 4)
+        assert getattr(first, "compiled", False) and np.array_equal(first(X), want)
+    with pytest.raises(ValueError):
+        bagging.first_trees(path.read_text(), merged.num_trees() + 1)

@@ -88,3 +88,70 @@ def test_title_meta_distances_point_at_the_byline_under_the_headline():
     assert below[-1] == fx.META_FAR  # no byline below the last paragraph
     no_meta = fx.title_features(fx.stage2_features(fx.doc_features(BODY), p[-3:]), p[-3:], BODY)
     assert (no_meta[:, fx.TITLE_NAMES.index("meta_below")] == fx.META_FAR).all()
+
+
+PAGE = ["Home / News / Flood barrier to be raised before storm", "Flood barrier to be raised before storm | Example News",
+        "Flood barrier to be raised before storm", "By Anna Berg", "March 3, 2025", *BODY, "Related",
+        "Storm before raised be to barrier flood", "Royal couple to visit Canada next spring", "Related",
+        "Royal couple to visit Canada next spring photo", "Share this story on Facebook"]
+
+
+def _recurrence_plain(lines, cand):
+    """_recurrence spelled out: every window of each candidate's length in every longer line of
+    3-60 tokens, compared as word multisets."""
+    from collections import Counter
+
+    toks = [fx.line_tokens(s) for s in lines]
+    n = len(lines)
+    embedded, share = np.zeros(n), np.zeros(n)
+    for c in range(n):
+        k = len(toks[c])
+        if not cand[c] or k < 2:
+            continue
+        words = Counter(toks[c])
+        for host, t in enumerate(toks):
+            if not 3 <= len(t) <= 60 or len(t) <= k:
+                continue
+            for s in range(len(t) - k + 1):
+                if Counter(t[s:s + k]) == words:
+                    embedded[c] += 1
+                    share[host] = max(share[host], k / len(t))
+    return embedded, share > 0, share
+
+
+def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():
+    rng = np.random.default_rng(7)
+    vocab = ["storm", "barrier", "flood", "the", "raised", "news", "home", "river"]
+    docs = [PAGE]
+    for _ in range(40):  # a small vocabulary: many windows of every length recur
+        docs.append([" ".join(rng.choice(vocab, size=int(rng.integers(1, 12)))) for _ in range(int(rng.integers(1, 30)))])
+    for lines in docs:
+        cand = rng.random(len(lines)) < 0.7
+        ids, tcount = fx._line_tokens(lines)
+        got = fx._recurrence(ids, tcount, cand)
+        for a, b in zip(got, _recurrence_plain(lines, cand)):
+            assert np.array_equal(a, b)
+    emb, holds, share = fx._recurrence(*fx._line_tokens(PAGE), np.ones(len(PAGE), dtype=bool))
+    # the headline in the breadcrumb and the "| Outlet" line, its words in any order; a line of
+    # the same length is no host
+    assert emb[2] == 2 and emb[PAGE.index("Storm before raised be to barrier flood")] == 2
+    assert holds[0] and share[1] == 7 / 9 and not holds[2]
+
+
+def test_title_features_of_some_rows_are_those_rows_of_the_whole_matrix():
+    p = np.array([0.99, 0.95, 0.9, 0.9, 0.95, 0.05, 0.05, 0.1, 0.9, 0.97, 0.9, 0.9, 0.95, 0.99])
+    X2 = fx.stage2_features(fx.doc_features(PAGE), p)
+    for url in (None, "https://example.com/news/flood-barrier-raised-storm"):
+        full = fx.title_features(X2, p, PAGE, url)
+        for rows in (np.flatnonzero(fx.title_candidates(X2, PAGE)), np.array([2, 13]), np.array([], dtype=np.intp)):
+            some = fx.title_features(X2, p, PAGE, url, rows=rows)
+            assert some.dtype == full.dtype and np.array_equal(some, full[rows])
+
+
+def test_paragraphs_among_some_lines_reads_only_those():
+    lede = ("The river authority said on Monday that the barrier would be raised. Engineers have tested it twice "
+            "this year and both tests went as planned, the authority said")
+    lines = [lede, "Flood barrier to be raised before storm", lede]
+    X = fx.doc_features(lines)
+    assert fx.paragraphs(X, lines).tolist() == [True, False, True]
+    assert fx.paragraphs(X, lines, among=np.array([False, True, True])).tolist() == [False, False, True]

@@ -114,3 +114,26 @@ def test_corpus_context_and_empty_input(model):
 def test_deterministic(model):
     lines = FULL_PAGE.split("\n")
     assert np.array_equal(model.debris_proba(lines), model.debris_proba(lines))
+
+
+def test_the_whole_headline_ranker_scores_only_the_screens_best_lines(model, monkeypatch):
+    """On a page of more than TITLE_SCREEN_KEEP candidates the whole ranker scores the
+    TITLE_SCREEN_KEEP lines its first member scores highest, and finds the headline it finds
+    scoring every candidate."""
+    from newsclean.cleaners.model import TITLE_SCREEN_KEEP
+
+    lines = FULL_PAGE.split("\n")
+    at = lines.index("Related stories") + 1
+    teasers = [f"{town} council to vote on {thing} next week" for town in ("Northfield", "Eastbrook", "Westhaven", "Southport")
+               for thing in ("parking fees", "a new library", "school buses", "street lights", "the harbour", "bike lanes",
+                             "tree planting", "the market hall")]
+    lines[at:at] = teasers
+    assert model._title_first is not None  # the packaged ranker is a bag
+    scored: list[int] = []
+    whole = model._predict["title"]
+    monkeypatch.setitem(model._predict, "title", lambda X: scored.append(len(X)) or whole(X))
+    t = model.title_index(lines)
+    assert lines[t] == "City council approves new bridge over the river"
+    assert scored == [TITLE_SCREEN_KEEP]
+    monkeypatch.setattr(model, "_title_first", None)
+    assert model.title_index(lines) == t and scored[-1] > TITLE_SCREEN_KEEP

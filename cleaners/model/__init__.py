@@ -36,6 +36,12 @@ FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.
 DEFAULTS = {"debris_threshold": 0.5, "title_threshold": -1.3, "title_gate_threshold": 0.02}
+# On a page with more headline candidates, the whole ranker scores only the TITLE_SCREEN_KEEP that
+# its first member scores highest (LineModel._title_screen). On the dev pages (`newsclean eval`,
+# and the CV2 folds' models on their held-out halves) the whole ranker's best line, where it clears
+# title_threshold, is at most 5th by its first member in sample and 14th out of fold (once; the
+# rest at most 5th); below the threshold the gate decides and the ranker's pick is not read.
+TITLE_SCREEN_KEEP = 32
 
 
 BOOSTERS = ("stage1", "stage2", "title", "title_gate")
@@ -83,6 +89,10 @@ class LineModel:
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
         # code (newsclean.cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
         self._predict = {name: compiled.predictor(get, files.get(name)) for name, get in self._boosters.items()}
+        # the headline ranker of a bag is its members' trees in order: the first member's alone
+        # screen a page's candidates (_title_screen)
+        self._title_first = (compiled.first_trees_predictor(self._boosters["title"], files.get("title"), len(self._chains))
+                             if "title" in self._boosters and len(self._chains) > 1 else None)
 
         self._fx = fx
         if "features" in self.meta and self.meta["features"] != fx.FEATURE_NAMES:
@@ -216,30 +226,39 @@ class LineModel:
         if not lines or not self.has_title:
             return np.zeros(len(lines))
         X2, p1, _, toks = self._stages(lines, context)
-        return self._title_scores(X2, p1, lines, context, toks)
-
-    def _title_scores(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context,
-                      tokens=None, with_features: bool = False):
-        XT = self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens)
-        cand = self._fx.title_candidates(XT, lines)
+        rows, XT = self._title_rows(X2, p1, lines, context, toks)
         out = np.full(len(lines), -np.inf)
-        if cand.any():
-            out[cand] = self._predict["title"](XT[cand])
-        return (out, XT) if with_features else out
+        if len(rows):
+            out[rows] = self._predict["title"](XT)
+        return out
+
+    def _title_rows(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context,
+                    tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, XT): the lines that can be a headline (with drop_paragraphs, none that is a
+        paragraph) and their title features, XT[k] line rows[k]'s; only those lines' are computed."""
+        cand = self._fx.title_candidates(X2, lines)  # reads stage-1 columns, which X2 starts with
+        if drop_paragraphs:  # the candidates let through one not ending in a full stop
+            cand &= ~self._fx.paragraphs(X2, lines, among=cand)
+        rows = np.flatnonzero(cand)
+        return rows, self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens, rows=rows)
 
     def _title_from(self, X2: np.ndarray, p1: np.ndarray, lines: list[str],
                     context: DocContext | None, tokens=None) -> int | None:
         if not self.has_title or not len(p1):
             return None
-        pt, XT = self._title_scores(X2, p1, lines, context, tokens, with_features=True)
-        pt[self._fx.paragraphs(XT, lines)] = -np.inf  # the candidates let through one not ending in a full stop
-        cand = np.isfinite(pt)
-        if not cand.any():
+        rows, XT = self._title_rows(X2, p1, lines, context, tokens, drop_paragraphs=True)
+        if not len(rows):
             return None
-        i = int(np.flatnonzero(cand)[np.argmax(pt[cand])])
+        XT = prepare(XT)  # the screen, the ranker and the gate read the same rows
+        ranked = self._title_screen(XT)
+        pt = self._predict["title"](XT if ranked is None else XT[ranked])
+        b = int(np.argmax(pt))  # the first of equal scores, in line order
+        i = int(rows[b] if ranked is None else rows[ranked[b]])
+        cand = np.zeros(len(lines), dtype=bool)
+        cand[rows] = True
         body = np.flatnonzero(p1 < 0.5)
         first_body = int(body[0]) if len(body) else len(lines)  # stage 1's first body line
-        if pt[i] < float(self.meta["title_threshold"]):
+        if pt[b] < float(self.meta["title_threshold"]):
             # not clearly a headline by rank: the gate (P(headline) per line, trained also on
             # texts that have none) picks its best line if any is likely enough, so a text without
             # a headline keeps its first sentence
@@ -247,22 +266,30 @@ class LineModel:
                 return None
             # a headline sits above the article: the gate weighs the lines down to stage 1's
             # first body line (a row of a timeline below it is no headline however it is worded)
-            ci = np.flatnonzero(cand)
-            if (ci <= first_body).any():
-                ci = ci[ci <= first_body]
-            pg = self._predict["title_gate"](XT[ci])
+            n_above = int(np.searchsorted(rows, first_body, side="right"))  # rows up to it: XT's first rows
+            pg = self._predict["title_gate"](XT[:n_above] if n_above else XT)
             j = int(np.argmax(pg))
             if pg[j] < float(self.meta["title_gate_threshold"]):
                 return None
-            i = int(ci[j])
+            i = int(rows[j])
         i = full_headline(lines, i, cand)  # not a shortened copy of the headline
         # the same line again (a page repeats its headline): the copy right above the body, where
         # the decision step looks for the headline
-        copies = [j for j, s in enumerate(lines) if s == lines[i]]
-        if len(copies) > 1:
+        if X2[i, self._fx._IDX["dup_in_doc"]] > 1:
+            copies = [j for j, s in enumerate(lines) if s == lines[i]]
             above = [j for j in copies if j < first_body]
             i = above[-1] if above else copies[0]
         return i
+
+    def _title_screen(self, XT: np.ndarray) -> np.ndarray | None:
+        """The rows of XT (in order) that the whole headline ranker scores: all of them (None), or
+        on a page of more than TITLE_SCREEN_KEEP candidates the TITLE_SCREEN_KEEP that the
+        ranker's first member (newsclean.cleaners.model.bagging.first_trees: a quarter of a bag
+        of four's trees) scores highest; the ranker's best line is among them (see the constant)."""
+        if self._title_first is None or len(XT) <= TITLE_SCREEN_KEEP:
+            return None
+        first = self._title_first(XT)
+        return np.sort(np.argsort(-first, kind="stable")[:TITLE_SCREEN_KEEP])
 
 
 @lru_cache(maxsize=1)

@@ -12,15 +12,18 @@ feature importances summed. With N a power of two the scaling is exact. Nothing 
 format is touched; the result loads like any saved model and runs no code.
 
 newsclean.cleaners.model.train merges the bag's headline ranker and gate this way (one file, one compiled
-function each). The line stages stay one file per member: each member's stage 2 reads its own
+function each). Their trees stay in the members' order, so the first member is the model's first
+trees (first_trees: the headline ranker's screen, newsclean.cleaners.model.LineModel). The line stages stay one file per member: each member's stage 2 reads its own
 stage 1's probabilities, so their chains are scored apart and averaged (newsclean.cleaners.model.LineModel).
 """
 from __future__ import annotations
 
 import re
 from collections import Counter
+from typing import TYPE_CHECKING
 
-import lightgbm as lgb
+if TYPE_CHECKING:  # LightGBM is imported where a booster is built: first_trees needs none
+    import lightgbm as lgb
 
 _TREE = re.compile(r"^Tree=\d+\n", re.M)
 _END = "end of trees\n"
@@ -61,6 +64,8 @@ def _summed_importances(tails: list[str]) -> str:
 def average_boosters(boosters: list[lgb.Booster]) -> lgb.Booster:
     """One booster whose raw score is the mean of the boosters' raw scores (same features and
     objective). A single booster is returned as it is."""
+    import lightgbm as lgb
+
     if len(boosters) == 1:
         return boosters[0]
     parts = [_split(b.model_to_string(num_iteration=-1)) for b in boosters]
@@ -74,3 +79,15 @@ def average_boosters(boosters: list[lgb.Booster]) -> lgb.Booster:
     after = after.split("\n\n", 1)[1]
     tail = before + "feature_importances:\n" + _summed_importances([t for _, _, t in parts]) + "\n" + after
     return lgb.Booster(model_str=header + "".join(trees) + tail)
+
+
+def first_trees(model: str, trees: int) -> str:
+    """The text model of `model`'s first `trees` trees (of a merged bag: its first members, each
+    leaf value as scaled in the bag), in the format LightGBM writes and lleaves reads."""
+    header, blocks, tail = _split(model)
+    if not 0 < trees <= len(blocks):
+        raise ValueError(f"{trees} trees asked of a model of {len(blocks)}")
+    blocks = blocks[:trees]
+    sizes = " ".join(str(len(t.encode("utf-8"))) for t in blocks)
+    header = re.sub(r"^tree_sizes=.*$", "tree_sizes=" + sizes, header, count=1, flags=re.M)
+    return header + "".join(blocks) + tail

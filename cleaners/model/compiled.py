@@ -2,6 +2,7 @@
 
     predict = predictor(booster, model_file)    # X (n, features) -> np.ndarray, as booster.predict
     p = predict(X)
+    head = first_trees_predictor(booster, model_file, 4)   # the first quarter of the trees alone
 
 lleaves (an LLVM compiler for LightGBM's text models) turns each booster into native code that
 scores the same rows ~3x faster than `Booster.predict` (one core, no per-call set-up). The object
@@ -26,6 +27,7 @@ import os
 import re
 import tempfile
 import warnings
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -38,7 +40,7 @@ ENV_CACHE = "NEWSCLEAN_MODEL_CACHE"
 # booster that way takes ~40 s instead of ~1 s: not worth it on a fresh machine or in CI.
 _INLINE = False
 _PROBE_ROWS = 512
-_CACHE_FILES = 64  # object files kept in the cache folder (10 per model: its eight chain boosters, title and gate)
+_CACHE_FILES = 64  # object files kept in the cache folder (11 per model: its eight chain boosters, title, its first member and gate)
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold
 _ZERO_BITS = np.float32(1e-35).view(np.uint32)
 _warned: set[str] = set()
@@ -230,3 +232,38 @@ def predictor(load_booster: Callable[[], object], model_file: Path | str | None)
 
     predict.compiled = True  # type: ignore[attr-defined]
     return predict
+
+
+def first_trees_predictor(load_booster: Callable[[], object], model_file: Path | str | None, parts: int) -> Predict:
+    """The raw score of a booster's first 1/parts of its trees (of a bag merged by
+    newsclean.cleaners.model.bagging: its first member's), as `booster.predict(X, num_iteration=those
+    trees)` for a model of one tree per iteration; compiled as predictor compiles a model file,
+    from a text model of those trees alone (bagging.first_trees) written to a temporary file for the
+    compiler. Without a model file, or when the text cannot be cut, the booster's own predict."""
+    from newsclean.cleaners.model.bagging import first_trees
+
+    def fallback(X: np.ndarray) -> np.ndarray:
+        booster = load_booster()
+        return booster.predict(X, num_iteration=max(1, booster.num_trees() // parts), num_threads=1)
+
+    if model_file is None or not enabled():
+        return fallback
+    model_file = Path(model_file)
+    try:
+        text = model_file.read_text(encoding="utf-8")
+        trees = max(1, len(re.search(r"^tree_sizes=(.*)$", text, re.M).group(1).split()) // parts)
+        head = first_trees(text, trees)
+    except (OSError, ValueError, AttributeError) as err:
+        _warn_once(f"{model_file}:first", f"first trees of {model_file.name} unavailable ({err}); using LightGBM")
+        return fallback
+    with tempfile.TemporaryDirectory(prefix="newsclean-trees-") as tmp:
+        path = Path(tmp) / model_file.name.replace(".lgb.txt", f".first{trees}.lgb.txt")
+        path.write_text(head, encoding="utf-8")
+        # the compiled code is kept in memory (and the cache folder); the text is not read again
+        return predictor(lru_cache(maxsize=1)(lambda: _booster_of_text(head)), path)
+
+
+def _booster_of_text(text: str):
+    import lightgbm as lgb
+
+    return lgb.Booster(model_str=text)

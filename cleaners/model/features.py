@@ -730,6 +730,10 @@ def _line_tokens(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat)), tcount
 
 
+_LENGTH_HASH = np.uint64(0x9E3779B97F4A7C15)  # added to every word's hash: see _recurrence
+_PREFILTER_BITS = 16
+
+
 def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How the candidate lines recur inside longer lines of the page (breadcrumbs, "<title> |
     Outlet", image alt text, share text), by word sequence.
@@ -737,45 +741,56 @@ def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[
     Returns per line: how many longer lines' word windows equal the (candidate) line, whether the
     line holds a shorter candidate line, and the largest share of its words such a candidate makes
     up. Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
-    the wrapping sum over its words (prefix sums), so every window length is one numpy pass. The sum
-    does not see word order: a window with the candidate's words in another order matches too. (A
-    match anchored on the candidate's first word is cheaper but gave a lower title score on the
-    cross-validated dev pages, 0.784 vs 0.788 over three ranker seeds.)"""
+    the wrapping sum over its words (prefix sums). The sum does not see word order: a window with
+    the candidate's words in another order matches too. (A match anchored on the candidate's first
+    word is cheaper but gave a lower title score on the cross-validated dev pages, 0.784 vs 0.788
+    over three ranker seeds.)
+
+    Every word's value carries _LENGTH_HASH, so a sum also encodes its window's length and the
+    windows of every candidate length are compared in one pass: a window matches only a candidate of
+    its own length (save by chance, as any two sums). Most windows match nothing: a table on the
+    top _PREFILTER_BITS bits of the candidates' sums drops them with one lookup each, and only the
+    rest are searched among the sums."""
     n = len(tcount)
     embedded = np.zeros(n)
     holds_share = np.zeros(n)
-    if not len(ids):
+    ci = np.flatnonzero(cand & (tcount >= 2))
+    if not len(ids) or not len(ci):
         return embedded, holds_share > 0, holds_share
-    rnd = _word_hashes(int(ids.max()) + 1)
+    rnd = _word_hashes(int(ids.max()) + 1) + _LENGTH_HASH
     csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
     ends = np.cumsum(tcount)
-    starts = ends - tcount
-    line_hash = csum[ends] - csum[starts]
     tok_line = np.repeat(np.arange(n), tcount)
     # windows only in lines of up to 60 words: a headline recurs in breadcrumbs, "<title> | Outlet"
     # and alt text, and paragraphs are where short word runs match by chance
-    short = np.flatnonzero((tcount[tok_line] <= 60) & (tcount[tok_line] >= 3))
+    tl = tcount[tok_line]
+    short = np.flatnonzero((tl <= 60) & (tl >= 3))
     s_line = tok_line[short]
-    s_room = ends[s_line] - short  # words from the token to its line's end
-    s_len = tcount[s_line]
-    ci = np.flatnonzero(cand & (tcount >= 2))
-    for k in np.unique(tcount[ci]):
-        c = ci[tcount[ci] == k]
-        sel = (s_room >= k) & (s_len > k)  # windows of k words inside a longer line
-        if not sel.any():
-            continue
-        p = short[sel]
-        w = csum[p + k] - csum[p]
-        h = line_hash[c]
-        hs = np.unique(h)
-        j = np.minimum(np.searchsorted(hs, w), len(hs) - 1)
-        hit = hs[j] == w
-        if not hit.any():
-            continue
-        per_hash = np.bincount(j[hit], minlength=len(hs))
-        embedded[c] = per_hash[np.searchsorted(hs, h)]
-        lines_hit = s_line[sel][hit]
-        np.maximum.at(holds_share, lines_hit, k / tcount[lines_hit])
+    # the longest window from each token that stays in its line and is shorter than the line
+    longest = np.minimum(ends[s_line] - short, tcount[s_line] - 1)
+    lengths = np.unique(tcount[ci])
+    per_token = np.searchsorted(lengths, longest, side="right")  # candidate lengths that fit
+    total = int(per_token.sum())
+    if not total:
+        return embedded, holds_share > 0, holds_share
+    # every (token, candidate length) window: the token repeated, the lengths in order
+    p = np.repeat(short, per_token)
+    k = lengths[np.arange(total) - np.repeat(np.cumsum(per_token) - per_token, per_token)]
+    w = csum[p + k] - csum[p]
+    h = csum[ends[ci]] - csum[ends[ci] - tcount[ci]]
+    hs = np.unique(h)
+    shift = np.uint64(64 - _PREFILTER_BITS)
+    table = np.zeros(1 << _PREFILTER_BITS, dtype=bool)
+    table[(hs >> shift).astype(np.intp)] = True
+    maybe = np.flatnonzero(table[(w >> shift).astype(np.intp)])
+    j = np.minimum(np.searchsorted(hs, w[maybe]), len(hs) - 1)
+    same = hs[j] == w[maybe]
+    if not same.any():
+        return embedded, holds_share > 0, holds_share
+    hit = maybe[same]
+    embedded[ci] = np.bincount(j[same], minlength=len(hs))[np.searchsorted(hs, h)]
+    lines_hit = tok_line[p[hit]]
+    np.maximum.at(holds_share, lines_hit, k[hit] / tcount[lines_hit])
     return embedded, holds_share > 0, holds_share
 
 
@@ -784,29 +799,36 @@ META_FAR = 10  # distances are capped: beyond a few lines a byline says nothing 
 
 
 def _meta_distances(X2: np.ndarray, nw: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Lines from each line down to the nearest short byline or date line below it, and up to the
-    nearest above (META_FAR when none is nearer): the page's headline is the line its byline and
-    date follow, which tells it from a section heading, a teaser or a breadcrumb's last item."""
+    """Lines from each line of `idx` (line indices) down to the nearest short byline or date line
+    below it, and up to the nearest above (META_FAR when none is nearer): the page's headline is
+    the line its byline and date follow, which tells it from a section heading, a teaser or a
+    breadcrumb's last item."""
     meta = np.flatnonzero(((X2[:, _IDX["date"]] > 0) | (X2[:, _IDX["byline"]] > 0)) & (nw <= META_MAX_WORDS))
     up, down = _distances_to(meta, idx, META_FAR)
     return np.minimum(down, META_FAR), np.minimum(up, META_FAR)
 
 
 def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = None,
-                   url: str | None = None, tokens: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+                   url: str | None = None, tokens: tuple[np.ndarray, np.ndarray] | None = None,
+                   rows: np.ndarray | None = None) -> np.ndarray:
     """Stage-2 features plus where the line sits relative to the predicted body, how well it
-    matches the URL's slug (when the document has a URL) and how it recurs on the page."""
+    matches the URL's slug (when the document has a URL) and how it recurs on the page.
+
+    `rows` (sorted line indices, e.g. title_candidates' lines): the matrix of these lines only,
+    the same values as those rows of the whole document's (the page-wide parts, such as the best
+    candidate's values, still read every line)."""
     n = len(p2)
-    T = np.zeros((n, len(TITLE_EXTRA)), dtype=np.float32)
-    if n == 0:
-        return np.hstack([X2, T])
+    r = slice(None) if rows is None else np.asarray(rows, dtype=np.intp)
+    idx = np.arange(n, dtype=np.float64)
+    idx_r = idx[r]
+    T = np.zeros((len(idx_r), len(TITLE_EXTRA)), dtype=np.float32)
+    if n == 0 or not len(idx_r):
+        return np.hstack([X2[r], T])
     col = T.T
     ti = _TITLE_INDEX
-    idx = np.arange(n, dtype=np.float64)
     body = p2 < 0.5
     bpos = np.flatnonzero(body)
     first = bpos[0] if len(bpos) else n
-    nb_before = np.cumsum(body) - body
     nw = X2[:, _IDX["n_words"]]
     # headline-sized lines that do not end like a sentence ("?" and "!" are headline endings too)
     if lines is not None:
@@ -818,60 +840,74 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     rank = np.full(n, -1.0)
     above = np.flatnonzero(cand & (idx < first))[::-1]
     rank[above] = np.arange(len(above))
-    col[ti["p2"]] = p2
-    col[ti["lines_to_first_body"]] = np.sign(first - idx) * np.log1p(np.abs(first - idx))
-    col[ti["lines_to_first_body_raw"]] = np.clip(first - idx, -50, 50)
-    col[ti["body_lines_before"]] = np.log1p(nb_before)
-    col[ti["is_first_line"]] = idx == 0
-    col[ti["cand_rank_above"]] = rank
-    col[ti["same_as_other_line"]] = X2[:, _IDX["dup_in_doc"]] > 1
-    col[ti["p2@+1"]] = _shift(p2, 1, 1.0)
-    col[ti["p2@-1"]] = _shift(p2, -1, 1.0)
-    col[ti["p1_min_below3"]] = np.min(np.stack([_shift(p2, s, 1.0) for s in (1, 2, 3)]), axis=0)
-    col[ti["body_rank_above"]] = np.where(rank >= 0, rank, -1)
-    col[ti["words_rel_median"]] = nw / max(float(np.median(nw)), 1.0)
-    col[ti["n_cand_above_log"]] = np.log1p(np.cumsum(cand) - cand)
-    col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances(X2, nw, idx)
+    col[ti["p2"]] = p2[r]
+    col[ti["lines_to_first_body"]] = np.sign(first - idx_r) * np.log1p(np.abs(first - idx_r))
+    col[ti["lines_to_first_body_raw"]] = np.clip(first - idx_r, -50, 50)
+    col[ti["body_lines_before"]] = np.log1p((np.cumsum(body) - body)[r])
+    col[ti["is_first_line"]] = idx_r == 0
+    col[ti["cand_rank_above"]] = rank[r]
+    col[ti["same_as_other_line"]] = X2[r, _IDX["dup_in_doc"]] > 1
+    col[ti["p2@+1"]] = _shift(p2, 1, 1.0)[r]
+    col[ti["p2@-1"]] = _shift(p2, -1, 1.0)[r]
+    # float32 as the column holds it: the best candidate's value is taken on that
+    below = np.min(np.stack([_shift(p2, s, 1.0) for s in (1, 2, 3)]), axis=0).astype(np.float32)
+    col[ti["p1_min_below3"]] = below[r]
+    col[ti["body_rank_above"]] = np.where(rank >= 0, rank, -1)[r]
+    col[ti["words_rel_median"]] = nw[r] / max(float(np.median(nw)), 1.0)
+    col[ti["n_cand_above_log"]] = np.log1p((np.cumsum(cand) - cand)[r])
+    col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances(X2, nw, idx_r)
     if lines is not None:
         ids, tcount = tokens if tokens is not None else _line_tokens(lines)
         emb, holds, share = _recurrence(ids, tcount, cand)
-        col[ti["embedded_in_others"]] = np.log1p(emb)
-        col[ti["holds_candidate"]] = holds
-        col[ti["holds_candidate_share"]] = share
+        emb_log = np.log1p(emb).astype(np.float32)
+        col[ti["embedded_in_others"]] = emb_log[r]
+        col[ti["holds_candidate"]] = holds[r]
+        col[ti["holds_candidate_share"]] = share[r]
+        col[ti["embedded_vs_best"]] = (emb_log - emb_log.max())[r]
         # copies of the same line: which copy this is, and whether it is the last one above the body
-        seen: dict[str, int] = {}
-        last_above: dict[str, int] = {}
-        for i in np.flatnonzero(X2[:, _IDX["dup_in_doc"]] > 1):
-            s = lines[i]
-            k = seen.get(s, 0)
-            seen[s] = k + 1
-            col[ti["dup_rank"]][i] = k
-            if i < first:
-                last_above[s] = i
-        for i in last_above.values():
-            col[ti["is_last_copy_above_body"]][i] = 1
+        dups = np.flatnonzero(X2[:, _IDX["dup_in_doc"]] > 1).tolist()
+        if dups:
+            seen: dict[str, int] = {}
+            last_above: dict[str, int] = {}
+            copy_rank = np.zeros(n)
+            ranks = []
+            for i in dups:
+                s = lines[i]
+                k = seen.get(s, 0)
+                seen[s] = k + 1
+                ranks.append(k)
+                if i < first:
+                    last_above[s] = i
+            copy_rank[dups] = ranks
+            last_copy = np.zeros(n)
+            last_copy[list(last_above.values())] = 1
+            col[ti["dup_rank"]] = copy_rank[r]
+            col[ti["is_last_copy_above_body"]] = last_copy[r]
         if url:
             cand_i = np.flatnonzero(cand)
-            a, b, c, d = _slug_overlap([lines[i] for i in cand_i], url)
-            col[ti["slug_in_line"]][cand_i] = a
-            col[ti["line_in_slug"]][cand_i] = b
-            col[ti["slug_prefix_in_line"]][cand_i] = c
-            col[ti["line_prefix_in_slug"]][cand_i] = d
+            slug = np.zeros((4, n), dtype=np.float32)
+            slug[:, cand_i] = _slug_overlap([lines[i] for i in cand_i], url)
+            a, b, c, d = slug
+            col[ti["slug_in_line"]] = a[r]
+            col[ti["line_in_slug"]] = b[r]
+            col[ti["slug_prefix_in_line"]] = c[r]
+            col[ti["line_prefix_in_slug"]] = d[r]
             col[ti["has_url"]] = 1
-            sl = col[ti["slug_in_line"]] + col[ti["line_in_slug"]]
-            col[ti["slug_vs_best"]] = sl - sl.max()
-        emb_c = col[ti["embedded_in_others"]]
-        col[ti["embedded_vs_best"]] = emb_c - emb_c.max()
-    below = col[ti["p1_min_below3"]]
-    col[ti["p2_below_vs_best"]] = below - below[cand].min() if cand.any() else 0
-    return np.hstack([X2, T])
+            sl = a + b
+            col[ti["slug_vs_best"]] = (sl - sl.max())[r]
+    col[ti["p2_below_vs_best"]] = below[r] - below[cand].min() if cand.any() else 0
+    return np.hstack([X2[r], T])
 
 
-def paragraphs(X: np.ndarray, lines: list[str]) -> np.ndarray:
+def paragraphs(X: np.ndarray, lines: list[str], among: np.ndarray | None = None) -> np.ndarray:
     """Which lines are paragraphs of several sentences (newsclean.cleaners.shape.is_paragraph); only the lines
-    whose n_words (white space + 1, never fewer than the line's words) passes PARAGRAPH_WORDS are read."""
+    whose n_words (white space + 1, never fewer than the line's words) passes PARAGRAPH_WORDS are read,
+    and of those only the lines of `among` when given (False elsewhere)."""
     out = np.zeros(len(lines), dtype=bool)
-    for i in np.flatnonzero(X[:, _IDX["n_words"]] > PARAGRAPH_WORDS):
+    read = X[:, _IDX["n_words"]] > PARAGRAPH_WORDS
+    if among is not None:
+        read &= among
+    for i in np.flatnonzero(read):
         out[i] = is_paragraph(lines[i])
     return out
 
