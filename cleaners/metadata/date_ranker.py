@@ -139,10 +139,9 @@ class PageDates:
     n_nodes: int
 
 
-# What date_candidates reads under /html/body is found by lxml's own iteration (<time>, <h1>: no
-# element proxy for the others) and by libxml2 (itemprop dates, short texts that may hold a year),
-# then placed in document order in one pass (a Python test on every element and text costs twice
-# as much)
+# What date_candidates reads is found by lxml's own iteration (<meta>, <time>, <h1>: no element
+# proxy for the others) and by libxml2 (itemprop dates, short texts that may hold a year), then
+# placed in document order in one pass (a Python test on every element and text costs twice as much)
 _DATE_ITEMPROPS = etree.XPath("/html/body/descendant::*/@itemprop[starts-with(., 'date')]/..")
 # short texts that may hold a year, in document order (date_candidates reads their dates)
 _YEAR_TEXTS = etree.XPath("/html/body/descendant::text()[contains(., '20') or contains(., '19')]"
@@ -151,9 +150,14 @@ _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "time"})
 _DATE_TEXT = Prefilter([DATE_RE], at_start=False)  # RE2 rules out most texts before DATE_RE runs
 
 
-def _bodies(root) -> list:
-    """The elements /html/body selects."""
-    return list(root.iterchildren("body")) if root.tag == "html" else []
+def _in_body(el, root) -> bool:
+    """Whether /html/body/descendant::* holds `el` (`root`: its tree's root element)."""
+    top = None  # the root's child on the way up
+    for a in el.iterancestors():
+        if a is root:
+            return top is not None and top.tag == "body" and root.tag == "html"
+        top = a
+    return False
 
 
 def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
@@ -176,7 +180,19 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
     add(htmldate, "htmldate")
     add(date_from_url(url, today) if url else None, "url")
     root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
-    for el in root.iter("meta"):
+    metas: list = []
+    shown_els: set = set()
+    h1 = None  # /html/body/descendant::h1[1]: the body's first <h1>
+    for el in root.iter("meta", "time", "h1"):  # one walk, in C
+        tag = el.tag
+        if tag == "meta":
+            metas.append(el)
+        elif tag == "time":
+            if _in_body(el, root):
+                shown_els.add(el)
+        elif h1 is None and _in_body(el, root):
+            h1 = el
+    for el in metas:
         key = " ".join(filter(None, (el.get("name"), el.get("property"), el.get("itemprop"), el.get("http-equiv"))))
         if not key or not _META_KEY.search(key) or _META_SKIP.search(key):
             continue
@@ -191,9 +207,7 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
         _json_dates(data, found)
         for value, source, article in found:
             add(value, source, article_type=article)
-    bodies = _bodies(root)
     # /html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]
-    shown_els = {el for body in bodies for el in body.iterdescendants("time")}
     shown_els.update(el for el in _DATE_ITEMPROPS(root) if el.tag != "meta")
     texts: list[tuple] = []
     for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
@@ -204,8 +218,6 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
         texts.append((text, el))
         if len(texts) >= TEXT_MAX_CANDIDATES:
             break
-    # /html/body/descendant::h1[1]: the first <h1> of the body
-    h1 = next((h for body in bodies for h in body.iterdescendants("h1")), None)
     wanted = {el for el, *_ in placed} | shown_els | {el for _, el in texts} | ({h1} if h1 is not None else set())
     order: dict = {}
     n = 0
