@@ -37,6 +37,7 @@ from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.metadata.title_ranker import PageTitles, choose_title, page_titles_evidence
 from newsclean.cleaners.page_features import page_features
 from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
+from newsclean.cleaners.rules.prefilter import Prefilter
 from newsclean.cleaners.types import DocumentError
 
 logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -81,12 +82,14 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
 # as "LLCâs": the runs of the page that hold one are repaired before parsing (ftfy's encoding fix,
 # then its C1 fix for a lone cp1252 byte such as "we\x92re"). A page without any is not touched.
 _C1 = re.compile("[\x80-\x9f]")
+_C1_CHARS = tuple(map(chr, range(0x80, 0xA0)))
 _RUN_ENDS = "<>&\n"  # a run of text or of a tag's attributes ends at these
 _RUN_END = re.compile("[" + re.escape(_RUN_ENDS) + "]")
 
 
 def repair_source_mojibake(html: str) -> str:
-    if not _C1.search(html):
+    # one search per character, which str runs at memory speed: a third of a character class's scan
+    if html.isascii() or not any(c in html for c in _C1_CHARS):
         return html
     import ftfy
     from ftfy import fixes
@@ -174,7 +177,6 @@ VISIBLE_MODE = "visible text"  # the mode of a body that is the page's visible t
 _VISIBLE_TEXT = etree.XPath("//body//text()[not(ancestor::script or ancestor::style or ancestor::noscript or ancestor::template)]")
 _HIDDEN_TAGS = ("script", "style", "noscript", "template")
 _STRING = etree.XPath("string()")
-_BODY_TEXT = etree.XPath("string(//body)")
 
 
 def nonspace_chars(text: str) -> int:
@@ -183,8 +185,11 @@ def nonspace_chars(text: str) -> int:
 
 def body_chars(tree) -> int:
     """Non-space characters of the whole <body> text, hidden elements included: page_chars plus
-    the text of script, style, noscript and template, so never less than page_chars (one C call)."""
-    return nonspace_chars(_BODY_TEXT(tree))
+    the text of script, style, noscript and template, so never less than page_chars: string(//body),
+    the document's first <body>'s text, found by lxml's iteration (which stops there) rather than
+    by an XPath walk over every node."""
+    body = next(tree.getroottree().getroot().iter("body"), None)
+    return 0 if body is None else nonspace_chars(_STRING(body))
 
 
 def page_chars(tree, whole: int | None = None) -> int:
@@ -244,8 +249,44 @@ def page_titles(tree) -> list[str]:
 # deeper, often the whole article, is dropped. Such a page is parsed again with the limit at 2,048
 # levels (DEEP_LIMIT), by a parser with trafilatura's options and huge_tree.
 DEEP_LIMIT = 2048
+
+
+def html_class_lookup() -> etree.ElementNamespaceClassLookup:
+    """lxml.html's element classes (HtmlElement; FormElement, InputElement... for the tags lxml.html
+    gives a class of their own; HtmlComment, HtmlProcessingInstruction, HtmlEntity), chosen in C.
+    lxml.html's own lookup is a Python method called for every element proxy lxml creates (~6,000
+    a page here, through trafilatura's, htmldate's and newsclean's walks); this one gives every node
+    the same class without calling back into Python. A page's copies keep its parser, so
+    trafilatura's and htmldate's copies of the tree are looked up in C too."""
+    lookup = etree.ElementNamespaceClassLookup(etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment, pi=lxml.html.HtmlProcessingInstruction,
+        entity=lxml.html.HtmlEntity))
+    from lxml.html import defs
+
+    theirs, by_tag = lxml.html.HtmlElementClassLookup(), lookup.get_namespace(None)
+    for tag in sorted(defs.tags | defs.html5_tags):
+        cls = theirs.lookup("element", None, None, tag)
+        if cls is not lxml.html.HtmlElement:
+            by_tag[tag] = cls
+    return lookup
+
+
 _DEEP_PARSER = lxml.html.HTMLParser(collect_ids=False, default_doctype=False, encoding="utf-8", remove_comments=True,
                                     remove_pis=True, huge_tree=True)
+_DEEP_PARSER.set_element_class_lookup(html_class_lookup())
+_parser = None  # trafilatura's HTML_PARSER's configuration with html_class_lookup (made on first use)
+
+
+def _html_parser():
+    """A parser configured as trafilatura's HTML_PARSER (its copy), choosing element classes in C."""
+    global _parser
+    if _parser is None:
+        from trafilatura.utils import HTML_PARSER
+
+        parser = HTML_PARSER.copy()
+        parser.set_element_class_lookup(html_class_lookup())
+        _parser = parser
+    return _parser
 TOO_DEEP = (f"the page nests its elements more than {DEEP_LIMIT:,} levels deep (unclosed tags?), past what the HTML "
             "parser reads, and no text was found above that depth; fix the markup (close its tags) or convert the page to text")
 
@@ -269,14 +310,15 @@ def _load_html(html: str):
     tests/test_html_speed_paths.py compare the trees."""
     upstream.require("trafilatura")
     from trafilatura import load_html
-    from trafilatura.utils import HTML_PARSER, is_dubious_html, repair_faulty_html
+    from trafilatura.utils import is_dubious_html, repair_faulty_html
 
+    parser = _html_parser()
     beginning = html[:50].lower()
     dubious = is_dubious_html(beginning)
     try:  # as trafilatura's fromstring_bytes, but a lone surrogate goes to trafilatura's own path
         data = repair_faulty_html(html, beginning).encode("utf-8")
-        tree = lxml.html.fromstring(data, parser=HTML_PARSER)
-        if _too_deep(HTML_PARSER):
+        tree = lxml.html.fromstring(data, parser=parser)
+        if _too_deep(parser):
             tree = lxml.html.fromstring(data, parser=_DEEP_PARSER)
     except Exception:  # noqa: BLE001 (any parse failure: trafilatura's own path decides)
         tree = None
@@ -334,6 +376,41 @@ _A1_TAGS = frozenset("a div h3 h4 p span".split())
 _D_TAGS = frozenset("a div section span".split())
 
 
+# AUTHOR_XPATHS' tests of a class or an id value, one bit each (the first, second and third
+# expression), computed once per value a page holds; RE2 (newsclean.cleaners.rules.prefilter) rules
+# out most values before Python's engine runs the four regular expressions (~3.5 µs a value)
+_FIRST, _SECOND, _THIRD = 1, 2, 4
+_AUTHOR_CLASS = Prefilter([_A0_CLASS, _A1_CLASS, _A2_CLASS], at_start=False)
+_AUTHOR_ID = Prefilter([_A1_ID, _A2_ID], at_start=False)
+
+
+def _class_bits(cls: str) -> int:
+    bits = _FIRST if cls == "author" else _SECOND if cls in ("byline", "username", "byl", "BBL") else 0
+    if _AUTHOR_CLASS.may_match(cls):
+        bits |= ((_FIRST if _A0_CLASS.search(cls) else 0) | (_SECOND if _A1_CLASS.search(cls) else 0)
+                 | (_THIRD if _A2_CLASS.search(cls) else 0))
+    return bits
+
+
+def _id_bits(ident: str) -> int:
+    bits = _FIRST if ident == "author" else 0
+    if _AUTHOR_ID.may_match(ident):
+        bits |= (_SECOND if _A1_ID.search(ident) else 0) | (_THIRD if _A2_ID.search(ident) else 0)
+    return bits
+
+
+def _discarded(el, root) -> bool:
+    """Whether AUTHOR_DISCARD_XPATHS match `el` (evaluated from `root`)."""
+    tag = el.tag
+    if tag in ("time", "figure"):
+        return True
+    if tag not in _D_TAGS or el is root:
+        return False
+    cls, ident, component = el.get("class"), el.get("id"), el.get("data-component")
+    return (ident == "comments" or cls in ("comments", "title", "date") or _D_ID.search(ident or "") is not None
+            or _D_CLASS.search(cls or "") is not None or (component is not None and "Figure" in component))
+
+
 def _same_author_xpaths() -> bool:
     import trafilatura.metadata as tm
 
@@ -341,16 +418,16 @@ def _same_author_xpaths() -> bool:
     return norm(tm.AUTHOR_XPATHS) == _AUTHOR_XPATH_TEXTS and norm(tm.AUTHOR_DISCARD_XPATHS) == _AUTHOR_DISCARD_TEXTS
 
 
-def _pruned_text(elem, gone: set) -> str:
-    """trim(" ".join(elem.itertext())) as it reads on a copy of the tree from which the `gone`
-    elements were deleted by trafilatura's delete_element (each deleted element's tail joins the
+def _pruned_text(elem, gone: Callable[[Any], bool]) -> str:
+    """trim(" ".join(elem.itertext())) as it reads on a copy of the tree from which the elements
+    `gone` says were deleted by trafilatura's delete_element (each deleted element's tail joins the
     previous kept sibling's tail, or the parent's text: concatenated, in document order)."""
     pieces: list[str] = []
 
     def walk(e):
         children = list(e)
         text, i = e.text or "", 0
-        while i < len(children) and children[i] in gone:
+        while i < len(children) and gone(children[i]):
             text += children[i].tail or ""
             i += 1
         pieces.append(text)
@@ -359,7 +436,7 @@ def _pruned_text(elem, gone: set) -> str:
             walk(child)
             tail = child.tail or ""
             i += 1
-            while i < len(children) and children[i] in gone:
+            while i < len(children) and gone(children[i]):
                 tail += children[i].tail or ""
                 i += 1
             pieces.append(tail)
@@ -388,30 +465,45 @@ def page_author(tree) -> str | None:
         # trafilatura's own function (past the stand-in page_metadata puts in its place)
         return getattr(tm.extract_author, "__wrapped__", tm.extract_author)(tree)
     root = tree.getroottree().getroot()
-    gone: set = set()
     matches: tuple[list, list, list] = ([], [], [])
+    # what a class or an id value says, by value: a page repeats its class names
+    class_bits: dict[str, int] = {}
+    id_bits: dict[str, int] = {}
     for el in root.iter(etree.Element):
         tag = el.tag
-        cls, ident, itemprop, component = el.get("class"), el.get("id"), el.get("itemprop"), el.get("data-component")
-        if tag in ("time", "figure") or (tag in _D_TAGS and el is not root and (
-                ident == "comments" or cls in ("comments", "title", "date")
-                or _D_ID.search(ident or "") or _D_CLASS.search(cls or "")
-                or (component is not None and "Figure" in component))):
-            gone.add(el)
+        get = el.get
+        cls, ident, itemprop, component = get("class"), get("id"), get("itemprop"), get("data-component")
+        bits = 0
+        if cls is not None:
+            bits = class_bits.get(cls)
+            if bits is None:
+                bits = class_bits[cls] = _class_bits(cls)
+        if ident is not None:
+            more = id_bits.get(ident)
+            if more is None:
+                more = id_bits[ident] = _id_bits(ident)
+            bits |= more
         if tag == "author" or (tag in _A0_TAGS and (
-                el.get("rel") == "author" or ident == "author" or cls == "author" or itemprop == "author name"
-                or el.get("data-testid") in ("AuthorCard", "AuthorURL") or _A0_CLASS.search(cls or ""))):
+                bits & _FIRST or itemprop == "author name" or get("rel") == "author"
+                or get("data-testid") in ("AuthorCard", "AuthorURL"))):
             matches[0].append(el)
         author_prop = itemprop is not None and "author" in itemprop
-        if tag in _A1_TAGS and (cls in ("byline", "username", "byl", "BBL") or author_prop
-                                or _A1_ID.search(ident or "") or _A1_CLASS.search(cls or "")):
+        if tag in _A1_TAGS and (bits & _SECOND or author_prop):
             matches[1].append(el)
-        if ((component is not None and "Byline" in component) or author_prop
-                or _A2_ID.search(ident or "") or _A2_CLASS.search(cls or "")):
+        if bits & _THIRD or author_prop or (component is not None and "Byline" in component):
             matches[2].append(el)
+    # the discarded parts matter only around the matches: tested there, once per element
+    known: dict = {}
+
+    def gone(el) -> bool:
+        seen = known.get(el)
+        if seen is None:
+            seen = known[el] = _discarded(el, root)
+        return seen
+
     for found in matches:
         for el in found:
-            if el in gone or any(a in gone for a in el.iterancestors()):
+            if gone(el) or any(gone(a) for a in el.iterancestors()):
                 continue  # deleted from trafilatura's copy
             content = _pruned_text(el, gone)
             if content and 2 < len(content) < 120:

@@ -30,7 +30,14 @@ _SPACES = re.compile(r"[ " + _SPACE_CHARS + r"]+")
 _SPACES_TO_FOLD = re.compile(r" [ " + _SPACE_CHARS + r"]+|[" + _SPACE_CHARS + r"][ " + _SPACE_CHARS + r"]*")
 # Characters that ftfy.fix_text may change in an otherwise ASCII line: entities and control chars.
 # (ftfy's unescape_html changes only what its HTML_ENTITY_RE matches: "&amp;", not "Q&A".)
-_ASCII_SUSPECT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|" + chardata.HTML_ENTITY_RE.pattern)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _ascii_suspect(text: str) -> bool:
+    """A control character or an HTML entity in `text`: what ftfy would change in an ASCII text.
+    Two scans (a character class, then the entity pattern only where an "&" is) rather than one
+    alternation of both, which Python's engine tries at every position (~3x slower on a body)."""
+    return _CONTROL.search(text) is not None or ("&" in text and chardata.HTML_ENTITY_RE.search(text) is not None)
 _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
 
@@ -143,7 +150,7 @@ def _repair(line: str, keep_curly_quotes: bool) -> str:
     fix_text. tests/test_ftfy_gate.py checks the equivalence on a varied sample."""
     if line.isascii():
         # Pure-ASCII lines without entities or control characters are what ftfy leaves alone.
-        if not _ASCII_SUSPECT.search(line):
+        if not _ascii_suspect(line):
             return line
         return ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
     if _FTFY_SPECIAL.search(line) or has_mojibake(line):
@@ -191,9 +198,9 @@ def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
     """The text's lines, each normalised, Markdown rendered to plain text (newsclean.cleaners.markdown) and
     hard-wrapped paragraphs joined (newsclean.cleaners.unwrap): one entry per raw line, so list positions are
     raw line numbers."""
-    if _ASCII_SUSPECT.search(text):
+    if _ascii_suspect(text):
         lines = [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
-    # No entity or control character anywhere (_ASCII_SUSPECT finds none in a line that the text
+    # No entity or control character anywhere (_ascii_suspect finds none in a line that the text
     # lacks): an ASCII line has nothing for ftfy or the separators, only spaces and tabs to fold
     # (the same result as normalise_line).
     elif text.isascii():

@@ -72,8 +72,15 @@ class Policy:
 TEXT = Policy()
 
 
+def body_words(text: str) -> list[str]:
+    """words(text), read line by line: no word spans a line end, and the lines' words are what the
+    decider asks newsclean.cleaners.shape.words for next (kept there), where one call on the whole
+    body would find them all twice."""
+    return [w for line in text.split("\n") for w in words(line)]
+
+
 def extracted_body(text: str, headlines: Sequence[str] = ()) -> Policy:
     """The policy for a body trafilatura extracted (`text`), with the page's headline candidates."""
-    english = stop_share(words(text)) >= ENGLISH_STOP_SHARE
+    english = stop_share(body_words(text)) >= ENGLISH_STOP_SHARE
     return Policy(rules=HTML_RULES, use_model=False, searches_body=False, removed_by=CUE_RULES,
                   removed_outside_lists_by=EDGE_RULES if english else frozenset(), headlines=tuple(headlines))

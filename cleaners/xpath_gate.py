@@ -38,6 +38,8 @@ from lxml import etree
 from newsclean.cleaners import upstream
 
 _ACTIVE: ContextVar[bool] = ContextVar("xpath_gate_active", default=False)
+# inside gated(): each regular expression's answer for each attribute value the page has shown it
+_VALUES: ContextVar[dict | None] = ContextVar("xpath_gate_values", default=None)
 _RE_TEST = re.compile(r"re:test\([^,()]*,\s*'([^']*)'")  # the pattern argument of each re:test
 
 
@@ -56,18 +58,42 @@ def _first(el, a: str, b: str, va: str | None, vb: str | None) -> str:
 
 
 Select = Callable[[etree._Element], list]
+Test = Callable[[str], bool]
+
+
+class Search:
+    """`pattern.search(value) is not None`, each value's answer computed once a page (within one
+    gated() block): a page repeats its id and class values, and trafilatura runs the expressions
+    on the page, on its copies and again in its retries (the longest pattern costs ~6 µs a value)."""
+
+    def __init__(self, pattern: re.Pattern):
+        self.pattern = pattern
+        self.key = (pattern.pattern, pattern.flags)  # expressions sharing a pattern share its answers
+
+    def for_page(self) -> Test:
+        values = _VALUES.get()
+        memo: dict[str, bool] = {} if values is None else values.setdefault(self.key, {})
+        search = self.pattern.search
+
+        def test(value: str) -> bool:
+            hit = memo.get(value)
+            if hit is None:
+                hit = memo[value] = search(value) is not None
+            return hit
+        return test
 _BLOCK_TAGS = ("div", "item", "list", "p", "section", "span")  # trafilatura's names after convert_tags
 _BODY_TAGS = ("article", "div", "main", "section")
 
 
-def _overall_discard(consent, by_id, by_class) -> Select:
+def _overall_discard(consent: Search, by_id: Search, by_class: Search) -> Select:
     def select(tree):
         out = []
+        consent_, by_id_, by_class_ = consent.for_page(), by_id.for_page(), by_class.for_page()
         for el in tree.iterdescendants(*_BLOCK_TAGS):
             get = el.get
             i, c = get("id"), get("class")
-            if ((i is not None and by_id.search(i)) or (c is not None and by_class.search(c))
-                    or ((i is not None or c is not None) and consent.search(_first(el, "id", "class", i, c)))
+            if ((i is not None and by_id_(i)) or (c is not None and by_class_(c))
+                    or ((i is not None or c is not None) and consent_(_first(el, "id", "class", i, c)))
                     or get("data-lp-replacement-content") is not None
                     or "nav" in (get("role") or "").replace("N", "n")
                     or "MostPopularStories" in (get("data-component") or "")):
@@ -76,40 +102,43 @@ def _overall_discard(consent, by_id, by_class) -> Select:
     return select
 
 
-def _overall_discard_hidden(hidden, by_id, by_class) -> Select:
+def _overall_discard_hidden(hidden: Search, by_id: Search, by_class: Search) -> Select:
     def select(tree):
         out = []
+        hidden_, by_id_, by_class_ = hidden.for_page(), by_id.for_page(), by_class.for_page()
         for el in tree.iterdescendants(etree.Element):
             get = el.get
             i, c, s = get("id"), get("class"), get("style")
-            if ((i is not None and by_id.search(i)) or (c is not None and by_class.search(c))
+            if ((i is not None and by_id_(i)) or (c is not None and by_class_(c))
                     or c == "comments-title" or get("aria-hidden") == "true"
                     or ((i is not None or c is not None) and _first(el, "id", "class", i, c).startswith("reply-"))
-                    or ((i is not None or s is not None) and hidden.search(_first(el, "id", "style", i, s)))
+                    or ((i is not None or s is not None) and hidden_(_first(el, "id", "style", i, s)))
                     or (s is not None and ("display:none" in s or "display: none" in s))):
                 out.append(el)
         return out
     return select
 
 
-def _either(el, by_id, by_class) -> bool:
+def _either(el, by_id: Test, by_class: Test) -> bool:
     """re:test(@id, by_id) or re:test(@class, by_class), neither pattern matching ''."""
     i, c = el.get("id"), el.get("class")
-    return (i is not None and by_id.search(i) is not None) or (c is not None and by_class.search(c) is not None)
+    return (i is not None and by_id(i)) or (c is not None and by_class(c))
 
 
-def _comments_and_lists(by_id, by_class, list_id, list_class) -> Select:
+def _comments_and_lists(by_id: Search, by_class: Search, list_id: Search, list_class: Search) -> Select:
     def select(tree):
+        by_id_, by_class_, list_id_, list_class_ = by_id.for_page(), by_class.for_page(), list_id.for_page(), list_class.for_page()
         return [el for el in tree.iterdescendants("div", "list", "section", "details", "ol", "ul")
-                if _either(el, by_id, by_class) and (el.tag not in ("ol", "ul") or _either(el, list_id, list_class))]
+                if _either(el, by_id_, by_class_) and (el.tag not in ("ol", "ul") or _either(el, list_id_, list_class_))]
     return select
 
 
-def _raw_tree_prune(by_id, by_class, keep_id, keep_class) -> Select:
+def _raw_tree_prune(by_id: Search, by_class: Search, keep_id: Search, keep_class: Search) -> Select:
     def select(tree):
+        by_id_, by_class_, keep_id_, keep_class_ = by_id.for_page(), by_class.for_page(), keep_id.for_page(), keep_class.for_page()
         return [el for el in tree.iterdescendants("div", "section", "aside")
-                if _either(el, by_id, by_class)
-                and (next(el.iterdescendants("h1"), None) is None or _either(el, keep_id, keep_class))]
+                if _either(el, by_id_, by_class_)
+                and (next(el.iterdescendants("h1"), None) is None or _either(el, keep_id_, keep_class_))]
     return select
 
 
@@ -135,15 +164,16 @@ def _word_in_id_or_class(word: str, capital: str = "") -> Callable[[], Select]:
     return build
 
 
-def _article_body(by_id, by_class) -> Select:
+def _article_body(by_id: Search, by_class: Search) -> Select:
     """`.//*[…][1]`: of each parent's matching children, the first."""
     def select(tree):
         out, parents = [], set()
+        by_id_, by_class_ = by_id.for_page(), by_class.for_page()
         for el in tree.iterdescendants(*_BODY_TAGS):
             get = el.get
             i, c = get("id"), get("class")
             if (c == "post" or c == "entry" or get("itemprop") == "articleBody" or i == "articleContent"
-                    or (i is not None and by_id.search(i)) or (c is not None and by_class.search(c))):
+                    or (i is not None and by_id_(i)) or (c is not None and by_class_(c))):
                 parent = el.getparent()
                 if parent not in parents:
                     parents.add(parent)
@@ -152,30 +182,32 @@ def _article_body(by_id, by_class) -> Select:
     return select
 
 
-def _story(by_id, fulltext, by_class) -> Select:
-    fulltext = re.compile(fulltext.pattern, fulltext.flags | re.IGNORECASE)  # re:test(…, 'i')
+def _story(by_id: Search, fulltext: Search, by_class: Search) -> Select:
+    fulltext = Search(re.compile(fulltext.pattern.pattern, fulltext.pattern.flags | re.IGNORECASE))  # re:test(…, 'i')
 
     def select(tree):
+        by_id_, fulltext_, by_class_ = by_id.for_page(), fulltext.for_page(), by_class.for_page()
         for el in tree.iterdescendants(*_BODY_TAGS):
             get = el.get
             i, c = get("id"), get("class")
             if (i in ("article", "story") or c in ("postarea", "art-postcontent", "text", "cell", "story")
                     or get("role") == "article"
-                    or (i is not None and by_id.search(i))
-                    or (c is not None and (fulltext.search(c) or by_class.search(c)))):
+                    or (i is not None and by_id_(i))
+                    or (c is not None and (fulltext_(c) or by_class_(c)))):
                 return [el]
         return []
     return select
 
 
-def _main_content(by_id, by_class) -> Select:
+def _main_content(by_id: Search, by_class: Search) -> Select:
     def select(tree):
+        by_id_, by_class_ = by_id.for_page(), by_class.for_page()
         for el in tree.iterdescendants(*_BODY_TAGS):
             i, c = el.get("id"), el.get("class")
             if i is None and c is None:
                 continue
-            if (i == "content" or c == "content" or (i is not None and by_id.search(i))
-                    or (c is not None and by_class.search(c))
+            if (i == "content" or c == "content" or (i is not None and by_id_(i))
+                    or (c is not None and by_class_(c))
                     or (i is not None and "main-content" in i.replace("C", "c").replace("M", "m"))
                     or (c is not None and ("main-content" in c.replace("C", "c").replace("M", "m")
                                            or "page-content" in c.replace("C", "c").replace("P", "p")))):
@@ -271,7 +303,7 @@ def transcription(path: str, template: str, build: Callable[..., Select]) -> Sel
         return None
     if any(p.search("") for p in compiled):
         return None  # the loops skip missing attributes, which such a pattern would match
-    return build(*compiled)
+    return build(*map(Search, compiled))
 
 
 class GatedXPath:
@@ -323,7 +355,9 @@ def _install() -> tuple[str, ...]:
 def gated(active: bool = True) -> Iterator[None]:
     """Within the block, trafilatura's transcribed XPaths run as Python loops."""
     token = _ACTIVE.set(active and bool(installed()))
+    values = _VALUES.set({})
     try:
         yield
     finally:
+        _VALUES.reset(values)
         _ACTIVE.reset(token)

@@ -165,3 +165,74 @@ def test_the_page_json_ld_is_read_once_for_both_rankers():
     assert dr.date_candidates(tree, jsonld=blocks) == dr.date_candidates(tree)
     assert tr.page_titles_evidence(tree, jsonld=blocks) == tr.page_titles_evidence(tree)
     assert ("jsonld_headline", "Storm hits the coast") in tr.page_titles_evidence(tree).metas
+
+
+# The candidate finder as XPaths (each element's and text's place: its position in root.iter()):
+# date_candidates finds the same elements by lxml's iteration and cheaper XPaths.
+_SHOWN_XPATH = "/html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]"
+_H1_XPATH = "/html/body/descendant::h1[1]"
+
+
+def _reference_places(root) -> tuple[list, list, object]:
+    """(the shown dates' elements, the accepted year texts (element, text), the first <h1>) as the
+    XPaths select them, in document order."""
+    from newsclean.cleaners.rules.dateline import DATE_RE
+
+    shown = root.xpath(_SHOWN_XPATH)
+    texts = []
+    for text in root.xpath("/html/body/descendant::text()[contains(., '20') or contains(., '19')]"
+                           "[string-length(.) <= $most]", most=dr.TEXT_MAX_CHARS):
+        el = text.getparent()
+        if el is None or (text.is_text and el.tag in dr._NOT_TEXT) or not dr._YEARISH.search(text) or not DATE_RE.search(text):
+            continue
+        texts.append((el, str(text)))
+        if len(texts) >= dr.TEXT_MAX_CANDIDATES:
+            break
+    h1 = root.xpath(_H1_XPATH)
+    return shown, texts, h1[0] if h1 else None
+
+
+def _places_match(html: str) -> None:
+    today = dt.date(2026, 11, 28)
+    tree = parse_html(html)
+    root = tree.getroottree().getroot()
+    page = dr.date_candidates(tree, None, None, today)
+    position = {el: n for n, el in enumerate(root.iter())}
+    shown, texts, h1 = _reference_places(root)
+    assert page.h1_index == (position[h1] if h1 is not None else None)
+    assert page.n_nodes == len(position)
+    dated = lambda el, value: dr._value_date(value, today) is not None  # noqa: E731
+    want_shown = [position[el] for el in shown
+                  if dated(el, el.get("datetime") or el.get("content") or el.text_content()[:dr.TEXT_MAX_CHARS])]
+    got_shown = [c.index for c in page.candidates if c.shown and c.source.startswith(("time", "itemprop"))]
+    assert got_shown == want_shown
+    got_texts = [c.index for c in page.candidates if c.source in ("text", "text_modified")]
+    assert got_texts == [position[el] for el, value in texts if dated(el, value)]
+LOOKALIKE_DATES = """<html><head><meta itemprop="datePublished" content="2024-01-01"></head><body>
+<div><h2>Not the headline</h2><time datetime="2024-03-05">5 March 2024</time></div>
+<p itemprop="dateModified" content="2024-06-20">Updated 20 June 2024</p>
+<time itemprop="datePublished" datetime="2024-03-04">4 March 2024</time>
+<meta itemprop="dateCreated" content="2024-02-02">
+<h1>First headline</h1><h1>Second headline</h1>
+<span itemprop="datetext">no date here</span><span itemprop="about">12 May 2020</span>
+<script>var built = "2021-01-01";</script><time>2 April 2019</time>
+<legend>Title</legend> 20 December 2025
+</body><body><h1>A second body's headline</h1><time datetime="2020-02-02">2 Feb 2020</time></body></html>"""
+
+
+@pytest.mark.parametrize("html", [ARTICLE, LOOKALIKE_DATES, "<html><body><p>No date, no headline.</p></body></html>",
+                                  "<div><time datetime='2024-01-01'>x</time></div>"])
+def test_the_candidates_sit_where_the_xpaths_find_them(html):
+    _places_match(html)
+
+
+def test_the_candidates_sit_where_the_xpaths_find_them_on_the_fixture_pages():
+    import gzip
+    from pathlib import Path
+
+    from newsclean.cleaners.extract_html import decode_html
+
+    pages = Path(__file__).parent / "data" / "html_pages"
+    for line in (pages / "expected.jsonl").read_text(encoding="utf-8").splitlines():
+        with gzip.open(pages / json.loads(line)["file"], "rb") as fh:
+            _places_match(decode_html(fh.read())[0])

@@ -116,6 +116,17 @@ HAND_MADE = [
     '<em class="staff-writer">Ruth Ng</em>',
     # nothing to find
     '<p>No byline here.</p>',
+    # one class value on a tag the discard expression tests and on one it does not: only the
+    # first is deleted (the values' tests are computed once per page, the tags tested each time)
+    '<li class="sidebar"><span class="author">Li Keeps</span></li><div class="sidebar"><span class="author">Div Goes</span></div>',
+    '<div class="sidebar"><span class="author">Div Goes</span></div><li class="sidebar"><span class="author">Li Keeps</span></li>',
+    # a discarded ancestor several levels up; a discarded grandchild inside the match
+    '<section id="comment-list"><div><p><a class="author">Deep Gone</a></p></div></section>'
+    '<div class="byline"><span>By <span><span class="date">Mon</span>Ann</span> Smith</span></div>',
+    # a value that only an id test matches, then the same value as a class
+    '<div id="authorBox">Id Person</div><div class="authorBox">Class Person</div>',
+    '<p class="post-author-name">Name Class</p><span class="screenname">Screen Name</span>',
+    '<h3 id="xiaobian">Xiao Bian</h3><figure><p class="byline">In Figure</p></figure>',
 ]
 
 
@@ -168,6 +179,36 @@ def test_page_titles_edge_cases():
             '<meta name="twitter:title" property="og:title" content="TW"><title> The   title </title>'
             '<title>second</title></head><body><h1>H</h1></body></html>')
     assert eh.page_titles(eh.parse_html(html)) == ["OG", "TW", "The title"]
+
+
+@pytest.mark.parametrize("case", CASES[::3], ids=lambda c: c[0])
+def test_tree_nodes_have_lxml_html_classes(case):
+    """The parser's element classes are chosen in C (html_class_lookup), each node's the class
+    lxml.html's own lookup gives it, on the page and on trafilatura's copy of it."""
+    from copy import copy
+
+    import lxml.html
+    from lxml import etree
+
+    html = eh._XML_DECL.sub("", case[2], count=1)
+    ours = eh._load_html(html)
+    theirs = lxml.html.fromstring(etree.tostring(ours.getroottree(), encoding="utf-8"),
+                                  parser=lxml.html.HTMLParser(encoding="utf-8"))
+    assert [type(n) for n in ours.iter()] == [type(n) for n in theirs.iter()]
+    assert [type(n) for n in copy(ours).iter()] == [type(n) for n in ours.iter()]
+
+
+def test_html_class_lookup_covers_lxml_html_classes():
+    import lxml.html
+
+    by_tag = dict(eh.html_class_lookup().get_namespace(None).items())
+    theirs = lxml.html.HtmlElementClassLookup()._element_classes  # lxml.html's table (tags with a class of their own)
+    assert {tag.encode(): cls for tag, cls in theirs.items()} == by_tag
+    page = "<html><body><form><label>l</label><input><select><option>o</option></select><textarea></textarea></form>" \
+           "<p>p</p></body></html>"
+    tree = eh.parse_html(page)
+    assert [type(n).__name__ for n in tree.iter()] == [type(n).__name__ for n in lxml.html.document_fromstring(page).iter()]
+    assert isinstance(tree.find(".//form"), lxml.html.FormElement)
 
 
 @pytest.mark.parametrize("case", CASES[::2], ids=lambda c: c[0])

@@ -116,3 +116,17 @@ def test_extract_html_imports_nothing_of_the_cleaner():
     imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
     assert [name for name in imported if name and name.startswith(CLEANER)] == []
+
+
+@pytest.mark.parametrize("text", [
+    "\n".join(PARAGRAPHS),
+    "The mayor’s plan\r\nwas read\n\nby the council's members.\nO'Brien said: don't.\n",
+    "नमस्ते दुनिया\nThe city and the river\n",  # combining marks on one line: the other reads as WORD does
+    "Ein Satz über die Stadt.\nCafé crème – l’été.\n\n\n_under_score_ words\n",
+    "", "\n\n", "one-line body without an end",
+])
+def test_the_body_words_read_line_by_line_are_the_whole_texts(text):
+    from newsclean.cleaners.policy import body_words
+    from newsclean.cleaners.shape import word_pattern
+
+    assert body_words(text) == word_pattern(text).findall(text)

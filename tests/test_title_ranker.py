@@ -120,3 +120,16 @@ def test_training_reads_the_evidence_extract_html_hands_the_ranker():
     url = "https://www.example-gazette.com/news/council-votes"
     ext = extract_html(html, url=url)
     assert page_evidence(html, url) == (ext.titles, ext.url)
+
+
+def test_a_single_candidate_is_the_headline_without_scoring(monkeypatch):
+    page = tr.PageTitles(metas=(("og", "Council approves the harbour budget"),))
+    cands = tr.candidates(page)
+    X = tr.features(cands, page)
+    assert len(cands) == 1 and cands[tr.best(X, tr.scores(X))].text == "Council approves the harbour budget"
+
+    def must_not_score(X):
+        raise AssertionError("one candidate was scored")
+
+    monkeypatch.setattr(tr, "scores", must_not_score)
+    assert tr.choose_title(page) == "Council approves the harbour budget"

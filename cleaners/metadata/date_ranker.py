@@ -28,6 +28,7 @@ from newsclean.cleaners.metadata.dates import _UPDATED, parse_date, plausible
 from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
 from newsclean.cleaners.metadata.urls import date_from_url
+from newsclean.cleaners.rules.prefilter import Prefilter
 
 MODEL_DIR = Path(__file__).resolve().parent / "files"
 MODEL_FILE = MODEL_DIR / "date_ranker.lgb.txt"
@@ -138,14 +139,25 @@ class PageDates:
     n_nodes: int
 
 
-# What date_candidates reads is found by libxml2, then placed in document order in one pass (a
-# Python test on every element and text costs twice as much)
-_SHOWN_DATES = etree.XPath("/html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]")
+# What date_candidates reads is found by lxml's own iteration (<meta>, <time>, <h1>: no element
+# proxy for the others) and by libxml2 (itemprop dates, short texts that may hold a year), then
+# placed in document order in one pass (a Python test on every element and text costs twice as much)
+_DATE_ITEMPROPS = etree.XPath("/html/body/descendant::*/@itemprop[starts-with(., 'date')]/..")
 # short texts that may hold a year, in document order (date_candidates reads their dates)
 _YEAR_TEXTS = etree.XPath("/html/body/descendant::text()[contains(., '20') or contains(., '19')]"
                           "[string-length(.) <= $most]")
-_FIRST_H1 = etree.XPath("/html/body/descendant::h1[1]")
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template", "time"})
+_DATE_TEXT = Prefilter([DATE_RE], at_start=False)  # RE2 rules out most texts before DATE_RE runs
+
+
+def _in_body(el, root) -> bool:
+    """Whether /html/body/descendant::* holds `el` (`root`: its tree's root element)."""
+    top = None  # the root's child on the way up
+    for a in el.iterancestors():
+        if a is root:
+            return top is not None and top.tag == "body" and root.tag == "html"
+        top = a
+    return False
 
 
 def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
@@ -168,7 +180,19 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
     add(htmldate, "htmldate")
     add(date_from_url(url, today) if url else None, "url")
     root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
-    for el in root.iter("meta"):
+    metas: list = []
+    shown_els: set = set()
+    h1 = None  # /html/body/descendant::h1[1]: the body's first <h1>
+    for el in root.iter("meta", "time", "h1"):  # one walk, in C
+        tag = el.tag
+        if tag == "meta":
+            metas.append(el)
+        elif tag == "time":
+            if _in_body(el, root):
+                shown_els.add(el)
+        elif h1 is None and _in_body(el, root):
+            h1 = el
+    for el in metas:
         key = " ".join(filter(None, (el.get("name"), el.get("property"), el.get("itemprop"), el.get("http-equiv"))))
         if not key or not _META_KEY.search(key) or _META_SKIP.search(key):
             continue
@@ -183,7 +207,24 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
         _json_dates(data, found)
         for value, source, article in found:
             add(value, source, article_type=article)
-    for el in _SHOWN_DATES(root):
+    # /html/body/descendant::*[self::time or starts-with(@itemprop, 'date')][not(self::meta)]
+    shown_els.update(el for el in _DATE_ITEMPROPS(root) if el.tag != "meta")
+    texts: list[tuple] = []
+    for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
+        el = text.getparent()  # a tail's is the element it follows: "<legend>Title</legend> 20 December 2025"
+        if (el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text)
+                or not _DATE_TEXT.may_match(text) or not DATE_RE.search(text)):
+            continue
+        texts.append((text, el))
+        if len(texts) >= TEXT_MAX_CANDIDATES:
+            break
+    wanted = {el for el, *_ in placed} | shown_els | {el for _, el in texts} | ({h1} if h1 is not None else set())
+    order: dict = {}
+    n = 0
+    for n, el in enumerate(root.iter()):
+        if el in wanted:
+            order[el] = n
+    for el in sorted(shown_els, key=order.__getitem__):
         prop = el.get("itemprop") or ""
         value = el.get("datetime") or el.get("content") or (el.text_content() or "")[:TEXT_MAX_CHARS]
         parent = el.getparent()
@@ -193,26 +234,12 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
             add(value, "itemprop_modified" if modified else "itemprop_published", el, shown=True)
         else:
             add(value, "time_modified" if modified else "time", el, shown=True)
-    texts = 0
-    for text in _YEAR_TEXTS(root, most=TEXT_MAX_CHARS):
-        el = text.getparent()  # a tail's is the element it follows: "<legend>Title</legend> 20 December 2025"
-        if el is None or (text.is_text and el.tag in _NOT_TEXT) or not _YEARISH.search(text) or not DATE_RE.search(text):
-            continue
+    for text, el in texts:
         add(str(text), "text_modified" if _UPDATED.search(text + " " + (el.get("class") or "")) else "text", el, shown=True)
-        texts += 1
-        if texts >= TEXT_MAX_CANDIDATES:
-            break
-    h1 = _FIRST_H1(root)
-    wanted = {el for el, *_ in placed} | set(h1)
-    order: dict = {}
-    n = 0
-    for n, el in enumerate(root.iter()):
-        if el in wanted:
-            order[el] = n
     for el, d, source, shown in placed:
         inside, aside = _surroundings(el)
         out.append(Candidate(d, source, order.get(el), inside, aside, shown=shown))
-    return PageDates(out, order.get(h1[0]) if h1 else None, n + 1)
+    return PageDates(out, order.get(h1) if h1 is not None else None, n + 1)
 
 
 FEATURES = (

@@ -15,8 +15,10 @@ def jsonld_blocks(tree) -> tuple:
     root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
     blocks = []
     for el in root.iter("script"):
+        if "ld+json" not in (el.get("type") or "").lower():
+            continue  # (before reading the text: most scripts are code, some of it long)
         text = el.text
-        if not text or "ld+json" not in (el.get("type") or "").lower() or len(text) > JSON_MAX_CHARS:
+        if not text or len(text) > JSON_MAX_CHARS:
             continue
         try:
             blocks.append(json.loads(text, strict=False))

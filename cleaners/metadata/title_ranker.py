@@ -396,5 +396,7 @@ def choose_title(page: PageTitles, url: str | None = None) -> str | None:
     cands = candidates(page)
     if not cands:
         return None
+    if len(cands) == 1:  # best() of one row is that row, whatever its score
+        return cands[0].text
     X = features(cands, page, url)
     return cands[best(X, scores(X))].text
