@@ -37,7 +37,10 @@ def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], h
     author = author_from_spans(evidence)
     near = [(s.line, s.text, s.by) for s in ordered if near_headline(s, headline)]
     if author is None and near:  # the body's lower-case words only when a line may name the author
-        body_lower = frozenset(w for _, t in body for w in shape.words(t) if w.islower())
+        seen: set[str] = set()  # each distinct word tested once: a body repeats most of its words
+        for _, t in body:
+            seen.update(shape.words(t))
+        body_lower = frozenset(w for w in seen if w.islower())
         author = author_from_stamps([t for _, t in stamps], body_lower) \
             or author_from_headline_lines(near, headline, body_lower, [s.text for s in ordered] + [t for _, t in body])
     # an author's bio names the places the writer worked before too ("… previously at The Times")
