@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Callable, Optional, Sequence
 
 from newsclean.cleaners import shape
@@ -119,6 +120,21 @@ class Doc:
                                    else shape.words(_ADDRESS.sub(" ", ln.text)))
                          if w.islower())
 
+    @cached_property
+    def texts(self) -> list[str]:
+        """The lines' texts, for the rules that look at every line of the document at once."""
+        return list(map(_TEXT_OF, self.lines))
+
+    @cached_property
+    def joined_text(self) -> str:
+        """The lines' texts, one a line: where a substring test rules out every line at once."""
+        return "\n".join(self.texts)
+
+    def writes_in_lower_case(self, word: str) -> bool:
+        """`word` in lower_case_words, without gathering them where no line holds `word` at all
+        (each of a line's words is part of its text): most names a byline gives are in no other line."""
+        return word in self.joined_text and word in self.lower_case_words
+
     def memo(self, key: str, compute: Callable[["Doc"], Any]) -> Any:
         """What a rule derives from the whole document (its box headers, its bylines' names),
         computed once per document however many lines ask."""
@@ -140,6 +156,7 @@ class Doc:
 
 
 Rule = Callable[[Line, Doc], Optional[Proposal]]
+_TEXT_OF = attrgetter("text")
 
 _WHOLE_LINE: dict[tuple[str, str, bool], Proposal] = {}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Collection, Iterable
+from typing import Container, Iterable
 
 from newsclean.cleaners import shape
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, in_context, when, whole_line
@@ -286,12 +286,14 @@ def _may_be_names_alone():
         & (text.str.count_matches(r"(?:^|\s)\S") == text.str.count_matches(_NAME_WORD_START))
 
 
+# No text gate beside the condition: names_alone costs more on each name-like text (every menu
+# item is one) than the position test below does on each of its lines, which rules out nearly all.
 @when(_may_be_names_alone)
-@in_context(gate=lambda line: names_alone(line.text) is not None)
+@in_context
 def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     """A name alone on its line, over a reporter's title or the article's date, above the prose
-    ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule
-    with its own gate: the byline rule's gate stays narrow, while every menu item is a name-like line.)"""
+    ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule:
+    the byline rule's gate stays narrow, while every menu item is a name-like line.)"""
     # the position first: most lines asked lie below the page's head (_heads_article's first test)
     if line.index >= doc.first_prose or line.index + 1 >= len(doc.lines) \
             or not _over_title_or_date(doc.lines[line.index + 1]) or not _heads_article(line, doc):
@@ -317,11 +319,23 @@ def _heads_article(name: Line, doc: Doc) -> bool:
     return names is not None and _proper(name_words(names), doc)
 
 
+class _DocLowerCaseWords:
+    """A document's lower-case words (Doc.lower_case_words) as proper_names asks them: one word at a time."""
+
+    __slots__ = ("doc",)
+
+    def __init__(self, doc: Doc):
+        self.doc = doc
+
+    def __contains__(self, word: str) -> bool:
+        return self.doc.writes_in_lower_case(word)
+
+
 def _proper(words: list[str], doc: Doc) -> bool:
-    return proper_names(words, doc.lower_case_words)
+    return proper_names(words, _DocLowerCaseWords(doc))
 
 
-def proper_names(words: Iterable[str], lower_case_words: Collection[str]) -> bool:
+def proper_names(words: Iterable[str], lower_case_words: Container[str]) -> bool:
     """None of the capitalised words occurs in lower case in the text (`lower_case_words`): they
     are names, not a menu's "By Use Case" on a page about use cases."""
     return not any(w.lower() in lower_case_words for w in words if len(w) > 2 and w[0].isupper())

@@ -263,7 +263,9 @@ _UNDER_LABEL_MAX_WORDS = 40
 _LABEL_MAX_CHARS = 20  # "Picture caption:"
 
 
-@in_context(gate=lambda line: line.n_words <= _UNDER_LABEL_MAX_WORDS)
+# No text gate: one on the word count would pass nearly every line, while the rule's first test
+# (a short line above) rules out nearly all of them at less cost.
+@in_context
 def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
     """The line right under a bare caption label is that caption."""
     # (asked of nearly every line: the cheapest tests first, the label is a short line)
