@@ -203,3 +203,15 @@ def test_first_trees_of_a_bag_score_its_first_member(tmp_path, monkeypatch):
         assert getattr(first, "compiled", False) and np.array_equal(first(X), want)
     with pytest.raises(ValueError):
         bagging.first_trees(path.read_text(), merged.num_trees() + 1)
+
+
+def test_the_headline_screen_is_the_title_bags_first_member_whatever_the_chains(tmp_path):
+    """A model of one chain whose headline ranker is a merged bag (model.json's title_bag) screens
+    with that bag's first member; without title_bag, one chain means one ranker and no screen."""
+    title = bagging.average_boosters([_small_booster(tmp_path, "lambdarank", seed=s)[0] for s in range(4)])
+    parts = {**_noise_chain(1), "title": title, "lexicon": None}
+    X = _rows()
+    first = LineModel(parts, {"title_bag": 4})._title_first
+    assert first is not None
+    assert np.array_equal(first(X), title.predict(X, num_iteration=title.num_trees() // 4, num_threads=1))
+    assert LineModel(parts, {})._title_first is None
