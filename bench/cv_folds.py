@@ -47,7 +47,7 @@ if "train" in what:
     for k in range(2):
         m = fold_model(pages, page_docs, snip_docs, folds, k, 2)
         tr.save(m.parts(), out/f"fold{k}",
-                {"version": "cv", "title_threshold": float(os.environ.get("NC_TT", DEFAULTS["title_threshold"]))})
+                dict(m.meta, title_threshold=float(os.environ.get("NC_TT", DEFAULTS["title_threshold"]))))
 preds = {}; mpreds = {}; spreds = {}
 for k in range(2):
     model = LineModel.load(out/f"fold{k}")

@@ -5,7 +5,7 @@
 
 Steps (each also runs on its own, see its --help):
 1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt;
-   bench/speed_accuracy.py     the text path's variants (bag, one chain, rules only, model alone) on new pages
+   bench/speed_accuracy.py     the text path's variants (shipped, rules only, model alone) on new pages
    bench/lockstep.py           the columnar engine: a batch cleaned 1 and 32 documents at a time (CPU, peak RSS)
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it

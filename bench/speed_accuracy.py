@@ -1,4 +1,4 @@
-"""The text path's speed against what buys its accuracy: the line model's bag, the rules, the later
+"""The text path's speed against what buys its accuracy: the line model, the rules, the later
 decision passes, each timed on the same pages in one process.
 
     .venv/bin/python bench/speed_accuracy.py [--rounds 5] [--pages 461] [--out bench/out/speed_accuracy.json]
@@ -6,18 +6,18 @@ decision passes, each timed on the same pages in one process.
 Variants (every round runs each over the dev pages' full-page text; the order rotates from round
 to round, and every cache that remembers a line or a page is emptied before each pass, so each pass
 sees the pages as new ones, as a corpus does):
-- shipped: newsclean.cleaners.pipeline.clean_text as packaged (a seed bag of four stage 1 -> stage 2 chains);
-- one chain: the same pipeline with the bag's first chain alone (its stage 1 and stage 2, the
-  packaged headline ranker and gate): the cost of a single model;
+- shipped: newsclean.cleaners.pipeline.clean_text as packaged (one stage 1 -> stage 2 chain distilled from a
+  seed bag of four, line-model-7; line-model-6 was the bag itself);
 - rules only: the same pipeline with Settings(use_model=False);
-- model alone, one pass (bag, one chain): LineModel.analyse once on each page's normalised lines,
-  no rules and no later passes: what the features and trees cost by themselves;
+- model alone, one pass: LineModel.analyse once on each page's normalised lines, no rules and no
+  later passes: what the features and trees cost by themselves;
 - C4-style line filter: bench_baselines.c4_filter, the speed floor of a rule-list filter.
 
 Prints pages per CPU-second (median over rounds, process time) and each variant's ratio to
 shipped, and for the whole-pipeline variants the in-sample F1 of the first round against the truth
 (the dev pages trained the packaged model, so this column is optimistic; the cross-validated F1 of
-a bag and of single chains comes from bench/cv_seeds.py and is quoted in bench/RESULTS.md).
+the shipped chain, of the bag and of single chains comes from bench/cv_seeds.py and is quoted in
+bench/RESULTS.md).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from bench_baselines import c4_filter  # noqa: E402
 from html_speed import clear_library_caches  # noqa: E402
 
 from newsclean.cleaners.lines import normalise_lines  # noqa: E402
-from newsclean.cleaners.model import FILES, SUFFIX, LineModel, lexicon, using, warm_up  # noqa: E402
+from newsclean.cleaners.model import LineModel, using, warm_up  # noqa: E402
 from newsclean.cleaners.model.score import score  # noqa: E402
 from newsclean.cleaners.pipeline import clean_text  # noqa: E402
 from newsclean.cleaners.settings import Settings  # noqa: E402
@@ -44,13 +44,6 @@ from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 from newsclean.cleaners.types import DocumentError  # noqa: E402
 
 DEVSET = devset_dir()
-
-
-def one_chain_model() -> LineModel:
-    """The packaged model with the bag's first chain only (same headline ranker, gate, lexicon)."""
-    meta = json.loads((FILES / "model.json").read_text(encoding="utf-8"))
-    files = {name: FILES / f"{name}{SUFFIX}" for name in ("stage1", "stage2", "title", "title_gate")}
-    return LineModel({"lexicon": lexicon.load(FILES)}, meta, files)
 
 
 def pipeline(settings: Settings, model: LineModel | None):
@@ -91,14 +84,10 @@ def main(argv: list[str] | None = None) -> dict:
     with gzip.open(DEVSET / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
         pages = [json.loads(line) for line in fh][:args.pages]
     shipped = warm_up()  # as a worker starts: the model loaded and compiled, the heap frozen
-    chain = one_chain_model()
-    chain.analyse(["Warm up", "The model scores a short document once before the first real one."])
     variants = {
-        "shipped (bag of four chains)": pipeline(Settings(), shipped),
-        "one chain": pipeline(Settings(), chain),
+        "shipped": pipeline(Settings(), shipped),
         "rules only (no model)": pipeline(Settings(use_model=False), None),
-        "model alone, one pass, bag": model_alone(shipped),
-        "model alone, one pass, one chain": model_alone(chain),
+        "model alone, one pass": model_alone(shipped),
         "C4-style line filter": c4,
     }
     names = list(variants)

@@ -1,4 +1,5 @@
-"""A seed bag averaged into one booster (newsclean.cleaners.model.bagging) scores the mean of its members."""
+"""A seed bag averaged into one booster (newsclean.cleaners.model.bagging) scores the mean of its members; the
+shipped model is one chain distilled from a bag, with merged title boosters."""
 from __future__ import annotations
 
 import json
@@ -71,35 +72,92 @@ def test_bag_members_train_with_their_own_seeds():
     assert seeds[0] == tr.PARAMS["seed"] and len(set(seeds)) == tr.BAG
 
 
-def test_packaged_model_is_a_bag():
-    """The shipped model holds BAG stage-1/stage-2 chains and title boosters of BAG members' trees,
-    as model.json says."""
+def test_packaged_model_is_one_student_chain_and_merged_title_boosters():
+    """The shipped model holds one stage-1/stage-2 chain of STUDENT_ROUNDS trees (distilled from a
+    bag of BAG chains, as model.json records) and title boosters of BAG members' trees."""
     meta = json.loads((FILES / "model.json").read_text())
-    assert meta["bag"] == tr.BAG
-    for i in range(meta["bag"]):
-        for stage in ("stage1", "stage2"):
-            text = (FILES / f"{member_name(stage, i)}.lgb.txt").read_text()
-            assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][stage]
+    assert meta["teacher"] == {"bag": tr.BAG, "bag_seed_step": tr.BAG_SEED_STEP, "rounds": tr.ROUNDS,
+                               "share": tr.TEACHER_SHARE}
+    assert meta["student_last_line_weight"] == tr.STUDENT_LAST_LINE_WEIGHT
+    assert not list(FILES.glob("stage*.*.lgb.txt"))  # no further members
+    for stage in ("stage1", "stage2"):
+        text = (FILES / f"{stage}.lgb.txt").read_text()
+        assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][stage] == tr.STUDENT_ROUNDS[stage]
+        assert "objective=cross_entropy" in text  # trained on the teacher's soft targets
     for name in ("title", "title_gate"):
         text = (FILES / f"{name}.lgb.txt").read_text()
-        assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][name] * meta["bag"]
+        assert len(re.findall(r"^Tree=\d+$", text, re.M)) == meta["rounds"][name] * meta["title_bag"]
+
+
+def _distillation_docs() -> list:
+    """Four tiny training documents in two groups: two pages and two kind-(b) texts."""
+    from newsclean.cleaners.corpus import DocContext
+
+    body = ["The council voted on Tuesday to close the old bridge for repairs.",
+            "Residents said the closure would add twenty minutes to their commute."]
+    docs = []
+    for i, kind in enumerate(["page", "clean", "page", "clean"]):
+        lines = ["Home | World | Sport", *body, "Share this article"][: 4 - i % 2]
+        y = np.array([1, 0, 0, 1][: len(lines)], dtype=np.int8)
+        docs.append(tr.TrainDoc(lines, y, np.ones(len(lines)), None, None, f"group{i % 2}", kind,
+                                ctx=DocContext.empty(len(lines))))
+    return docs
+
+
+def test_the_student_weighs_a_clean_texts_last_line_more_and_the_headline_reads_the_teachers_map(monkeypatch):
+    """train_models: the student's rows weigh as the pages' rows, but the last line of each kind-(b)
+    text STUDENT_LAST_LINE_WEIGHT times; the headline models are fitted on the teacher's mean
+    out-of-fold stage 1, not on the student's."""
+    from newsclean.cleaners.model import features as fx
+
+    def out_of_fold(X, y, w, folds, inner_folds, rounds, names, params):
+        if params["objective"] == "cross_entropy":  # the student's stage 1
+            return np.full(len(y), 0.9)
+        member = (params["seed"] - tr.PARAMS["seed"]) // tr.BAG_SEED_STEP
+        return np.full(len(y), 0.1 * (member + 1))
+
+    student_weights, title_maps = [], []
+    monkeypatch.setattr(tr, "_out_of_fold", out_of_fold)
+    monkeypatch.setattr(tr, "_fit", lambda X, y, w, rounds, names, params=None: student_weights.append(w))
+    monkeypatch.setattr(tr, "_fit_title", lambda *a, **k: {})
+    title_features = fx.title_features
+    monkeypatch.setattr(fx, "title_features", lambda X2, p1, *a: title_maps.append(p1) or title_features(X2, p1, *a))
+    docs = _distillation_docs()
+    tr.train_models(docs, log=lambda *a: None)
+    base = np.concatenate([tr._weights(d.lines, d.w) for d in docs])
+    clean_last = np.cumsum([len(d.lines) for d in docs])[[1, 3]] - 1
+    expected = base.copy()
+    expected[clean_last] *= tr.STUDENT_LAST_LINE_WEIGHT
+    assert tr.STUDENT_LAST_LINE_WEIGHT > 1 and len(student_weights) == 2  # the student's stage 1 and stage 2
+    for w in student_weights:
+        assert np.array_equal(w, expected)
+    teacher_mean = np.mean([0.1 * (i + 1) for i in range(tr.BAG)])
+    assert len(title_maps) == len(docs) and all(np.allclose(p1, teacher_mean) for p1 in title_maps)
+
+
+def _noise_chain(seed: int) -> dict:
+    """A stage 1 and a stage 2 booster of the model's feature widths, fitted on noise."""
+    from newsclean.cleaners.model import features as fx
+
+    rng = np.random.default_rng(seed)
+    params = dict(objective="binary", verbose=-1, seed=seed, num_leaves=4, min_data_in_leaf=5, deterministic=True)
+    y = rng.integers(0, 2, 400)
+    return {stage: lgb.train(params, lgb.Dataset(rng.normal(size=(400, len(names))), y), num_boost_round=5)
+            for stage, names in (("stage1", fx.FEATURE_NAMES), ("stage2", fx.STAGE2_NAMES))}
 
 
 def test_a_bag_scores_the_mean_of_its_chains():
-    """P(debris) of the packaged bag is the mean of what each member's stage 1 -> stage 2 chain
-    gives alone."""
-    model = LineModel.default()
-    parts = model.parts()
+    """A model folder of several chains (stage1, stage2; stage1.1, stage2.1) scores the mean of what
+    each member's stage 1 -> stage 2 chain gives alone."""
+    chains = [_noise_chain(seed) for seed in (1, 2)]
+    bag = LineModel({**{member_name(stage, i): b for i, c in enumerate(chains) for stage, b in c.items()}, "lexicon": None})
     lines = ["Home | World | Sport", "Council votes to close the old bridge",
              "The city council voted on Tuesday to close the old bridge to traffic for repairs.",
              "Residents said the closure would add twenty minutes to their commute.",
              "Share this article", "Sign up for our newsletter"]
-    members = [LineModel({"stage1": parts[member_name("stage1", i)], "stage2": parts[member_name("stage2", i)],
-                          "lexicon": parts["lexicon"]}, model.meta)
-               for i in range(tr.BAG)]
-    alone = [m.debris_proba(lines) for m in members]
+    alone = [LineModel({**c, "lexicon": None}).debris_proba(lines) for c in chains]
     assert not np.allclose(alone[0], alone[1])
-    assert np.allclose(model.debris_proba(lines), np.mean(alone, axis=0), rtol=0, atol=1e-12)
+    assert np.allclose(bag.debris_proba(lines), np.mean(alone, axis=0), rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", ["stage3", "title.1", "stage1.x"])
@@ -145,3 +203,15 @@ def test_first_trees_of_a_bag_score_its_first_member(tmp_path, monkeypatch):
         assert getattr(first, "compiled", False) and np.array_equal(first(X), want)
     with pytest.raises(ValueError):
         bagging.first_trees(path.read_text(), merged.num_trees() + 1)
+
+
+def test_the_headline_screen_is_the_title_bags_first_member_whatever_the_chains(tmp_path):
+    """A model of one chain whose headline ranker is a merged bag (model.json's title_bag) screens
+    with that bag's first member; without title_bag, one chain means one ranker and no screen."""
+    title = bagging.average_boosters([_small_booster(tmp_path, "lambdarank", seed=s)[0] for s in range(4)])
+    parts = {**_noise_chain(1), "title": title, "lexicon": None}
+    X = _rows()
+    first = LineModel(parts, {"title_bag": 4})._title_first
+    assert first is not None
+    assert np.array_equal(first(X), title.predict(X, num_iteration=title.num_trees() // 4, num_threads=1))
+    assert LineModel(parts, {})._title_first is None

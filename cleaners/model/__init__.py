@@ -7,9 +7,10 @@
     p, t = model.analyse(lines, ctx)                  # both in one pass (what newsclean.cleaners.decide calls)
 
 `lines` are a document's non-empty normalised lines in order (newsclean.cleaners.lines). The packaged model
-is a seed bag of LightGBM boosters in LightGBM's text format: four stage1 -> stage2 chains (stage1,
-stage2; stage1.1, stage2.1; ...) whose P(debris) is averaged, and one title ranker and one title
-gate, each the four members' trees merged (newsclean.cleaners.model.bagging); with them the
+is LightGBM boosters in LightGBM's text format: one stage1 -> stage2 chain distilled from a seed
+bag of four (newsclean.cleaners.model.train), and one title ranker and one title gate, each four members'
+trees merged (newsclean.cleaners.model.bagging). A model folder may hold a bag of chains (stage1, stage2;
+stage1.1, stage2.1; ...): their P(debris) is averaged. With the boosters come the
 word lexicon the line features read (lexicon.json, newsclean.cleaners.model.lexicon) and model.json (version,
 feature names, thresholds); loading them runs no code. `python -m newsclean.cleaners.model.train` rebuilds them. Boosters
 loaded from files score through newsclean.cleaners.model.compiled (the same trees compiled to native code with
@@ -31,7 +32,7 @@ from newsclean.cleaners.corpus import DocContext
 from newsclean.cleaners.model.compiled import Prepared, lightgbm_input, prepare
 from newsclean.cleaners.model.headline import full_headline
 
-MODEL_VERSION = "line-model-6"
+MODEL_VERSION = "line-model-7"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.
@@ -50,7 +51,7 @@ SUFFIX = ".lgb.txt"
 
 def member_name(stage: str, i: int) -> str:
     """The booster name of a bag member's stage ("stage1", "stage2"): "stage1" for the first
-    member, "stage1.2" for the third (newsclean.cleaners.model.train trains the bag)."""
+    member, "stage1.2" for the third (a model folder may hold a bag of chains)."""
     return stage if i == 0 else f"{stage}.{i}"
 
 
@@ -89,10 +90,12 @@ class LineModel:
         # name -> X -> predictions: Booster.predict(X, num_threads=1), or the same compiled to native
         # code (newsclean.cleaners.model.compiled: bit-identical, ~3x faster) for boosters loaded from files
         self._predict = {name: compiled.predictor(get, files.get(name)) for name, get in self._boosters.items()}
-        # the headline ranker of a bag is its members' trees in order: the first member's alone
-        # screen a page's candidates (_title_screen)
-        self._title_first = (compiled.first_trees_predictor(self._boosters["title"], files.get("title"), len(self._chains))
-                             if "title" in self._boosters and len(self._chains) > 1 else None)
+        # the headline ranker merged from a bag is its members' trees in order: the first member's
+        # alone screen a page's candidates (_title_screen). Its size is model.json's title_bag ("bag"
+        # in models whose chains were the bag's members, one per chain).
+        title_bag = int(self.meta.get("title_bag", self.meta.get("bag", len(self._chains))))
+        self._title_first = (compiled.first_trees_predictor(self._boosters["title"], files.get("title"), title_bag)
+                             if "title" in self._boosters and title_bag > 1 else None)
 
         self._fx = fx
         if "features" in self.meta and self.meta["features"] != fx.FEATURE_NAMES:

@@ -13,8 +13,10 @@ format is touched; the result loads like any saved model and runs no code.
 
 newsclean.cleaners.model.train merges the bag's headline ranker and gate this way (one file, one compiled
 function each). Their trees stay in the members' order, so the first member is the model's first
-trees (first_trees: the headline ranker's screen, newsclean.cleaners.model.LineModel). The line stages stay one file per member: each member's stage 2 reads its own
-stage 1's probabilities, so their chains are scored apart and averaged (newsclean.cleaners.model.LineModel).
+trees (first_trees: the headline ranker's screen, newsclean.cleaners.model.LineModel). The line stages
+cannot be merged: each member's stage 2 reads its own stage 1's probabilities, so a bag of chains is
+scored chain by chain and averaged (newsclean.cleaners.model.LineModel); the packaged model ships one
+chain distilled from the bag instead (newsclean.cleaners.model.train).
 """
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ ENV_CACHE = "NEWSCLEAN_MODEL_CACHE"
 # booster that way takes ~40 s instead of ~1 s: not worth it on a fresh machine or in CI.
 _INLINE = False
 _PROBE_ROWS = 512
-_CACHE_FILES = 64  # object files kept in the cache folder (11 per model: its eight chain boosters, title, its first member and gate)
+_CACHE_FILES = 64  # object files kept in the cache folder (5 per model: its chain's two boosters, title, the title's first member and gate)
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold
 _ZERO_BITS = np.float32(1e-35).view(np.uint32)
 _warned: set[str] = set()

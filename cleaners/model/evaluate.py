@@ -160,7 +160,7 @@ def fold_model(pages: list[dict], page_docs: list, snip_docs: list, folds: list[
     train_docs = docs + snip + tr.snippet_clean_docs(snip, tr.SEED) + tr.clean_docs(docs, [pages[i] for i in tr_idx], tr.SEED)
     tr.attach_context(train_docs, tr.build_corpus(docs + snip), tr.SEED)
     log(f"fold {k}: train {len(docs)} pages + {len(snip)} snippet pages")
-    return LineModel(tr.train_models(train_docs, log=log), {"version": "cv"})
+    return LineModel(tr.train_models(train_docs, log=log), {"version": "cv", "title_bag": tr.BAG})
 
 
 def main(argv=None) -> int:
