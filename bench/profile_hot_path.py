@@ -124,7 +124,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
         patched.append((mod, name, orig))
 
     wrap(pipeline_mod, "normalise_lines", "normalise_lines")
-    wrap(decide_mod, "propose", "rules (propose)")
+    wrap(decide_mod, "propose_document", "rules (propose_document)")
     proposer = rules_mod._DEFAULT
     entry_before = proposer._entry
 

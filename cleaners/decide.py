@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from newsclean.cleaners import shape
-from newsclean.cleaners.rules import Doc, Line, Proposal, propose
+from newsclean.cleaners.rules import Doc, Line, Proposal, propose_document
 from newsclean.cleaners.rules.base import whole_line
 from newsclean.cleaners.rules.navigation import is_comment_form
 from newsclean.cleaners.page_threshold import expected_f1_threshold
@@ -403,7 +403,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     n = len(doc.lines)
     if not n:
         raise DocumentError("decide", EMPTY)
-    proposals = [propose(line, doc, policy.rules) for line in doc.lines]
+    proposals = propose_document(doc, policy.rules)
     gap_before = [False] * n
     if removed_before:
         for i in range(1, n):

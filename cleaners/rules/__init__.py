@@ -2,6 +2,7 @@
 the first strong whole-line proposal names the kind."""
 from newsclean.cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
                             signature, site_notice, tag_list)
+from operator import itemgetter
 from typing import Iterable
 
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
@@ -60,12 +61,13 @@ RULES: tuple[Rule, ...] = (
 # decision step's later passes see the same lines again, and a corpus repeats its menus and
 # footers in every document. A _Proposer does this for one rule set (RULES, or the subset the HTML
 # path keeps), keyed by text; each entry holds the text-only rules' (position in the rule set,
-# proposal) pairs, their proposals alone, and the in-context rules (position, rule) whose text gate
-# (newsclean.cleaners.rules.base.in_context) lets them propose something on this text. Text-only rules that
+# proposal) pairs, their proposals alone, and the bits (one per in-context rule, in rule-set order)
+# of the in-context rules whose text gate (newsclean.cleaners.rules.base.in_context) lets them
+# propose something on this text. Text-only rules that
 # need one of their start patterns (newsclean.cleaners.rules.base.starts_with) are tried only where one
 # anchored alternation of all those patterns matches; RE2 first rules out most lines at a tenth of
 # that alternation's cost (newsclean.cleaners.rules.prefilter, a superset of it, built on first use).
-_Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], tuple[tuple[int, Rule], ...]]
+_Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], int]
 _BY_TEXT_MAX = 200_000
 # Equal entries share one tuple (Proposals are frozen; most lines get the same few proposals):
 # fewer objects for the garbage collector to walk. Bounded; cleared when full.
@@ -85,6 +87,12 @@ class _Proposer:
         self._prefilter: Prefilter | None = None
         self.text_only_unstarted = tuple((i, r) for i, r in self.text_only if not getattr(r, "start_patterns", ()))
         self.in_context = tuple((i, r) for i, r in enumerate(rules) if getattr(r, "needs_context", False))
+        # each in-context rule's bit in an entry's gate bits, and those of the rules that declare no
+        # candidates (newsclean.cleaners.rules.base.in_context): asked wherever their gate holds
+        self.in_context_bits = tuple(1 << b for b in range(len(self.in_context)))
+        self.gate_only_bits = sum(bit for bit, (_, r) in zip(self.in_context_bits, self.in_context)
+                                  if getattr(r, "candidates", None) is None)
+        self._bit_of = {id(r): bit for bit, (_, r) in zip(self.in_context_bits, self.in_context)}
         # the rules with a declared condition (newsclean.cleaners.rules.base.when), one bit each, and by
         # (started, bits of the conditions that hold) the text-only rules to call on a text and the
         # in-context rules whose text gate to ask
@@ -108,15 +116,15 @@ class _Proposer:
     def _to_ask_of(self, started: bool, holds: int | None):
         """(the text-only rules to call, the in-context rules whose gate to ask) on a text: those its
         start patterns allow (`started`), less the conditioned ones whose condition does not hold
-        (`holds`: a bit per self.conditioned; None: not evaluated, ask them all)."""
-        text_only = self.text_only if started else self.text_only_unstarted
-        if holds is None:
-            return text_only, self.in_context
+        (`holds`: a bit per self.conditioned; None: not evaluated, ask them all). The in-context
+        rules come as (their bit, rule)."""
         found = self._to_ask.get((started, holds))
         if found is None:
-            off = {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
+            text_only = self.text_only if started else self.text_only_unstarted
+            off = set() if holds is None else {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
             found = self._to_ask[(started, holds)] = (tuple((i, r) for i, r in text_only if id(r) not in off),
-                                                      tuple((i, r) for i, r in self.in_context if id(r) not in off))
+                                                      tuple((self._bit_of[id(r)], r) for _, r in self.in_context
+                                                            if id(r) not in off))
         return found
 
     def prime(self, texts: Iterable[str]) -> None:
@@ -142,35 +150,76 @@ class _Proposer:
     def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
         rules, in_context = self._to_ask_of(self.started(line.text), holds)
         found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
-        gated = tuple([(i, rule) for i, rule in in_context if rule.text_gate is None or rule.text_gate(line)])
+        gated = sum(bit for bit, rule in in_context if rule.text_gate is None or rule.text_gate(line))
         entry = (found, tuple([p for _, p in found]), gated)
         if len(_SHARED) >= _SHARED_MAX:
             _SHARED.clear()
         return _SHARED.setdefault(entry, entry)
 
+    def _cached_entry(self, line: Line, doc: Doc) -> _Entry:
+        """The entry of a text not seen yet (or forgotten), stored."""
+        if len(self.by_text) >= _BY_TEXT_MAX:
+            self.by_text.clear()
+        entry = self.by_text[line.text] = self._entry(line, doc)
+        return entry
+
+    def document(self, doc: Doc) -> list[tuple[Proposal, ...]]:
+        """Every rule's proposals for each line of `doc`, in rule-set order: the text-only ones from
+        the cache by text; each in-context rule called once per line where it may propose, its
+        candidates (newsclean.cleaners.rules.base.in_context: one look at the whole document) whose
+        text gate holds, or, without candidates, every line whose gate holds."""
+        get, lines = self.by_text.get, doc.lines
+        entries = [get(line.text) or self._cached_entry(line, doc) for line in lines]
+        proposals = [entry[1] for entry in entries]
+        gated = 0
+        for entry in entries:
+            gated |= entry[2]
+        if not gated:
+            return proposals
+        found: dict[int, list[tuple[int, Proposal]]] = {}  # line index -> the in-context rules' (position, proposal)
+        gate_only = None  # the lines where the gate of a rule without candidates holds
+        for bit, (i, rule) in zip(self.in_context_bits, self.in_context):
+            if not gated & bit:
+                continue
+            if rule.candidates is not None:
+                indexes = rule.candidates(doc)
+            else:
+                if gate_only is None:
+                    gate_only = [k for k, entry in enumerate(entries) if entry[2] & self.gate_only_bits]
+                indexes = gate_only
+            for k in indexes:
+                if entries[k][2] & bit and (p := rule(lines[k], doc)) is not None:
+                    found.setdefault(k, []).append((i, p))
+        for k, pairs in found.items():
+            proposals[k] = tuple([p for _, p in sorted(entries[k][0] + tuple(pairs), key=_POSITION)])
+        return proposals
+
     def __call__(self, line: Line, doc: Doc) -> list[Proposal]:
-        entry = self.by_text.get(line.text)
-        if entry is None:
-            if len(self.by_text) >= _BY_TEXT_MAX:
-                self.by_text.clear()
-            entry = self.by_text[line.text] = self._entry(line, doc)
-        found, props, gated = entry
-        if gated:
-            in_context = [(i, p) for i, rule in gated if (p := rule(line, doc)) is not None]
-            if in_context:
-                return [p for _, p in sorted(found + tuple(in_context), key=lambda ip: ip[0])]
-        return list(props)
+        """The proposals for one line of `doc` (self.document, computed once per document)."""
+        key = f"proposals {id(self)}"
+        memo = doc.__dict__.get(key)
+        if memo is None or memo[0] is not self:
+            memo = doc.__dict__[key] = (self, self.document(doc))
+        return list(memo[1][line.index])
 
 
+_POSITION = itemgetter(0)
 _DEFAULT = _Proposer(RULES)
 # the default rule set's tables, by the names tests/test_rules_speed.py checks them under
 _BY_TEXT, _TEXT_ONLY, _START_UNION, _IN_CONTEXT = _DEFAULT.by_text, _DEFAULT.text_only, _DEFAULT.start_union, _DEFAULT.in_context
 _PROPOSERS: dict[int, _Proposer] = {}  # by id of a rule set other than RULES (the proposer keeps it alive)
 
 
+def propose_document(doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[tuple[Proposal, ...]]:
+    """Every rule's proposals for each line of `doc`, in the order of `rules` (the first strong one
+    names the kind). `rules`: RULES, or a subset in the same order (the HTML path's), each cached
+    alike. (Tuples: a line's proposals may be the cache's own.)"""
+    return _proposer(rules).document(doc)
+
+
 def propose(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
-    """Every rule's proposal for one line, in the order of `rules` (the first strong one names the
-    kind). `rules`: RULES, or a subset in the same order (the HTML path's), each cached alike."""
+    """Every rule's proposal for one line of `doc`, as propose_document gives them (it runs once
+    per document and rule set: the document keeps its answer)."""
     return _proposer(rules)(line, doc)
 
 
@@ -207,4 +256,4 @@ def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list
     return [p for rule in rules if (p := rule(line, doc)) is not None]
 
 
-__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "prime", "propose", "propose_plain", "when"]
+__all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "prime", "propose", "propose_document", "propose_plain", "when"]

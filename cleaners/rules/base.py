@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from operator import attrgetter
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from newsclean.cleaners import shape
 
@@ -212,16 +212,25 @@ def when(condition: Callable[[], Any]) -> Callable[[Rule], Rule]:
     return mark
 
 
-def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None):
+def in_context(rule: Rule | None = None, *, gate: Callable[[Line], bool] | None = None,
+               candidates: Callable[[Doc], Iterable[int]] | None = None):
     """Marks a rule that reads more than its line's text (its position, its neighbours). The other
     rules' proposals depend on the text alone, so newsclean.cleaners.rules.propose caches them by text.
 
     `gate(line)`, if given, is a test on the line's text alone that is False only where the rule
     proposes nothing whatever the context (a necessary condition): propose caches it by text too
-    and calls the rule only on lines whose gate is True. Use as @in_context or @in_context(gate=...)."""
+    and calls the rule only on lines whose gate is True.
+
+    `candidates(doc)`, if given, gives the indexes of the lines where the rule may propose, from
+    facts about the whole document found in one look at it (its position limits, the lines under a
+    box header): a necessary condition too, a superset of the lines where the rule proposes.
+    newsclean.cleaners.rules.propose_document calls the rule on those lines only (where the gate
+    also holds); without it, on every line whose gate holds. tests/test_rule_candidates.py checks
+    each against its rule. Use as @in_context or @in_context(gate=..., candidates=...)."""
     def mark(rule: Rule) -> Rule:
         rule.needs_context = True
         rule.text_gate = gate
+        rule.candidates = candidates
         return rule
 
     return mark(rule) if rule is not None else mark

@@ -286,10 +286,16 @@ def _may_be_names_alone():
         & (text.str.count_matches(r"(?:^|\s)\S") == text.str.count_matches(_NAME_WORD_START))
 
 
+def _above_prose_with_next(doc: Doc) -> range:
+    """The indexes of the lines above the article's prose that have a line under them: where
+    name_over_title may propose (its position test)."""
+    return range(min(doc.first_prose, len(doc.lines) - 1))
+
+
 # No text gate beside the condition: names_alone costs more on each name-like text (every menu
-# item is one) than the position test below does on each of its lines, which rules out nearly all.
+# item is one) than the position test does, which rules out nearly all lines (the candidates).
 @when(_may_be_names_alone)
-@in_context
+@in_context(candidates=_above_prose_with_next)
 def name_over_title(line: Line, doc: Doc) -> Proposal | None:
     """A name alone on its line, over a reporter's title or the article's date, above the prose
     ("Kenji Tanaka" then "Tokyo correspondent"; "Gary Marcus" then "Dec 14, 2025"). (Its own rule:

@@ -263,12 +263,18 @@ _UNDER_LABEL_MAX_WORDS = 40
 _LABEL_MAX_CHARS = 20  # "Picture caption:"
 
 
-# No text gate: one on the word count would pass nearly every line, while the rule's first test
-# (a short line above) rules out nearly all of them at less cost.
-@in_context
+def _under_caption_labels(doc: Doc) -> list[int]:
+    """The indexes of the lines right under a short caption label: where under_caption_label may
+    propose (one look at the document's texts; most have no such label)."""
+    texts = doc.texts
+    return [k + 1 for k, text in enumerate(texts[:-1]) if len(text) <= _LABEL_MAX_CHARS and _CAPTION_LABEL.match(text)]
+
+
+# No text gate: one on the word count would pass nearly every line, while the candidates (the
+# lines under a label) are few.
+@in_context(candidates=_under_caption_labels)
 def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
     """The line right under a bare caption label is that caption."""
-    # (asked of nearly every line: the cheapest tests first, the label is a short line)
     if not line.index or len(before := doc.lines[line.index - 1].text) > _LABEL_MAX_CHARS \
             or _CAPTION_LABEL.match(before) is None or line.n_words > _UNDER_LABEL_MAX_WORDS:
         return None

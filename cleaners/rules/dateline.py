@@ -142,11 +142,19 @@ def _may_lead_with_dateline():
         & (text.str.contains(place_then_dash) | text.str.contains(r"[\dzZ)./]" + _WS + r"*[-–—:]"))
 
 
+_LEADING_MAX_INDEX = 8  # a dateline leads the story: in the document's first lines
+
+
+def _first_lines(doc: Doc) -> range:
+    """The indexes where leading_dateline may propose: the document's first lines."""
+    return range(min(_LEADING_MAX_INDEX + 1, len(doc.lines)))
+
+
 @when(_may_lead_with_dateline)
-@in_context  # no text gate: the position test below is cheaper than any test of the text
+@in_context(candidates=_first_lines)  # no text gate: the position test is cheaper than any test of the text
 def leading_dateline(line: Line, doc: Doc) -> Proposal | None:
     """A dateline glued to the front of a sentence (only in the document's first lines)."""
-    if line.index > 8:
+    if line.index > _LEADING_MAX_INDEX:
         return None
     text = line.text
     # Each pattern needs some character the line may lack (a shortcut; the first match is the same)
@@ -207,8 +215,13 @@ def _may_be_place_stamp_text():
         & low.str.contains(r"[\d.a-z]" + _WS + r"*$")
 
 
+def _down_to_prose(doc: Doc) -> range:
+    """The indexes where place_date_stamp may propose: above the article's prose, or its first line."""
+    return range(min(doc.first_prose + 1, len(doc.lines)))
+
+
 @when(_may_be_place_stamp_text)
-@in_context(gate=_may_be_place_stamp)
+@in_context(gate=_may_be_place_stamp, candidates=_down_to_prose)
 def place_date_stamp(line: Line, doc: Doc) -> Proposal | None:
     """A line that is only the place and the date (and time) of filing: "Madrid - 14 nov 2023",
     above the article's prose. Below it, "Name, 26. Januar 2022 13:14" heads a reader's comment

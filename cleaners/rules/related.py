@@ -137,8 +137,16 @@ def _may_follow_header_expr():
     return ~pl.col("text").str.ends_with(".") & (pl.col("n_chars") >= 3)
 
 
+def _in_related_neighbourhood(doc: Doc) -> list[int]:
+    """The indexes of the lines right under a video label or at most _UNDER_HEADER_MAX_LINKS lines
+    under a box header (_related_neighbourhood): where under_related_header may propose."""
+    under_label, near_header = doc.memo("related_neighbourhood", _related_neighbourhood)
+    n = len(doc.lines)
+    return sorted(k for k in under_label | near_header if k < n)
+
+
 @when(_may_follow_header_expr)
-@in_context(gate=_may_follow_header)
+@in_context(gate=_may_follow_header, candidates=_in_related_neighbourhood)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     """A headline in the run of headlines right under a related-stories header ("Related
     coverage", then three links) is a link to another story. The run ends at the first line that
