@@ -263,11 +263,15 @@ _UNDER_LABEL_MAX_WORDS = 40
 _LABEL_MAX_CHARS = 20  # "Picture caption:"
 
 
+def _is_caption_label(text: str) -> bool:
+    """A bare caption label on its own line ("Image caption,")."""
+    return len(text) <= _LABEL_MAX_CHARS and _CAPTION_LABEL.match(text) is not None
+
+
 def _under_caption_labels(doc: Doc) -> list[int]:
-    """The indexes of the lines right under a short caption label: where under_caption_label may
+    """The indexes of the lines right under a caption label: where under_caption_label may
     propose (one look at the document's texts; most have no such label)."""
-    texts = doc.texts
-    return [k + 1 for k, text in enumerate(texts[:-1]) if len(text) <= _LABEL_MAX_CHARS and _CAPTION_LABEL.match(text)]
+    return [k + 1 for k, text in enumerate(doc.texts[:-1]) if _is_caption_label(text)]
 
 
 # No text gate: one on the word count would pass nearly every line, while the candidates (the
@@ -275,8 +279,7 @@ def _under_caption_labels(doc: Doc) -> list[int]:
 @in_context(candidates=_under_caption_labels)
 def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
     """The line right under a bare caption label is that caption."""
-    if not line.index or len(before := doc.lines[line.index - 1].text) > _LABEL_MAX_CHARS \
-            or _CAPTION_LABEL.match(before) is None or line.n_words > _UNDER_LABEL_MAX_WORDS:
+    if not line.index or not _is_caption_label(doc.lines[line.index - 1].text) or line.n_words > _UNDER_LABEL_MAX_WORDS:
         return None
     return whole_line("caption", "under_caption_label")
 

@@ -170,9 +170,7 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
 def _related_neighbourhood(doc: Doc) -> tuple[frozenset[int], frozenset[int]]:
     """The indexes of the lines right under a video label, and of those at most
     _UNDER_HEADER_MAX_LINKS lines under a box header: where under_related_header may propose."""
-    # (the tests mapped over the texts first: most documents have no such line at all)
-    under_label = frozenset(ln.index + 1 for ln in doc.lines if _MEDIA_LABEL.match(ln.text)) \
-        if any(map(_MEDIA_LABEL.match, doc.texts)) else frozenset()
+    under_label = frozenset(ln.index + 1 for ln in doc.lines if _MEDIA_LABEL.match(ln.text))
     near_header = frozenset(k for h in doc.memo("related_headers", _header_indexes)
                             for k in range(h + 1, h + 1 + _UNDER_HEADER_MAX_LINKS))
     return under_label, near_header
@@ -181,8 +179,7 @@ def _related_neighbourhood(doc: Doc) -> tuple[frozenset[int], frozenset[int]]:
 def _header_indexes(doc: Doc) -> list[int]:
     """Indexes of the document's box headers (every headline-shaped line asks for the nearest one
     above it: Doc.memo keeps them per document)."""
-    found = list(map(_is_header, doc.texts))
-    return [ln.index for ln, header in zip(doc.lines, found) if header] if True in found else []
+    return [ln.index for ln in doc.lines if _is_header(ln.text)]
 
 
 def _may_be_headline_shaped():
