@@ -119,23 +119,53 @@ def _recurrence_plain(lines, cand):
     return embedded, share > 0, share
 
 
+def _recurrence_of(docs, cands):
+    """_recurrence_many over `docs` as one batch."""
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+    return fx._recurrence_many([fx._line_tokens(d) for d in docs], offsets, np.concatenate(cands))
+
+
 def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():
     rng = np.random.default_rng(7)
     vocab = ["storm", "barrier", "flood", "the", "raised", "news", "home", "river"]
     docs = [PAGE]
     for _ in range(40):  # a small vocabulary: many windows of every length recur
         docs.append([" ".join(rng.choice(vocab, size=int(rng.integers(1, 12)))) for _ in range(int(rng.integers(1, 30)))])
-    for lines in docs:
-        cand = rng.random(len(lines)) < 0.7
-        ids, tcount = fx._line_tokens(lines)
-        got = fx._recurrence(ids, tcount, cand)
+    cands = [rng.random(len(lines)) < 0.7 for lines in docs]
+    # one batch of all the documents: each counts the windows of its own lines only (the same
+    # words recur in every document, and never match across them)
+    got = _recurrence_of(docs, cands)
+    at = 0
+    for lines, cand in zip(docs, cands):
         for a, b in zip(got, _recurrence_plain(lines, cand)):
-            assert np.array_equal(a, b)
-    emb, holds, share = fx._recurrence(*fx._line_tokens(PAGE), np.ones(len(PAGE), dtype=bool))
+            assert np.array_equal(a[at:at + len(lines)], b)
+        at += len(lines)
+    emb, holds, share = _recurrence_of([PAGE], [np.ones(len(PAGE), dtype=bool)])
     # the headline in the breadcrumb and the "| Outlet" line, its words in any order; a line of
     # the same length is no host
     assert emb[2] == 2 and emb[PAGE.index("Storm before raised be to barrier flood")] == 2
     assert holds[0] and share[1] == 7 / 9 and not holds[2]
+
+
+def test_title_features_of_a_batch_are_each_documents_own():
+    """title_features_many over documents one after another gives each row its own document's
+    title_features (first body line, ranks, medians, best candidates, recurrence, slug), whatever
+    its neighbours in the batch, an empty document included."""
+    rng = np.random.default_rng(3)
+    other = [line for line in reversed(PAGE)][:9]
+    docs = [PAGE, [], other, PAGE]
+    urls = [None, None, "https://example.com/news/flood-barrier-raised-storm", "https://example.com/a/royal-couple-canada"]
+    ps = [rng.random(len(d)) for d in docs]
+    X2s = [fx.stage2_features(fx.doc_features(d), p) if d else np.zeros((0, len(fx.STAGE2_NAMES)), dtype=np.float32)
+           for d, p in zip(docs, ps)]
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+    X2, p = np.vstack(X2s), np.concatenate(ps)
+    rows = np.flatnonzero(rng.random(len(p)) < 0.8)
+    got = fx.title_features_many(X2, p, offsets, [s for d in docs for s in d], urls,
+                                 [fx._line_tokens(d) for d in docs], rows)
+    want = [fx.title_features(X, q, d, u, rows=rows[(rows >= a) & (rows < b)] - a)
+            for X, q, d, u, a, b in zip(X2s, ps, docs, urls, offsets[:-1], offsets[1:]) if d]
+    assert np.array_equal(got, np.vstack(want))
 
 
 def test_title_features_of_some_rows_are_those_rows_of_the_whole_matrix():

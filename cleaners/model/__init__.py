@@ -23,6 +23,7 @@ import json
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -164,7 +165,7 @@ class LineModel:
         if not lines:
             return np.zeros(0), None
         X2, p1, p2, toks = self._stages(lines, context)
-        t = self._title_from(X2, p1, lines, context, toks)
+        t = self._titles_from(X2, p1, [lines], [context], [toks] if toks is not None else None)[0]
         if t is not None:
             # the headline is not body text: never let it count as the first body line
             p2[t] = max(p2[t], self.debris_threshold)
@@ -201,13 +202,14 @@ class LineModel:
             p2s.append(self._predict[stage2](rows.view(Prepared)))
         p2 = p2s[0] if len(p2s) == 1 else np.mean(p2s, axis=0)
         X2 = stage2_rows(X1, smooth[-1])
+        titles = self._titles_from(X2, p1, docs, contexts, tokens)
         out = []
         for k, ((a, b), lines) in enumerate(zip(spans, docs)):
             if not lines:
                 out.append((np.zeros(0), None))
                 continue
             p = p2[a:b].copy()
-            t = self._title_from(X2[a:b], p1[a:b], lines, contexts[k], tokens[k] if tokens else None)
+            t = titles[k]
             if t is not None:
                 p[t] = max(p[t], self.debris_threshold)
             out.append((p, t))
@@ -220,7 +222,7 @@ class LineModel:
         if not lines or not self.has_title:
             return None
         X2, p1, _, toks = self._stages(lines, context)
-        return self._title_from(X2, p1, lines, context, toks)
+        return self._titles_from(X2, p1, [lines], [context], [toks] if toks is not None else None)[0]
 
     def title_proba(self, lines: list[str], context: DocContext | None = None) -> np.ndarray:
         """The headline score of each line: the title ranker's raw score (higher is more
@@ -229,70 +231,106 @@ class LineModel:
         if not lines or not self.has_title:
             return np.zeros(len(lines))
         X2, p1, _, toks = self._stages(lines, context)
-        rows, XT = self._title_rows(X2, p1, lines, context, toks)
+        rows, XT = self._title_rows(X2, p1, [lines], [context], [toks] if toks is not None else None)
         out = np.full(len(lines), -np.inf)
         if len(rows):
             out[rows] = self._predict["title"](XT)
         return out
 
-    def _title_rows(self, X2: np.ndarray, p1: np.ndarray, lines: list[str], context,
+    def _title_rows(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], contexts: list,
                     tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, XT): the lines that can be a headline (with drop_paragraphs, none that is a
-        paragraph) and their title features, XT[k] line rows[k]'s; only those lines' are computed."""
+        """(rows, XT) of a batch of documents (their rows one after another in X2 and p1): the lines
+        that can be a headline (with drop_paragraphs, none that is a paragraph), as sorted row
+        indices, and their title features, XT[k] row rows[k]'s; only those lines' are computed."""
+        lines = list(chain.from_iterable(docs))
         cand = self._fx.title_candidates(X2, lines)  # reads stage-1 columns, which X2 starts with
         if drop_paragraphs:  # the candidates let through one not ending in a full stop
             cand &= ~self._fx.paragraphs(X2, lines, among=cand)
         rows = np.flatnonzero(cand)
-        return rows, self._fx.title_features(X2, p1, lines, getattr(context, "url", None), tokens=tokens, rows=rows)
+        offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+        if tokens is None:
+            tokens = [self._fx._line_tokens(d) for d in docs]
+        urls = [getattr(c, "url", None) for c in contexts]
+        return rows, self._fx.title_features_many(X2, p1, offsets, lines, urls, tokens, rows)
 
-    def _title_from(self, X2: np.ndarray, p1: np.ndarray, lines: list[str],
-                    context: DocContext | None, tokens=None) -> int | None:
+    def _titles_from(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], contexts: list,
+                     tokens=None) -> list[int | None]:
+        """The headline's index in each document of a batch (None where none), the batch's
+        candidate rows scored in one call of the screen and one of the ranker."""
+        titles: list[int | None] = [None] * len(docs)
         if not self.has_title or not len(p1):
-            return None
-        rows, XT = self._title_rows(X2, p1, lines, context, tokens, drop_paragraphs=True)
+            return titles
+        rows, XT = self._title_rows(X2, p1, docs, contexts, tokens, drop_paragraphs=True)
         if not len(rows):
-            return None
+            return titles
         XT = prepare(XT)  # the screen, the ranker and the gate read the same rows
-        ranked = self._title_screen(XT)
-        pt = self._predict["title"](XT if ranked is None else XT[ranked])
-        b = int(np.argmax(pt))  # the first of equal scores, in line order
-        i = int(rows[b] if ranked is None else rows[ranked[b]])
-        cand = np.zeros(len(lines), dtype=bool)
-        cand[rows] = True
-        body = np.flatnonzero(p1 < 0.5)
-        first_body = int(body[0]) if len(body) else len(lines)  # stage 1's first body line
-        if pt[b] < float(self.meta["title_threshold"]):
-            # not clearly a headline by rank: the gate (P(headline) per line, trained also on
-            # texts that have none) picks its best line if any is likely enough, so a text without
-            # a headline keeps its first sentence
-            if "title_gate" not in self._boosters:
-                return None
-            # a headline sits above the article: the gate weighs the lines down to stage 1's
-            # first body line (a row of a timeline below it is no headline however it is worded)
-            n_above = int(np.searchsorted(rows, first_body, side="right"))  # rows up to it: XT's first rows
-            pg = self._predict["title_gate"](XT[:n_above] if n_above else XT)
-            j = int(np.argmax(pg))
-            if pg[j] < float(self.meta["title_gate_threshold"]):
-                return None
-            i = int(rows[j])
-        i = full_headline(lines, i, cand)  # not a shortened copy of the headline
-        # the same line again (a page repeats its headline): the copy right above the body, where
-        # the decision step looks for the headline
-        if X2[i, self._fx._IDX["dup_in_doc"]] > 1:
-            copies = [j for j, s in enumerate(lines) if s == lines[i]]
-            above = [j for j in copies if j < first_body]
-            i = above[-1] if above else copies[0]
-        return i
+        offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+        doc_of = np.searchsorted(offsets, rows, side="right") - 1
+        ranked = self._title_screen(XT, doc_of)
+        pt = self._predict["title"](XT[ranked])
+        # each document's best ranked row: the first of equal scores, in line order
+        seg = doc_of[ranked]
+        starts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        best = np.maximum.reduceat(pt, starts)
+        at_best = np.flatnonzero(pt == np.repeat(best, np.diff(np.r_[starts, len(seg)])))
+        _, first_best = np.unique(seg[at_best], return_index=True)
+        row_bounds = np.searchsorted(doc_of, np.arange(len(docs) + 1))  # each document's rows in `rows`
+        threshold = float(self.meta["title_threshold"])
+        for b, score in zip(at_best[first_best].tolist(), pt[at_best[first_best]].tolist()):
+            k = int(seg[b])
+            a, lines = int(offsets[k]), docs[k]
+            ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])
+            doc_rows = rows[ra:rb] - a
+            i = int(rows[ranked[b]]) - a
+            cand = np.zeros(len(lines), dtype=bool)
+            cand[doc_rows] = True
+            body = np.flatnonzero(p1[a:a + len(lines)] < 0.5)
+            first_body = int(body[0]) if len(body) else len(lines)  # stage 1's first body line
+            if score < threshold:
+                # not clearly a headline by rank: the gate (P(headline) per line, trained also on
+                # texts that have none) picks its best line if any is likely enough, so a text
+                # without a headline keeps its first sentence
+                if "title_gate" not in self._boosters:
+                    continue
+                # a headline sits above the article: the gate weighs the lines down to stage 1's
+                # first body line (a row of a timeline below it is no headline however it is worded)
+                n_above = int(np.searchsorted(doc_rows, first_body, side="right"))  # rows up to it: the first rows
+                pg = self._predict["title_gate"](XT[ra:ra + n_above] if n_above else XT[ra:rb])
+                j = int(np.argmax(pg))
+                if pg[j] < float(self.meta["title_gate_threshold"]):
+                    continue
+                i = int(doc_rows[j])
+            i = full_headline(lines, i, cand)  # not a shortened copy of the headline
+            # the same line again (a page repeats its headline): the copy right above the body,
+            # where the decision step looks for the headline
+            if X2[a + i, self._fx._IDX["dup_in_doc"]] > 1:
+                copies = [j for j, s in enumerate(lines) if s == lines[i]]
+                above = [j for j in copies if j < first_body]
+                i = above[-1] if above else copies[0]
+            titles[k] = i
+        return titles
 
-    def _title_screen(self, XT: np.ndarray) -> np.ndarray | None:
-        """The rows of XT (in order) that the whole headline ranker scores: all of them (None), or
-        on a page of more than TITLE_SCREEN_KEEP candidates the TITLE_SCREEN_KEEP that the
-        ranker's first member (newsclean.cleaners.model.bagging.first_trees: a quarter of a bag
-        of four's trees) scores highest; the ranker's best line is among them (see the constant)."""
-        if self._title_first is None or len(XT) <= TITLE_SCREEN_KEEP:
-            return None
-        first = self._title_first(XT)
-        return np.sort(np.argsort(-first, kind="stable")[:TITLE_SCREEN_KEEP])
+    def _title_screen(self, XT: np.ndarray, doc_of: np.ndarray) -> np.ndarray:
+        """The rows of XT (in order) that the whole headline ranker scores: a document's rows
+        (doc_of: each row's document, in order) all, or on a page of more than TITLE_SCREEN_KEEP
+        candidates the TITLE_SCREEN_KEEP that the ranker's first member
+        (newsclean.cleaners.model.bagging.first_trees: a quarter of a bag of four's trees) scores
+        highest; the ranker's best line is among them (see the constant). The first member scores
+        the screened documents' rows in one call."""
+        everything = np.arange(len(XT))
+        if self._title_first is None:
+            return everything
+        per_doc = np.bincount(doc_of)
+        screened = per_doc[doc_of] > TITLE_SCREEN_KEEP
+        if not screened.any():
+            return everything
+        at = np.flatnonzero(screened)
+        first = self._title_first(XT[at])
+        # by document, then by the first member's score, highest first (ties in line order)
+        order = np.lexsort((-first, doc_of[at]))
+        d = doc_of[at][order]
+        place = np.arange(len(order)) - np.searchsorted(d, d, side="left")  # rank within its document
+        return np.sort(np.concatenate([everything[~screened], at[order[place < TITLE_SCREEN_KEEP]]]))
 
 
 @lru_cache(maxsize=1)

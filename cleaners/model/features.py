@@ -734,29 +734,34 @@ _LENGTH_HASH = np.uint64(0x9E3779B97F4A7C15)  # added to every word's hash: see 
 _PREFILTER_BITS = 16
 
 
-def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """How the candidate lines recur inside longer lines of the page (breadcrumbs, "<title> |
-    Outlet", image alt text, share text), by word sequence.
+def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.ndarray,
+                     cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How the candidate lines recur inside longer lines of their page (breadcrumbs, "<title> |
+    Outlet", image alt text, share text), by word sequence, for every document of a batch at once.
 
-    Returns per line: how many longer lines' word windows equal the (candidate) line, whether the
-    line holds a shorter candidate line, and the largest share of its words such a candidate makes
-    up. Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
+    Returns per line: how many longer lines' word windows of its document equal the (candidate)
+    line, whether the line holds a shorter candidate line, and the largest share of its words such a
+    candidate makes up. `tokens[k]`: document k's token ids (numbered within it) and tokens per line.
+
+    Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
     the wrapping sum over its words (prefix sums). The sum does not see word order: a window with
     the candidate's words in another order matches too. (A match anchored on the candidate's first
     word is cheaper but gave a lower title score on the cross-validated dev pages, 0.784 vs 0.788
-    over three ranker seeds.)
-
-    Every word's value carries _LENGTH_HASH, so a sum also encodes its window's length and the
-    windows of every candidate length are compared in one pass: a window matches only a candidate of
-    its own length (save by chance, as any two sums). Most windows match nothing: a table on the
-    top _PREFILTER_BITS bits of the candidates' sums drops them with one lookup each, and only the
-    rest are searched among the sums."""
-    n = len(tcount)
+    over three ranker seeds.) Every word's value carries _LENGTH_HASH, so a sum also encodes its
+    window's length; a document's windows are cut only at the lengths of its own candidates, and
+    each sum is XORed with a random value of its document, so a window matches only a candidate of
+    its own length and document (save by chance, as any two sums). Most windows match nothing: a
+    table on the top _PREFILTER_BITS bits of the candidates' sums drops them with one lookup each,
+    and only the rest are searched among the sums."""
+    n = int(offsets[-1])
     embedded = np.zeros(n)
     holds_share = np.zeros(n)
+    tcount = np.concatenate([tc for _, tc in tokens]) if tokens else np.zeros(0, dtype=np.int64)
+    ids = np.concatenate([i for i, _ in tokens]) if tokens else np.zeros(0, dtype=np.int64)
     ci = np.flatnonzero(cand & (tcount >= 2))
     if not len(ids) or not len(ci):
         return embedded, holds_share > 0, holds_share
+    doc = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
     rnd = _word_hashes(int(ids.max()) + 1) + _LENGTH_HASH
     csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
     ends = np.cumsum(tcount)
@@ -768,16 +773,22 @@ def _recurrence(ids: np.ndarray, tcount: np.ndarray, cand: np.ndarray) -> tuple[
     s_line = tok_line[short]
     # the longest window from each token that stays in its line and is shorter than the line
     longest = np.minimum(ends[s_line] - short, tcount[s_line] - 1)
-    lengths = np.unique(tcount[ci])
-    per_token = np.searchsorted(lengths, longest, side="right")  # candidate lengths that fit
+    # each document's candidate lengths, as (document, length) keys in order
+    width = np.int64(int(tcount.max()) + 1)
+    keys = np.unique(doc[ci] * width + tcount[ci])
+    base = doc[s_line] * width
+    lo = np.searchsorted(keys, base, side="left")
+    per_token = np.searchsorted(keys, base + longest, side="right") - lo  # its document's lengths that fit
     total = int(per_token.sum())
     if not total:
         return embedded, holds_share > 0, holds_share
-    # every (token, candidate length) window: the token repeated, the lengths in order
+    # every (token, candidate length) window: the token repeated, its document's lengths in order
     p = np.repeat(short, per_token)
-    k = lengths[np.arange(total) - np.repeat(np.cumsum(per_token) - per_token, per_token)]
-    w = csum[p + k] - csum[p]
-    h = csum[ends[ci]] - csum[ends[ci] - tcount[ci]]
+    key = keys[np.repeat(lo, per_token) + np.arange(total) - np.repeat(np.cumsum(per_token) - per_token, per_token)]
+    k = key % width
+    salt = _word_hashes(len(offsets))[::-1]  # one value per document (the draw's far end)
+    w = (csum[p + k] - csum[p]) ^ salt[doc[tok_line[p]]]
+    h = (csum[ends[ci]] - csum[ends[ci] - tcount[ci]]) ^ salt[doc[ci]]
     hs = np.unique(h)
     shift = np.uint64(64 - _PREFILTER_BITS)
     table = np.zeros(1 << _PREFILTER_BITS, dtype=bool)
@@ -798,105 +809,168 @@ META_MAX_WORDS = 15  # a byline or date line is short
 META_FAR = 10  # distances are capped: beyond a few lines a byline says nothing about this line
 
 
-def _meta_distances(X2: np.ndarray, nw: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Lines from each line of `idx` (line indices) down to the nearest short byline or date line
-    below it, and up to the nearest above (META_FAR when none is nearer): the page's headline is
-    the line its byline and date follow, which tells it from a section heading, a teaser or a
-    breadcrumb's last item."""
-    meta = np.flatnonzero(((X2[:, _IDX["date"]] > 0) | (X2[:, _IDX["byline"]] > 0)) & (nw <= META_MAX_WORDS))
-    up, down = _distances_to(meta, idx, META_FAR)
-    return np.minimum(down, META_FAR), np.minimum(up, META_FAR)
-
-
 def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = None,
                    url: str | None = None, tokens: tuple[np.ndarray, np.ndarray] | None = None,
                    rows: np.ndarray | None = None) -> np.ndarray:
     """Stage-2 features plus where the line sits relative to the predicted body, how well it
-    matches the URL's slug (when the document has a URL) and how it recurs on the page.
+    matches the URL's slug (when the document has a URL) and how it recurs on the page: one
+    document's title_features_many.
 
     `rows` (sorted line indices, e.g. title_candidates' lines): the matrix of these lines only,
     the same values as those rows of the whole document's (the page-wide parts, such as the best
     candidate's values, still read every line)."""
     n = len(p2)
-    r = slice(None) if rows is None else np.asarray(rows, dtype=np.intp)
-    idx = np.arange(n, dtype=np.float64)
-    idx_r = idx[r]
-    T = np.zeros((len(idx_r), len(TITLE_EXTRA)), dtype=np.float32)
-    if n == 0 or not len(idx_r):
+    if rows is None:
+        rows = np.arange(n)
+    if lines is not None and tokens is None:
+        tokens = _line_tokens(lines)
+    return title_features_many(X2, p2, np.array([0, n], dtype=np.int64), lines, [url],
+                               None if tokens is None else [tokens], rows)
+
+
+def _segment_reduce(ufunc, values: np.ndarray, offsets: np.ndarray, empty) -> np.ndarray:
+    """ufunc.reduce of each document's values (offsets: its rows), `empty` for a document without rows."""
+    out = np.full(len(offsets) - 1, empty, dtype=np.result_type(values.dtype, np.asarray(empty).dtype))
+    has = offsets[1:] > offsets[:-1]
+    if has.any():
+        out[has] = ufunc.reduceat(values, offsets[:-1][has])
+    return out
+
+
+def _doc_shift(a: np.ndarray, s: int, fill: float, local: np.ndarray, n_of: np.ndarray) -> np.ndarray:
+    """_shift within each document of a batch (`local`: each row's index in its document, `n_of`:
+    its document's length): out[i] = a[i + s], `fill` beyond the document."""
+    out = np.full_like(a, fill)
+    inside = (local + s >= 0) & (local + s < n_of)
+    src = np.flatnonzero(inside)
+    out[src] = a[src + s]
+    return out
+
+
+def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lines: list[str] | None,
+                        urls: list[str | None], tokens: list[tuple[np.ndarray, np.ndarray]] | None,
+                        rows: np.ndarray) -> np.ndarray:
+    """title_features of the rows `rows` (sorted indices into the batch) of a batch of documents,
+    one stack of array passes for the whole batch: document k's lines are X2[offsets[k]:offsets[k+1]]
+    (and lines[...] the same slice), its URL urls[k], its tokens tokens[k] (ids numbered within the
+    document, tokens per line). Every page-wide value (the first body line, ranks, medians, best
+    candidates, recurrence) is taken within each document, so a row's values are those of its
+    document alone."""
+    N = len(p2)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    r = np.asarray(rows, dtype=np.intp)
+    T = np.zeros((len(r), len(TITLE_EXTRA)), dtype=np.float32)
+    if N == 0 or not len(r):
         return np.hstack([X2[r], T])
+    n_lines = np.diff(offsets)
+    doc = np.repeat(np.arange(len(n_lines)), n_lines)
+    start = offsets[:-1][doc]
+    local = np.arange(N) - start
+    n_of = n_lines[doc]
     col = T.T
     ti = _TITLE_INDEX
+    idx = local.astype(np.float64)
+    idx_r = idx[r]
     body = p2 < 0.5
-    bpos = np.flatnonzero(body)
-    first = bpos[0] if len(bpos) else n
+    first_of_doc = _segment_reduce(np.minimum, np.where(body, local, n_of), offsets, 0)
+    first = first_of_doc[doc]
     nw = X2[:, _IDX["n_words"]]
     # headline-sized lines that do not end like a sentence ("?" and "!" are headline endings too)
     if lines is not None:
-        period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=n)
+        period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=N)
     else:
         period = X2[:, _IDX["ends_sent"]] > 0
     cand = (nw >= 2) & (nw <= 30) & ~period
     # rank of the line among candidate lines counted upwards from the first body line
-    rank = np.full(n, -1.0)
-    above = np.flatnonzero(cand & (idx < first))[::-1]
-    rank[above] = np.arange(len(above))
+    above = cand & (local < first)
+    c_above = np.cumsum(above)
+    before_doc = np.concatenate([[0], c_above])[offsets[:-1]]  # candidates above, in earlier documents
+    n_above = (c_above[offsets[1:] - 1] - before_doc)[doc] if N else 0
+    rank = np.where(above, n_above - (c_above - before_doc[doc]), -1).astype(np.float64)
     col[ti["p2"]] = p2[r]
-    col[ti["lines_to_first_body"]] = np.sign(first - idx_r) * np.log1p(np.abs(first - idx_r))
-    col[ti["lines_to_first_body_raw"]] = np.clip(first - idx_r, -50, 50)
-    col[ti["body_lines_before"]] = np.log1p((np.cumsum(body) - body)[r])
+    col[ti["lines_to_first_body"]] = np.sign(first[r] - idx_r) * np.log1p(np.abs(first[r] - idx_r))
+    col[ti["lines_to_first_body_raw"]] = np.clip(first[r] - idx_r, -50, 50)
+    c_body = np.cumsum(body)
+    col[ti["body_lines_before"]] = np.log1p((c_body - body - np.concatenate([[0], c_body])[start])[r])
     col[ti["is_first_line"]] = idx_r == 0
     col[ti["cand_rank_above"]] = rank[r]
     col[ti["same_as_other_line"]] = X2[r, _IDX["dup_in_doc"]] > 1
-    col[ti["p2@+1"]] = _shift(p2, 1, 1.0)[r]
-    col[ti["p2@-1"]] = _shift(p2, -1, 1.0)[r]
+    col[ti["p2@+1"]] = _doc_shift(p2, 1, 1.0, local, n_of)[r]
+    col[ti["p2@-1"]] = _doc_shift(p2, -1, 1.0, local, n_of)[r]
     # float32 as the column holds it: the best candidate's value is taken on that
-    below = np.min(np.stack([_shift(p2, s, 1.0) for s in (1, 2, 3)]), axis=0).astype(np.float32)
+    below = np.min(np.stack([_doc_shift(p2, s, 1.0, local, n_of) for s in (1, 2, 3)]), axis=0).astype(np.float32)
     col[ti["p1_min_below3"]] = below[r]
     col[ti["body_rank_above"]] = np.where(rank >= 0, rank, -1)[r]
-    col[ti["words_rel_median"]] = nw[r] / max(float(np.median(nw)), 1.0)
-    col[ti["n_cand_above_log"]] = np.log1p((np.cumsum(cand) - cand)[r])
-    col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances(X2, nw, idx_r)
+    col[ti["words_rel_median"]] = nw[r] / np.maximum(_doc_medians(nw, offsets), np.float32(1.0))[doc[r]]
+    c_cand = np.cumsum(cand)
+    col[ti["n_cand_above_log"]] = np.log1p((c_cand - cand - np.concatenate([[0], c_cand])[start])[r])
+    col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances_many(X2, nw, doc, r, idx_r)
     if lines is not None:
-        ids, tcount = tokens if tokens is not None else _line_tokens(lines)
-        emb, holds, share = _recurrence(ids, tcount, cand)
+        emb, holds, share = _recurrence_many(tokens, offsets, cand)
         emb_log = np.log1p(emb).astype(np.float32)
         col[ti["embedded_in_others"]] = emb_log[r]
         col[ti["holds_candidate"]] = holds[r]
         col[ti["holds_candidate_share"]] = share[r]
-        col[ti["embedded_vs_best"]] = (emb_log - emb_log.max())[r]
+        col[ti["embedded_vs_best"]] = (emb_log - _segment_reduce(np.maximum, emb_log, offsets, np.float32(0))[doc])[r]
         # copies of the same line: which copy this is, and whether it is the last one above the body
-        dups = np.flatnonzero(X2[:, _IDX["dup_in_doc"]] > 1).tolist()
-        if dups:
-            seen: dict[str, int] = {}
-            last_above: dict[str, int] = {}
-            copy_rank = np.zeros(n)
+        dups = np.flatnonzero(X2[:, _IDX["dup_in_doc"]] > 1)
+        if len(dups):
+            seen: dict[tuple[int, str], int] = {}
+            last_above: dict[tuple[int, str], int] = {}
+            copy_rank = np.zeros(N)
             ranks = []
-            for i in dups:
-                s = lines[i]
-                k = seen.get(s, 0)
-                seen[s] = k + 1
+            for i, d, above_body in zip(dups.tolist(), doc[dups].tolist(), (local[dups] < first[dups]).tolist()):
+                key = (d, lines[i])
+                k = seen.get(key, 0)
+                seen[key] = k + 1
                 ranks.append(k)
-                if i < first:
-                    last_above[s] = i
+                if above_body:
+                    last_above[key] = i
             copy_rank[dups] = ranks
-            last_copy = np.zeros(n)
+            last_copy = np.zeros(N)
             last_copy[list(last_above.values())] = 1
             col[ti["dup_rank"]] = copy_rank[r]
             col[ti["is_last_copy_above_body"]] = last_copy[r]
-        if url:
-            cand_i = np.flatnonzero(cand)
-            slug = np.zeros((4, n), dtype=np.float32)
-            slug[:, cand_i] = _slug_overlap([lines[i] for i in cand_i], url)
+        with_url = [k for k, u in enumerate(urls) if u and n_lines[k]]
+        if with_url:
+            slug = np.zeros((4, N), dtype=np.float32)
+            has_url = np.zeros(N, dtype=bool)
+            for k in with_url:
+                a, b = offsets[k], offsets[k + 1]
+                cand_i = a + np.flatnonzero(cand[a:b])
+                slug[:, cand_i] = _slug_overlap([lines[i] for i in cand_i], urls[k])
+                has_url[a:b] = True
             a, b, c, d = slug
-            col[ti["slug_in_line"]] = a[r]
-            col[ti["line_in_slug"]] = b[r]
-            col[ti["slug_prefix_in_line"]] = c[r]
-            col[ti["line_prefix_in_slug"]] = d[r]
-            col[ti["has_url"]] = 1
             sl = a + b
-            col[ti["slug_vs_best"]] = (sl - sl.max())[r]
-    col[ti["p2_below_vs_best"]] = below[r] - below[cand].min() if cand.any() else 0
+            best = _segment_reduce(np.maximum, sl, offsets, np.float32(0))[doc]
+            on = has_url[r]
+            for name, values in (("slug_in_line", a), ("line_in_slug", b), ("slug_prefix_in_line", c),
+                                 ("line_prefix_in_slug", d), ("slug_vs_best", sl - best)):
+                col[ti[name]] = np.where(on, values[r], 0)
+            col[ti["has_url"]] = on
+    best_below = _segment_reduce(np.minimum, np.where(cand, below, np.float32(np.inf)), offsets, np.float32(np.inf))[doc]
+    col[ti["p2_below_vs_best"]] = np.where(np.isfinite(best_below[r]), below[r] - best_below[r], 0)
     return np.hstack([X2[r], T])
+
+
+def _doc_medians(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """np.median of each document's values (float32 values: the float32 median np.median gives)."""
+    return np.array([np.median(values[a:b]) if b > a else 0 for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())],
+                    dtype=values.dtype)
+
+
+def _meta_distances_many(X2: np.ndarray, nw: np.ndarray, doc: np.ndarray, r: np.ndarray,
+                         idx_r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_meta_distances of the rows `r` of a batch: the nearest short byline or date line of the
+    row's own document (a marked line of another document is as good as none)."""
+    meta = np.flatnonzero(((X2[:, _IDX["date"]] > 0) | (X2[:, _IDX["byline"]] > 0)) & (nw <= META_MAX_WORDS))
+    up, down = _distances_to(meta, r.astype(np.float64), META_FAR)
+    if len(meta):
+        kp = np.searchsorted(meta, r, side="left") - 1
+        up = np.where((kp >= 0) & (doc[meta[np.maximum(kp, 0)]] == doc[r]), up, META_FAR)
+        k = np.searchsorted(meta, r, side="right")
+        down = np.where((k < len(meta)) & (doc[meta[np.minimum(k, len(meta) - 1)]] == doc[r]), down, META_FAR)
+    return np.minimum(down, META_FAR), np.minimum(up, META_FAR)
 
 
 def paragraphs(X: np.ndarray, lines: list[str], among: np.ndarray | None = None) -> np.ndarray:
