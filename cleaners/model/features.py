@@ -730,8 +730,6 @@ def _line_tokens(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat)), tcount
 
 
-_LENGTH_HASH = np.uint64(0x9E3779B97F4A7C15)  # added to every word's hash: see _recurrence
-_PREFILTER_BITS = 16
 
 
 def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.ndarray,
@@ -739,20 +737,19 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.nd
     """How the candidate lines recur inside longer lines of their page (breadcrumbs, "<title> |
     Outlet", image alt text, share text), by word sequence, for every document of a batch at once.
 
-    Returns per line: how many longer lines' word windows of its document equal the (candidate)
-    line, whether the line holds a shorter candidate line, and the largest share of its words such a
-    candidate makes up. `tokens[k]`: document k's token ids (numbered within it) and tokens per line.
+    Returns per line: how many windows of longer lines (of 3-60 words) of its document hold the
+    (candidate) line's words, whether the line holds a shorter candidate line, and the largest
+    share of its words such a candidate makes up. `tokens[k]`: document k's token ids (numbered
+    within it) and tokens per line. The window's words are compared as a multiset: a window with the
+    candidate's words in another order matches too. (A match anchored on the candidate's first word
+    in order gave a lower title score on the cross-validated dev pages, 0.784 vs 0.788 over three
+    ranker seeds.)
 
-    Windows are compared by hash: each word id gets a random 64-bit value and a window's hash is
-    the wrapping sum over its words (prefix sums). The sum does not see word order: a window with
-    the candidate's words in another order matches too. (A match anchored on the candidate's first
-    word is cheaper but gave a lower title score on the cross-validated dev pages, 0.784 vs 0.788
-    over three ranker seeds.) Every word's value carries _LENGTH_HASH, so a sum also encodes its
-    window's length; a document's windows are cut only at the lengths of its own candidates, and
-    each sum is XORed with a random value of its document, so a window matches only a candidate of
-    its own length and document (save by chance, as any two sums). Most windows match nothing: a
-    table on the top _PREFILTER_BITS bits of the candidates' sums drops them with one lookup each,
-    and only the rest are searched among the sums."""
+    A window that holds a candidate's words holds its rarest word (the one fewest of the
+    document's window tokens are): only the windows of the candidate's length around that word's
+    occurrences are looked at, not every window of every length. Windows are compared by hash:
+    each word id gets a random 64-bit value and a window's hash is the wrapping sum over its words
+    (prefix sums; equal multisets, equal sums, and different ones differ save by chance)."""
     n = int(offsets[-1])
     embedded = np.zeros(n)
     holds_share = np.zeros(n)
@@ -761,47 +758,60 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.nd
     ci = np.flatnonzero(cand & (tcount >= 2))
     if not len(ids) or not len(ci):
         return embedded, holds_share > 0, holds_share
-    doc = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    rnd = _word_hashes(int(ids.max()) + 1) + _LENGTH_HASH
-    csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
     ends = np.cumsum(tcount)
+    starts = ends - tcount
     tok_line = np.repeat(np.arange(n), tcount)
+    # a word is (document, id): ids are numbered within each document
+    key = np.repeat(np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), tcount) * (int(ids.max()) + 1) + ids
     # windows only in lines of up to 60 words: a headline recurs in breadcrumbs, "<title> | Outlet"
     # and alt text, and paragraphs are where short word runs match by chance
     tl = tcount[tok_line]
-    short = np.flatnonzero((tl <= 60) & (tl >= 3))
-    s_line = tok_line[short]
-    # the longest window from each token that stays in its line and is shorter than the line
-    longest = np.minimum(ends[s_line] - short, tcount[s_line] - 1)
-    # each document's candidate lengths, as (document, length) keys in order
-    width = np.int64(int(tcount.max()) + 1)
-    keys = np.unique(doc[ci] * width + tcount[ci])
-    base = doc[s_line] * width
-    lo = np.searchsorted(keys, base, side="left")
-    per_token = np.searchsorted(keys, base + longest, side="right") - lo  # its document's lengths that fit
-    total = int(per_token.sum())
+    hosts = np.flatnonzero((tl >= 3) & (tl <= 60))
+    if not len(hosts):
+        return embedded, holds_share > 0, holds_share
+    by_word = hosts[np.argsort(key[hosts], kind="stable")]
+    word_keys = key[by_word]
+    # each candidate's rarest word among the window tokens (its tokens come line by line)
+    is_cand = np.zeros(n, dtype=bool)
+    is_cand[ci] = True
+    ctok = np.flatnonzero(is_cand[tok_line])
+    lo = np.searchsorted(word_keys, key[ctok], side="left")
+    seen = np.searchsorted(word_keys, key[ctok], side="right") - lo
+    pick = np.lexsort((seen, tok_line[ctok]))
+    firsts = np.flatnonzero(np.r_[True, tok_line[ctok][pick][1:] != tok_line[ctok][pick][:-1]])
+    rare = pick[firsts]  # per candidate, in ci's order: its rarest token's place in ctok
+    lo, m = lo[rare], seen[rare]
+    k_c = tcount[ci]
+    rnd = _word_hashes(int(ids.max()) + 1)
+    csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
+    h_c = csum[ends[ci]] - csum[starts[ci]]
+    # (candidate, occurrence of its rarest word) in a line longer than the candidate
+    total = int(m.sum())
     if not total:
         return embedded, holds_share > 0, holds_share
-    # every (token, candidate length) window: the token repeated, its document's lengths in order
-    p = np.repeat(short, per_token)
-    key = keys[np.repeat(lo, per_token) + np.arange(total) - np.repeat(np.cumsum(per_token) - per_token, per_token)]
-    k = key % width
-    salt = _word_hashes(len(offsets))[::-1]  # one value per document (the draw's far end)
-    w = (csum[p + k] - csum[p]) ^ salt[doc[tok_line[p]]]
-    h = (csum[ends[ci]] - csum[ends[ci] - tcount[ci]]) ^ salt[doc[ci]]
-    hs = np.unique(h)
-    shift = np.uint64(64 - _PREFILTER_BITS)
-    table = np.zeros(1 << _PREFILTER_BITS, dtype=bool)
-    table[(hs >> shift).astype(np.intp)] = True
-    maybe = np.flatnonzero(table[(w >> shift).astype(np.intp)])
-    j = np.minimum(np.searchsorted(hs, w[maybe]), len(hs) - 1)
-    same = hs[j] == w[maybe]
+    pc = np.repeat(np.arange(len(ci)), m)
+    q = by_word[np.repeat(lo, m) + np.arange(total) - np.repeat(np.cumsum(m) - m, m)]
+    longer = tcount[tok_line[q]] > k_c[pc]
+    pc, q = pc[longer], q[longer]
+    # every window of the candidate's length over that occurrence, inside its line
+    kk = k_c[pc]
+    total = int(kk.sum())
+    if not total:
+        return embedded, holds_share > 0, holds_share
+    pc = np.repeat(pc, kk)
+    line = np.repeat(tok_line[q], kk)
+    s = np.repeat(q, kk) - (np.arange(total) - np.repeat(np.cumsum(kk) - kk, kk))
+    k = k_c[pc]
+    inside = (s >= starts[line]) & (s + k <= ends[line])
+    pc, s, k, line = pc[inside], s[inside], k[inside], line[inside]
+    same = (csum[s + k] - csum[s]) == h_c[pc]
     if not same.any():
         return embedded, holds_share > 0, holds_share
-    hit = maybe[same]
-    embedded[ci] = np.bincount(j[same], minlength=len(hs))[np.searchsorted(hs, h)]
-    lines_hit = tok_line[p[hit]]
-    np.maximum.at(holds_share, lines_hit, k[hit] / tcount[lines_hit])
+    # a window that holds the rarest word twice was met twice: each (candidate, window) once
+    _, once = np.unique(pc[same] * (len(ids) + 1) + s[same], return_index=True)
+    pc, k, line = pc[same][once], k[same][once], line[same][once]
+    embedded[ci] = np.bincount(pc, minlength=len(ci))
+    np.maximum.at(holds_share, line, k / tcount[line])
     return embedded, holds_share > 0, holds_share
 
 
