@@ -126,13 +126,14 @@ def _doc_lines(lines: Sequence[str]) -> list[Line]:
     return [Line(i, n, t) for i, (n, t) in enumerate((n, t) for n, t in enumerate(lines, 1) if t)]
 
 
-def _outside_kind(props: list[Proposal], line: Line, leading: bool) -> str | None:
-    """The kind of a line outside the body, or None to keep it (a standfirst under the headline)."""
+def _outside_kind(props: Sequence[Proposal], n_words: int, leading: bool) -> str | None:
+    """The kind of a line (of `n_words` words) outside the body, or None to keep it (a standfirst
+    under the headline)."""
     for p in props:
         if leading and p.rule == "headline_shape":
             continue
         return p.kind
-    if line.n_words <= 4:
+    if n_words <= 4:
         return "navigation"
     return None if leading else "boilerplate"
 
@@ -181,27 +182,27 @@ def score_request(texts: list[str], context=None, corpus_doc_freq: list[int] | N
     return ScoreRequest(model, texts, context)
 
 
-def _model_debris(proba: np.ndarray | None, lines: list[Line], headline: int | None, settings: Settings) -> np.ndarray:
+def _model_debris(proba: np.ndarray | None, n_words: list[int], headline: int | None, settings: Settings) -> np.ndarray:
     """Lines the model alone calls debris, at the page's threshold (newsclean.cleaners.page_threshold). The
     model's headline is never body: it counts as debris here, as the model scores it."""
     if proba is None:
-        return np.zeros(len(lines), bool)
-    words = np.fromiter((ln.n_words for ln in lines), dtype=np.float64, count=len(lines))
+        return np.zeros(len(n_words), bool)
+    words = np.array(n_words, dtype=np.float64)
     debris = proba >= expected_f1_threshold(proba, words, settings.model_threshold, settings.model_threshold_max)
     if headline is not None:
         debris[headline] = True
     return debris
 
 
-def _unpunctuated_body(lines: list[Line], proba: np.ndarray | None, whole: list, settings: Settings) -> list[bool]:
+def _unpunctuated_body(n_words: list[int], proba: np.ndarray | None, whole: list, settings: Settings) -> list[bool]:
     """A body with no line that reads as prose (a timeline, a list, a data sheet: no sentence ends
     in a full stop) is the lines the model calls body at its ordinary threshold and no rule removes
     whole (a table's rows may be among them), when they hold enough words; else the page has no
     body (DocumentError)."""
     if proba is None:
         raise DocumentError("decide", NO_BODY)
-    body = [(whole[i] is None or whole[i] is TABLE) and proba[i] < settings.model_threshold for i in range(len(lines))]
-    if sum(ln.n_words for ln, b in zip(lines, body) if b) < NO_PROSE_MIN_WORDS:
+    body = [(w is None or w is TABLE) and p < settings.model_threshold for w, p in zip(whole, proba.tolist())]
+    if sum(k for k, b in zip(n_words, body) if b) < NO_PROSE_MIN_WORDS:
         raise DocumentError("decide", NO_BODY)
     return body
 
@@ -410,39 +411,48 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
             lo, hi = doc.lines[i - 1].number, doc.lines[i].number
             gap_before[i] = hi - lo > 1 and any(k in removed_before for k in range(lo + 1, hi))
 
+    # Per line, in arrays indexed like doc.lines: the strong proposal that removes it whole (or
+    # TABLE), its strong partial cuts (most lines have none: they share one empty tuple), the text
+    # the cuts leave, its word count, whether a table holds it.
+    texts = [ln.text for ln in doc.lines]
+    n_words = list(map(len, map(shape.words, texts)))
     whole: list[Proposal | None] = [None] * n
-    cuts: list[list[tuple[int, int, Proposal]]] = [[] for _ in range(n)]
-    residual: list[str] = [ln.text for ln in doc.lines]
+    cuts: list[Sequence[tuple[int, int, Proposal]]] = [()] * n
+    residual = texts.copy()
     # The output closes the gap a line removed by an earlier pass leaves: a row across such a gap
     # continues its table, as it will when the output is cleaned (idempotence)
-    tables = table_blocks([ln.text for ln in doc.lines], [ln.number for ln in doc.lines], bridged=gap_before)
+    tables = table_blocks(texts, [ln.number for ln in doc.lines], bridged=gap_before)
     table_end = dict(tables)
     in_table = [False] * n
     for s, e in tables:
         in_table[s:e + 1] = [True] * (e + 1 - s)
-    for i, (line, props) in enumerate(zip(doc.lines, proposals)):
-        if in_table[i]:
-            whole[i] = TABLE
+        whole[s:e + 1] = [TABLE] * (e + 1 - s)
+    for i, props in enumerate(proposals):
+        if not props or in_table[i]:
             continue
         strong = [p for p in props if p.strong]
+        if not strong:
+            continue
+        line = doc.lines[i]
         full = next((p for p in strong if p.bounds(line.text) == (0, len(line.text))), None)
-        if full is None and strong:
+        if full is None:
             cuts[i], residual[i] = _partial_cuts(line, strong)
             if not shape.has_word_char(residual[i]):
-                full, cuts[i] = cuts[i][0][2], []
+                full, cuts[i] = cuts[i][0][2], ()
         whole[i] = full
 
     # --- model hook: P(debris) per non-empty line from the learned line model (newsclean.cleaners.model) ---
     model_title: int | None = None
     if debris_proba is None and settings.use_model and policy.use_model and n:
-        request = score_request([ln.text for ln in doc.lines], model_context, corpus_doc_freq)
+        request = score_request(texts, model_context, corpus_doc_freq)
         scored = None if request is None else (yield request)
         if scored is not None:
             debris_proba, model_title = scored
-    model_says_debris = _model_debris(debris_proba, doc.lines, model_title, settings)
-    body_like = [whole[i] is None and not model_says_debris[i] and shape.is_sentence_like(residual[i]) for i in range(n)]
+    model_says_debris = _model_debris(debris_proba, n_words, model_title, settings)
+    body_like = [w is None and not d and shape.is_sentence_like(r)
+                 for w, d, r in zip(whole, model_says_debris.tolist(), residual)]
     if not any(body_like):
-        body_like = _unpunctuated_body(doc.lines, debris_proba, whole, settings)
+        body_like = _unpunctuated_body(n_words, debris_proba, whole, settings)
     first = body_like.index(True)
     last = n - 1 - body_like[::-1].index(True)
     # A comments header below some of the body closes the article: the readers' comments under it
@@ -550,6 +560,8 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                 or shape.is_cjk_heading_of(text, body):
             shape_title = doc.lines[top]
 
+    debris = model_says_debris.tolist()  # read per line below: plain bools
+
     def assemble(title: Line | None) -> tuple[list[Span], list[tuple[Line, str]]]:
         spans: list[Span] = []
         kept: list[tuple[Line, str]] = []
@@ -557,25 +569,25 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
         for i, line in enumerate(doc.lines):
             if line is title:
                 continue
-            kind, rule = (whole[i].kind, whole[i].rule) if whole[i] else (None, None)
+            w, cut = whole[i], cuts[i]
+            kind, rule = (w.kind, w.rule) if w is not None else (None, None)
             if kind is None and (i < first or i > last):
-                props = [p for p in proposals[i] if not p.strong] if not cuts[i] else [c[2] for c in cuts[i]]
+                props = [p for p in proposals[i] if not p.strong] if not cut else [c[2] for c in cut]
                 # only a line between the headline and the body may be a standfirst; above the
                 # headline lies page furniture
-                kind = _outside_kind(props, line, leading=i < first and (title is None or i > title.index))
+                kind = _outside_kind(props, n_words[i], leading=i < first and (title is None or i > title.index))
                 rule = next((p.rule for p in props if p.kind == kind), "position")
-            if kind is None and model_says_debris[i]:
+            if kind is None and debris[i]:
                 kind, rule = "boilerplate", "model"
-            if i in thread and whole[i] is None and not cuts[i]:
+            if w is None and not cut and i in thread:
                 kind, rule = "comments", "comment_thread"  # a post, its commenter and date, "Reply"
             # a table's rows are kept or dropped as one block, never one row as a repeat
-            key = None if kind is not None or cuts[i] or in_table[i] else shape.repeat_key(line.text)
-            if _repeats(key, seen):
+            if kind is None and not cut and not in_table[i] and _repeats(shape.repeat_key(line.text), seen):
                 kind, rule = "boilerplate", "repeated_paragraph"
             if kind is not None:
                 spans.append(_whole_line(line, kind, rule))
                 continue
-            for s, e, p in cuts[i]:
+            for s, e, p in cut:
                 spans.append(Span(line.number, s, e, p.kind, line.text[s:e], p.rule))
             kept.append((line, residual[i]))
         return spans, kept

@@ -35,36 +35,32 @@ MAX_PASSES = 16
 
 
 
-def _residual(text: str, offsets: list[int], cuts: list[tuple[int, int]]) -> tuple[str, list[int]]:
+def _residual(text: str, offsets: Sequence[int], cuts: list[tuple[int, int]]) -> tuple[str, list[int]]:
     """decide's residual of a cut line (pieces between cuts, white space collapsed) and, for each of
     its characters, the offset in the original line it came from."""
-    chars: list[tuple[str, int]] = []
+    pieces: list[str] = []
+    piece_offsets: list[int] = []
     pos = 0
     for s, e in sorted(cuts) + [(len(text), len(text))]:
-        chars.extend((text[i], offsets[i]) for i in range(pos, s))
+        if s > pos:
+            pieces.append(text[pos:s])
+            piece_offsets.extend(offsets[pos:s])
         if s < len(text):
-            chars.append((" ", offsets[s]))  # the pieces are joined with a space
+            pieces.append(" ")  # the pieces are joined with a space
+            piece_offsets.append(offsets[s])
         pos = max(pos, e)
-    words: list[list[tuple[str, int]]] = []
-    cur: list[tuple[str, int]] = []
-    for ch, off in chars:
-        if ch.isspace():
-            if cur:
-                words.append(cur)
-                cur = []
-        else:
-            cur.append((ch, off))
-    if cur:
-        words.append(cur)
-    out_chars: list[str] = []
+    joined = "".join(pieces)
+    out: list[str] = []
     out_offsets: list[int] = []
-    for i, w in enumerate(words):
-        if i:
-            out_chars.append(" ")
-            out_offsets.append(words[i - 1][-1][1] + 1)
-        out_chars.extend(c for c, _ in w)
-        out_offsets.extend(o for _, o in w)
-    return "".join(out_chars), out_offsets
+    start = 0
+    for word in joined.split():
+        start = joined.find(word, start)  # only white space lies between the last word and this one
+        if out:
+            out_offsets.append(out_offsets[-1] + 1)  # the collapsed space: one past the word before
+        out.append(word)
+        out_offsets.extend(piece_offsets[start:start + len(word)])
+        start += len(word)
+    return " ".join(out), out_offsets
 
 
 def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
@@ -94,12 +90,12 @@ def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy,
     # made only when a span needs it (most lines are never cut)
     offsets: dict[int, Sequence[int]] = {}
     spans: dict[int, list[Span]] = {}  # line number -> spans in original coordinates
+    removed: set[int] = set()  # numbers of the non-empty lines that earlier passes emptied
     decision: Decision | None = None
     for _ in range(MAX_PASSES):
         extra = dict(kwargs, policy=policy)
-        removed = frozenset(n for n, t in enumerate(current, 1) if not t and original[n - 1])
         if removed:
-            extra["removed_before"] = removed
+            extra["removed_before"] = frozenset(removed)
         if decide_fn is not None:
             decision = decide_fn(current, settings, **extra)
         else:
@@ -117,6 +113,7 @@ def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy,
                     sp = Span(n, 0, len(full), sp.kind, full, sp.by, whole_line=True)
                 spans[n] = [sp]
                 current[n - 1] = ""
+                removed.add(n)
                 offsets[n - 1] = []
                 continue
             cuts.setdefault(n, []).append((sp.start, sp.end))
@@ -133,9 +130,12 @@ def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy,
             if not current[n - 1]:
                 continue
             current[n - 1], offsets[n - 1] = _residual(current[n - 1], offsets[n - 1], cs)  # set above
-        kept_text = {ln.number: t for ln, t in decision.kept}
-        if any(kept_text.get(n, current[n - 1]) != current[n - 1] for n in cuts if current[n - 1]):
-            break  # decide's residual differs from ours: stop rather than mis-map offsets
+            if not current[n - 1]:
+                removed.add(n)
+        if cuts:
+            kept_text = {ln.number: t for ln, t in decision.kept}
+            if any(kept_text.get(n, current[n - 1]) != current[n - 1] for n in cuts if current[n - 1]):
+                break  # decide's residual differs from ours: stop rather than mis-map offsets
     assert decision is not None
     all_spans = sorted((s for ss in spans.values() for s in ss), key=attrgetter("line", "start"))
     # A line whose every character was cut in the last pass carries no text: it is not kept.

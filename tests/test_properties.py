@@ -305,3 +305,51 @@ def test_a_page_that_gives_up_a_little_per_pass_still_reaches_its_fixed_point():
     decision = decide_stable(lines, SETTINGS, decide_fn=_one_cut_per_pass)
     assert [t for _, t in decision.kept] == ["a bb"]
     assert not _one_cut_per_pass(["a bb"], SETTINGS).spans
+
+
+from newsclean.cleaners.decide import text_left  # noqa: E402
+from newsclean.cleaners.fixpoint import _residual  # noqa: E402
+
+# white space of several kinds (str.split's: no-break, em and file-separator spaces) between words
+residual_text = st.text(st.sampled_from(list("ab é,") + ["\u00a0", "\u2003", "\x1c", "\t"]), max_size=30)
+
+
+@st.composite
+def text_and_cuts(draw):
+    text = draw(residual_text)
+    bounds = sorted(draw(st.lists(st.integers(0, len(text)), max_size=6, unique=True)))
+    cuts = [(s, e) for s, e in zip(bounds[::2], bounds[1::2]) if s < e]
+    return text, draw(st.permutations(cuts))
+
+
+@PROPERTY
+@given(text_and_cuts())
+def test_residual_is_decides_text_left_with_each_character_mapped_to_its_original(case):
+    text, cuts = case
+    left, offsets = _residual(text, range(len(text)), list(cuts))
+    assert left == text_left(text, cuts)
+    assert len(offsets) == len(left)
+    for ch, off in zip(left, offsets):
+        assert text[off] == ch if ch != " " else 0 <= off <= len(text)
+    assert offsets == sorted(offsets)
+    # cut again through the mapping: a character keeps the offset of the original one
+    if left:
+        again, offsets2 = _residual(left, offsets, [(0, 1)])
+        assert again == text_left(left, [(0, 1)])
+        assert all(text[off] == ch for ch, off in zip(again, offsets2) if ch != " ")
+
+
+@PROPERTY
+@given(cut_lines)
+def test_each_pass_knows_every_line_the_passes_before_emptied(lines):
+    # removed_before is what a pass reads of the passes before it: the lines they removed whole,
+    # and the lines whose every character they cut
+    seen = []
+
+    def recording(current, settings, **kw):
+        seen.append((list(current), kw.get("removed_before", frozenset())))
+        return _one_cut_per_pass(current, settings)
+
+    decide_stable(lines, SETTINGS, decide_fn=recording)
+    for current, removed_before in seen:
+        assert removed_before == {n for n, t in enumerate(current, 1) if not t and lines[n - 1]}
