@@ -415,7 +415,7 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     # TABLE), its strong partial cuts (most lines have none: they share one empty tuple), the text
     # the cuts leave, its word count, whether a table holds it.
     texts = [ln.text for ln in doc.lines]
-    n_words = list(map(len, map(shape.words, texts)))
+    n_words = [ln.n_words for ln in doc.lines]
     whole: list[Proposal | None] = [None] * n
     cuts: list[Sequence[tuple[int, int, Proposal]]] = [()] * n
     residual = texts.copy()

@@ -121,8 +121,8 @@ def _recurrence_plain(lines, cand):
 
 def _recurrence_of(docs, cands):
     """_recurrence_many over `docs` as one batch."""
-    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
-    return fx._recurrence_many([fx._line_tokens(d) for d in docs], offsets, np.concatenate(cands))
+    doc = np.repeat(np.arange(len(docs)), [len(d) for d in docs])
+    return fx._recurrence_many([fx._line_tokens(d) for d in docs], doc, np.concatenate(cands))
 
 
 def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():

@@ -231,25 +231,24 @@ class LineModel:
         if not lines or not self.has_title:
             return np.zeros(len(lines))
         X2, p1, _, toks = self._stages(lines, context)
-        rows, XT = self._title_rows(X2, p1, [lines], [context], [toks] if toks is not None else None)
+        rows, XT = self._title_rows(X2, p1, [lines], np.array([0, len(lines)]), [context],
+                                    [toks] if toks is not None else None)
         out = np.full(len(lines), -np.inf)
         if len(rows):
             out[rows] = self._predict["title"](XT)
         return out
 
-    def _title_rows(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], contexts: list,
-                    tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, XT) of a batch of documents (their rows one after another in X2 and p1): the lines
-        that can be a headline (with drop_paragraphs, none that is a paragraph), as sorted row
-        indices, and their title features, XT[k] row rows[k]'s; only those lines' are computed."""
+    def _title_rows(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], offsets: np.ndarray,
+                    contexts: list, tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, XT) of a batch of documents (their rows one after another in X2 and p1, document
+        k's at offsets[k]:offsets[k+1]): the lines that can be a headline (with drop_paragraphs,
+        none that is a paragraph), as sorted row indices, and their title features, XT[k] row
+        rows[k]'s; only those lines' are computed."""
         lines = list(chain.from_iterable(docs))
         cand = self._fx.title_candidates(X2, lines)  # reads stage-1 columns, which X2 starts with
         if drop_paragraphs:  # the candidates let through one not ending in a full stop
             cand &= ~self._fx.paragraphs(X2, lines, among=cand)
         rows = np.flatnonzero(cand)
-        offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
-        if tokens is None:
-            tokens = [self._fx._line_tokens(d) for d in docs]
         urls = [getattr(c, "url", None) for c in contexts]
         return rows, self._fx.title_features_many(X2, p1, offsets, lines, urls, tokens, rows)
 
@@ -260,11 +259,11 @@ class LineModel:
         titles: list[int | None] = [None] * len(docs)
         if not self.has_title or not len(p1):
             return titles
-        rows, XT = self._title_rows(X2, p1, docs, contexts, tokens, drop_paragraphs=True)
+        offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+        rows, XT = self._title_rows(X2, p1, docs, offsets, contexts, tokens, drop_paragraphs=True)
         if not len(rows):
             return titles
         XT = prepare(XT)  # the screen, the ranker and the gate read the same rows
-        offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
         doc_of = np.searchsorted(offsets, rows, side="right") - 1
         ranked = self._title_screen(XT, doc_of)
         pt = self._predict["title"](XT[ranked])
@@ -276,7 +275,8 @@ class LineModel:
         _, first_best = np.unique(seg[at_best], return_index=True)
         row_bounds = np.searchsorted(doc_of, np.arange(len(docs) + 1))  # each document's rows in `rows`
         threshold = float(self.meta["title_threshold"])
-        for b, score in zip(at_best[first_best].tolist(), pt[at_best[first_best]].tolist()):
+        best_rows = at_best[first_best]
+        for b, score in zip(best_rows.tolist(), pt[best_rows].tolist()):
             k = int(seg[b])
             a, lines = int(offsets[k]), docs[k]
             ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])

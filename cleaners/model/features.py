@@ -732,7 +732,7 @@ def _line_tokens(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 
-def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.ndarray,
+def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], doc: np.ndarray,
                      cand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How the candidate lines recur inside longer lines of their page (breadcrumbs, "<title> |
     Outlet", image alt text, share text), by word sequence, for every document of a batch at once.
@@ -740,7 +740,7 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.nd
     Returns per line: how many windows of longer lines (of 3-60 words) of its document hold the
     (candidate) line's words, whether the line holds a shorter candidate line, and the largest
     share of its words such a candidate makes up. `tokens[k]`: document k's token ids (numbered
-    within it) and tokens per line. The window's words are compared as a multiset: a window with the
+    within it) and tokens per line; `doc`: each line's document. The window's words are compared as a multiset: a window with the
     candidate's words in another order matches too. (A match anchored on the candidate's first word
     in order gave a lower title score on the cross-validated dev pages, 0.784 vs 0.788 over three
     ranker seeds.)
@@ -750,7 +750,7 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.nd
     occurrences are looked at, not every window of every length. Windows are compared by hash:
     each word id gets a random 64-bit value and a window's hash is the wrapping sum over its words
     (prefix sums; equal multisets, equal sums, and different ones differ save by chance)."""
-    n = int(offsets[-1])
+    n = len(doc)
     embedded = np.zeros(n)
     holds_share = np.zeros(n)
     tcount = np.concatenate([tc for _, tc in tokens]) if tokens else np.zeros(0, dtype=np.int64)
@@ -762,7 +762,7 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], offsets: np.nd
     starts = ends - tcount
     tok_line = np.repeat(np.arange(n), tcount)
     # a word is (document, id): ids are numbered within each document
-    key = np.repeat(np.repeat(np.arange(len(offsets) - 1), np.diff(offsets)), tcount) * (int(ids.max()) + 1) + ids
+    key = np.repeat(doc, tcount) * (int(ids.max()) + 1) + ids
     # windows only in lines of up to 60 words: a headline recurs in breadcrumbs, "<title> | Outlet"
     # and alt text, and paragraphs are where short word runs match by chance
     tl = tcount[tok_line]
@@ -830,12 +830,8 @@ def title_features(X2: np.ndarray, p2: np.ndarray, lines: list[str] | None = Non
     the same values as those rows of the whole document's (the page-wide parts, such as the best
     candidate's values, still read every line)."""
     n = len(p2)
-    if rows is None:
-        rows = np.arange(n)
-    if lines is not None and tokens is None:
-        tokens = _line_tokens(lines)
     return title_features_many(X2, p2, np.array([0, n], dtype=np.int64), lines, [url],
-                               None if tokens is None else [tokens], rows)
+                               None if tokens is None else [tokens], np.arange(n) if rows is None else rows)
 
 
 def _segment_reduce(ufunc, values: np.ndarray, offsets: np.ndarray, empty) -> np.ndarray:
@@ -863,7 +859,7 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     """title_features of the rows `rows` (sorted indices into the batch) of a batch of documents,
     one stack of array passes for the whole batch: document k's lines are X2[offsets[k]:offsets[k+1]]
     (and lines[...] the same slice), its URL urls[k], its tokens tokens[k] (ids numbered within the
-    document, tokens per line). Every page-wide value (the first body line, ranks, medians, best
+    document, tokens per line; made from the lines when not given). Every page-wide value (the first body line, ranks, medians, best
     candidates, recurrence) is taken within each document, so a row's values are those of its
     document alone."""
     N = len(p2)
@@ -872,10 +868,11 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     T = np.zeros((len(r), len(TITLE_EXTRA)), dtype=np.float32)
     if N == 0 or not len(r):
         return np.hstack([X2[r], T])
+    from newsclean.cleaners.engine.features import row_layout  # (the engine imports this module)
+
     n_lines = np.diff(offsets)
-    doc = np.repeat(np.arange(len(n_lines)), n_lines)
+    _, doc, local = row_layout(n_lines)
     start = offsets[:-1][doc]
-    local = np.arange(N) - start
     n_of = n_lines[doc]
     col = T.T
     ti = _TITLE_INDEX
@@ -895,7 +892,7 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     above = cand & (local < first)
     c_above = np.cumsum(above)
     before_doc = np.concatenate([[0], c_above])[offsets[:-1]]  # candidates above, in earlier documents
-    n_above = (c_above[offsets[1:] - 1] - before_doc)[doc] if N else 0
+    n_above = (c_above[offsets[1:] - 1] - before_doc)[doc]
     rank = np.where(above, n_above - (c_above - before_doc[doc]), -1).astype(np.float64)
     col[ti["p2"]] = p2[r]
     col[ti["lines_to_first_body"]] = np.sign(first[r] - idx_r) * np.log1p(np.abs(first[r] - idx_r))
@@ -916,7 +913,9 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     col[ti["n_cand_above_log"]] = np.log1p((c_cand - cand - np.concatenate([[0], c_cand])[start])[r])
     col[ti["meta_below"]], col[ti["meta_above"]] = _meta_distances_many(X2, nw, doc, r, idx_r)
     if lines is not None:
-        emb, holds, share = _recurrence_many(tokens, offsets, cand)
+        if tokens is None:
+            tokens = [_line_tokens(lines[a:b]) for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+        emb, holds, share = _recurrence_many(tokens, doc, cand)
         emb_log = np.log1p(emb).astype(np.float32)
         col[ti["embedded_in_others"]] = emb_log[r]
         col[ti["holds_candidate"]] = holds[r]
