@@ -220,19 +220,27 @@ def test_parts_round_trip_through_save(tmp_path):
     assert np.array_equal(p1, p2) and t1 == t2
 
 
-def test_prepared_rows_score_as_the_rows_themselves():
-    """A bag's stage 1 converts its rows once (compiled.prepare); each booster, compiled or
-    LightGBM's own, scores them as it scores the plain float32 rows (tiny values read as zero)."""
+def test_rows_scored_in_blocks_score_as_all_at_once():
+    """The compiled boosters convert and score rows a block at a time (compiled.scored_in_blocks):
+    over many blocks, float32 or float64 rows, with tiny values read as zero, the scores are
+    LightGBM's own on the whole array."""
     import numpy as np
 
     from newsclean.cleaners.model import LineModel
     from newsclean.cleaners.model import compiled
 
     model = LineModel.default()
+    name = model._chains[0][0]
+    width = len(model._fx.FEATURE_NAMES)
+    block = compiled._BLOCK_BYTES // (8 * width)
     rng = np.random.default_rng(3)
-    X = rng.normal(size=(50, len(model._fx.FEATURE_NAMES))).astype(np.float32)
+    X = rng.normal(size=(2 * block + 7, width)).astype(np.float32)
     X[0, :5] = np.float32(1e-36)  # within LightGBM's zero threshold
-    prepared = compiled.prepare(X)
-    for name in [stage1 for stage1, _ in model._chains]:
-        assert np.array_equal(model._predict[name](prepared), model._predict[name](X))
-        assert np.array_equal(model.booster(name).predict(prepared, num_threads=1), model._predict[name](X))
+    X[block, :5] = np.float32(-1e-36)  # the first row of the second block
+    want = model.booster(name).predict(X, num_threads=1)
+    calls = []
+    got = compiled.scored_in_blocks(lambda rows: calls.append(len(rows)) or model.booster(name).predict(rows, num_threads=1), X)
+    assert calls == [block, block, 7]
+    assert np.array_equal(got, want)
+    assert np.array_equal(model._predict[name](X), want)
+    assert np.array_equal(model._predict[name](X.astype(np.float64)), want)

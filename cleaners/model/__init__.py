@@ -30,7 +30,6 @@ from typing import Callable, Iterator
 import numpy as np
 
 from newsclean.cleaners.corpus import DocContext
-from newsclean.cleaners.model.compiled import Prepared, lightgbm_input, prepare
 from newsclean.cleaners.model.headline import full_headline
 
 MODEL_VERSION = "line-model-7"
@@ -142,8 +141,7 @@ class LineModel:
     def _stages(self, lines: list[str], context: DocContext | None):
         keep: dict = {}
         X1 = self._fx.doc_features(lines, context, keep, self.lexicon)
-        X1in = prepare(X1) if len(self._chains) > 1 else X1  # every chain's stage 1 reads the same rows
-        p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
+        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
         if len(self._chains) == 1:
             X2 = self._fx.stage2_features(X1, p1s[0])
             return X2, p1s[0], self._predict[self._chains[0][1]](X2), keep.get("tokens")
@@ -184,24 +182,17 @@ class LineModel:
             return [(np.zeros(0), None) for _ in docs]
         X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
-        X1in = prepare(X1)  # every chain's stage 1 reads the same rows, and every stage 2 their columns
-        p1s = [self._predict[stage1](X1in) for stage1, _ in self._chains]
+        p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
         p1 = p1s[0] if len(self._chains) == 1 else np.mean(p1s, axis=0)
         # each document's smoothing features read its own rows only (newsclean.cleaners.engine.smoothing),
-        # then every chain's stage 2 scores the batch's rows in one call. A chain's stage-2 rows
-        # are the stage-1 columns (prepared once) and its smoothing columns: one buffer, its
-        # smoothing columns refilled per chain. The headline reads the rows of the mean stage 1.
+        # then every chain's stage 2 scores the batch's rows in one call: the stage-1 columns it
+        # keeps and its own smoothing columns. The headline reads the rows of the mean stage 1
+        # (a single chain's are its stage-2 rows).
         smooth = batch_smoothing(X1[:, self._fx._IDX["n_chars"]], [*p1s, p1] if len(self._chains) > 1 else [p1], offsets)
-        kept = X1in[:, self._fx._KEEP2]
-        k0 = kept.shape[1]
-        rows = np.empty((X1.shape[0], k0 + smooth.shape[2]), dtype=np.float64)
-        rows[:, :k0] = kept
-        p2s = []
-        for (_, stage2), sm in zip(self._chains, smooth):
-            rows[:, k0:] = lightgbm_input(sm)
-            p2s.append(self._predict[stage2](rows.view(Prepared)))
-        p2 = p2s[0] if len(p2s) == 1 else np.mean(p2s, axis=0)
         X2 = stage2_rows(X1, smooth[-1])
+        p2s = [self._predict[stage2](X2 if len(self._chains) == 1 else stage2_rows(X1, sm))
+               for (_, stage2), sm in zip(self._chains, smooth)]
+        p2 = p2s[0] if len(p2s) == 1 else np.mean(p2s, axis=0)
         titles = self._titles_from(X2, p1, docs, contexts, tokens)
         out = []
         for k, ((a, b), lines) in enumerate(zip(spans, docs)):
@@ -263,7 +254,6 @@ class LineModel:
         rows, XT = self._title_rows(X2, p1, docs, offsets, contexts, tokens, drop_paragraphs=True)
         if not len(rows):
             return titles
-        XT = prepare(XT)  # the screen, the ranker and the gate read the same rows
         doc_of = np.searchsorted(offsets, rows, side="right") - 1
         ranked = self._title_screen(XT, doc_of)
         pt = self._predict["title"](XT[ranked])

@@ -373,8 +373,10 @@ _NAME_LINE_MAX_WORDS = 10
 
 
 def _bio_opening(line: Line) -> re.Match | None:
-    m = _BIO_OPENING.match(line.text) if _BIO_MIN_WORDS <= line.n_words <= _BIO_MAX_WORDS else None
-    if m is None or (m["name"] and m["name"].split()[0].lower() in shape.STOP_WORDS):
+    # the anchored pattern first: it fails at once on most lines, and counting words costs more
+    m = _BIO_OPENING.match(line.text)
+    if m is None or not _BIO_MIN_WORDS <= line.n_words <= _BIO_MAX_WORDS \
+            or (m["name"] and m["name"].split()[0].lower() in shape.STOP_WORDS):
         return None
     return m
 
@@ -399,11 +401,11 @@ def _byline_names(doc: Doc) -> list[tuple[str, ...]]:
     """The words of every name the document's bylines and "… by NAME" stamps give (lower case)."""
     found: list[tuple[str, ...]] = []
     for ln in doc.lines:
-        if ln.n_words > _CREDITS_WORDS_MAX:
-            continue
         parts = byline_parts(ln.text) if _starts_byline(ln) else None
-        for name in (parts[0] if parts else None) or stamp_author_names(ln.text) or ():
-            found.append(tuple(name.lower().split()))
+        names = (parts[0] if parts else None) or stamp_author_names(ln.text)
+        # the word count last: few lines give a name, and counting words costs more
+        if names and ln.n_words <= _CREDITS_WORDS_MAX:
+            found.extend(tuple(name.lower().split()) for name in names)
     return found
 
 
