@@ -109,3 +109,22 @@ def test_the_lines_frame_folds_as_line_lower_does():
     frame = lines_frame(texts)
     assert frame["lower"].to_list() == [Line(0, 1, t).lower for t in texts]
     assert frame["n_chars"].to_list() == [len(t) for t in texts]
+
+
+def test_first_look_counts_the_words_of_ascii_texts_as_shape_does():
+    """The columnar first look counts an ASCII text's words exactly as len(shape.words(text)) does
+    (apostrophes inside words, underscores and punctuation between them, digits), and leaves the
+    texts of other scripts to Python (None)."""
+    from newsclean.cleaners import shape
+    from newsclean.cleaners.engine.rule_conditions import first_look
+
+    texts = ["Don't stop-the_press: it's 5 o'clock'", "'quoted' words '' and 'a'b'c", "snake_case __x__ 3.14",
+             "", "   ", "Tab\tseparated\twords", "end with apostrophe' and 'start", "A1b2 C3_d4 e5'f6",
+             "Café au lait", "naïve façade", "Москва сегодня", "東京の天気"]
+    bits, counts = first_look(texts, [])
+    assert len(bits) == len(counts) == len(texts)
+    for text, count in zip(texts, counts):
+        if text.isascii():
+            assert count == len(shape.words(text)), text
+        else:
+            assert count is None, text

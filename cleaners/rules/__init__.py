@@ -61,13 +61,14 @@ RULES: tuple[Rule, ...] = (
 # decision step's later passes see the same lines again, and a corpus repeats its menus and
 # footers in every document. A _Proposer does this for one rule set (RULES, or the subset the HTML
 # path keeps), keyed by text; each entry holds the text-only rules' (position in the rule set,
-# proposal) pairs, their proposals alone, and the bits (one per in-context rule, in rule-set order)
+# proposal) pairs, their proposals alone, the bits (one per in-context rule, in rule-set order)
 # of the in-context rules whose text gate (newsclean.cleaners.rules.base.in_context) lets them
-# propose something on this text. Text-only rules that
+# propose something on this text, and the text's word count (Line.n_words: given to every line of
+# that text, counted in the batch's columnar first look where the text is ASCII). Text-only rules that
 # need one of their start patterns (newsclean.cleaners.rules.base.starts_with) are tried only where one
 # anchored alternation of all those patterns matches; RE2 first rules out most lines at a tenth of
 # that alternation's cost (newsclean.cleaners.rules.prefilter, a superset of it, built on first use).
-_Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], int]
+_Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], int, int]
 _BY_TEXT_MAX = 200_000
 # Equal entries share one tuple (Proposals are frozen; most lines get the same few proposals):
 # fewer objects for the garbage collector to walk. Bounded; cleared when full.
@@ -137,21 +138,26 @@ class _Proposer:
         if not new:
             return
         holds: list[int | None] = [None] * len(new)
-        if self.conditioned and len(new) >= CONDITIONS_MIN_TEXTS:
-            from newsclean.cleaners.engine.rule_conditions import condition_bits
+        n_words: list[int | None] = holds
+        if len(new) >= CONDITIONS_MIN_TEXTS:
+            from newsclean.cleaners.engine.rule_conditions import first_look
 
-            holds = condition_bits(new, [r.condition for r in self.conditioned])
+            holds, n_words = first_look(new, [r.condition for r in self.conditioned])
+            if not self.conditioned:
+                holds = [None] * len(new)
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:
             self.by_text.clear()
-        for text, bits in zip(new, holds):
+        for text, bits, count in zip(new, holds, n_words):
             line = Line(0, 0, text)
+            if count is not None:
+                line.__dict__["n_words"] = count  # counted in the columnar pass (Line.n_words' value)
             self.by_text[text] = self._entry(line, Doc([line]), bits)
 
     def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
         rules, in_context = self._to_ask_of(self.started(line.text), holds)
         found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
         gated = sum(bit for bit, rule in in_context if rule.text_gate is None or rule.text_gate(line))
-        entry = (found, tuple([p for _, p in found]), gated)
+        entry = (found, tuple([p for _, p in found]), gated, line.n_words)
         if len(_SHARED) >= _SHARED_MAX:
             _SHARED.clear()
         return _SHARED.setdefault(entry, entry)
@@ -170,6 +176,8 @@ class _Proposer:
         text gate holds, or, without candidates, every line whose gate holds."""
         get, lines = self.by_text.get, doc.lines
         entries = [get(line.text) or self._cached_entry(line, doc) for line in lines]
+        for line, entry in zip(lines, entries):
+            line.__dict__["n_words"] = entry[3]  # the text's word count, known since its first look
         proposals = [entry[1] for entry in entries]
         gated = 0
         for entry in entries:
