@@ -218,7 +218,7 @@ def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whol
 
 def _shape_headline(i: int, lines: Sequence[Line], whole: list, cuts: list) -> bool:
     """A line no rule removes or cuts, shaped like a headline: a title candidate by its shape."""
-    return whole[i] is None and not cuts[i] and shape.is_headline_shaped(lines[i].text)
+    return whole[i] is None and not cuts[i] and shape.is_headline_shaped(lines[i].text, lines[i].n_words)
 
 
 def _heads_the_text(i: int, lines: Sequence[Line], whole: list, cuts: list) -> bool:

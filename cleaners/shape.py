@@ -252,12 +252,12 @@ def is_paragraph(text: str) -> bool:
     return len(text.split()) > PARAGRAPH_WORDS and _SENTENCE_THEN_MORE.search(text) is not None
 
 
-def is_headline_shaped(text: str) -> bool:
+def is_headline_shaped(text: str, n_words: int | None = None) -> bool:
     """A headline: 4-30 words, starts with a capital or digit, no sentence-final full stop, not a
-    paragraph of several sentences."""
+    paragraph of several sentences. `n_words`: len(words(text)), when the caller has it."""
     if not (text[:1].isupper() or text[:1].isdigit() or text[:1] in "'\"") or text.rstrip("'\"”’").endswith("."):
         return False  # cheap tests first; the result is the same
-    return 4 <= len(words(text)) <= 30 and not is_paragraph(text)
+    return 4 <= (len(words(text)) if n_words is None else n_words) <= 30 and not is_paragraph(text)
 
 
 def is_title_cased_short(text: str) -> bool:

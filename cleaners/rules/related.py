@@ -156,7 +156,7 @@ def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     # right above nor a header within a few lines, and counting a line's words costs more
     under_label, near_header = doc.memo("related_neighbourhood", _related_neighbourhood)
     if line.index in under_label:
-        if _may_follow_header(line) and line.n_words >= _CLIP_TITLE_MIN_WORDS and shape.is_headline_shaped(line.text):
+        if _may_follow_header(line) and line.n_words >= _CLIP_TITLE_MIN_WORDS and shape.is_headline_shaped(line.text, line.n_words):
             return whole_line("related_headline", "under_related_header")
     if line.index not in near_header:
         return None
@@ -193,6 +193,6 @@ def _may_be_headline_shaped():
 @when(_may_be_headline_shaped)
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a headline-shaped line. Outside the body, it is a teaser for another story."""
-    if line.n_words >= 5 and shape.is_headline_shaped(line.text):
+    if line.n_words >= 5 and shape.is_headline_shaped(line.text, line.n_words):
         return whole_line("related_headline", "headline_shape", strong=False)
     return None
