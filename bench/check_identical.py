@@ -10,7 +10,7 @@ Inputs: every dev page `text` (461) as is, and each again with mojibake (every p
 as cp1252), no-break spaces, CRLF line ends and curly quotes kept (--keep-curly-quotes path); the
 seed corpus and the sample corpus through the byte path (decode included); and the files of a
 generated corpus if --corpus DIR is given. Each output row holds title, text, every removed span,
-outlet and published date (or the DocumentError stage and reason).
+outlet, published date and author (or the DocumentError stage and reason).
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _row(key: str, fn) -> dict:
     return {"key": key, "title": d.title, "text": d.text,
             "removed": [[s.line, s.start, s.end, s.kind, s.text, s.by, s.whole_line] for s in d.removed],
             "outlet": d.outlet.value if d.outlet else None, "outlet_domain": d.outlet_domain,
-            "published": str(d.published.value) if d.published else None}
+            "published": str(d.published.value) if d.published else None, "author": d.author}
 
 
 def variants(text: str):

@@ -4,7 +4,7 @@ an author."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Container, Sequence
 
 from newsclean.cleaners.metadata.registry import load_registry
 from newsclean.cleaners.rules.byline import byline_names, byline_parts, name_words, proper_names, stamp_author_names
@@ -25,7 +25,7 @@ def author_from_spans(spans: list[tuple[str, str]]) -> str | None:
                  or (kind == "dateline" and (a := _people(stamp_author_names(text))))), None)
 
 
-def author_from_stamps(stamps: list[str], lower_case_words: frozenset[str] = frozenset()) -> str | None:
+def author_from_stamps(stamps: list[str], lower_case_words: Container[str] = frozenset()) -> str | None:
     """The name at the head of the headline's dated meta line, written without "By" ("Mike Kappel
     May 18, 2016", "Aaron Ricadela | Senior Writer | July 2, 2025"), when none of its words occurs
     in lower case in the body ("Prime Day July 16, 2025" names an event: the body says "day")."""
@@ -53,7 +53,7 @@ _SHAPE_REMOVALS = frozenset({"model", "short_fragment", "headline_shape"})
 
 
 def author_from_headline_lines(lines: list[tuple[int, str, str]], headline: int,
-                               lower_case_words: frozenset[str] = frozenset(), page: Sequence[str] = ()) -> str | None:
+                               lower_case_words: Container[str] = frozenset(), page: Sequence[str] = ()) -> str | None:
     """The author from the lines the cleaner removed around the headline (line number, text, the
     rule or "model" that removed it) when no byline or dated stamp named one: a writer's avatar, a
     labelled byline ("Guide by NAME"), or a name alone right under the headline ("Chirag Bhardwaj",

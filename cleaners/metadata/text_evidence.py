@@ -37,12 +37,34 @@ def read_text_metadata(spans: Sequence[Span], body: Sequence[tuple[int, str]], h
     author = author_from_spans(evidence)
     near = [(s.line, s.text, s.by) for s in ordered if near_headline(s, headline)]
     if author is None and near:  # the body's lower-case words only when a line may name the author
-        seen: set[str] = set()  # each distinct word tested once: a body repeats most of its words
-        for _, t in body:
-            seen.update(shape.words(t))
-        body_lower = frozenset(w for w in seen if w.islower())
+        body_lower = _BodyLowerCaseWords([t for _, t in body])
         author = author_from_stamps([t for _, t in stamps], body_lower) \
             or author_from_headline_lines(near, headline, body_lower, [s.text for s in ordered] + [t for _, t in body])
     # an author's bio names the places the writer worked before too ("… previously at The Times")
     outlet = outlet_from_spans([(s.kind, s.text) for s in ordered if s.by != "author_bio"])
     return TextMetadata(published, outlet, author)
+
+
+class _BodyLowerCaseWords:
+    """The words the body writes in lower case, as proper_names asks them: one at a time. A word
+    that is no substring of the body is none of them; the body's words are gathered (once) only
+    when a word is."""
+
+    __slots__ = ("texts", "joined", "words")
+
+    def __init__(self, texts: list[str]):
+        self.texts = texts
+        self.joined: str | None = None
+        self.words: frozenset[str] | None = None
+
+    def __contains__(self, word: str) -> bool:
+        if self.joined is None:
+            self.joined = "\n".join(self.texts)
+        if word not in self.joined:
+            return False
+        if self.words is None:
+            seen: set[str] = set()  # each distinct word tested once: a body repeats most of its words
+            for t in self.texts:
+                seen.update(shape.words(t))
+            self.words = frozenset(w for w in seen if w.islower())
+        return word in self.words
