@@ -76,10 +76,9 @@ def ui_words(line: Line, doc: Doc) -> Proposal | None:
     if len(text) > 200 or (text.endswith(".") and not (text.endswith("...") and "." not in text.rstrip("."))):
         return None  # five menu words (13 letters at most) with separators fit in far less; a
         # full stop ends a sentence, a trailing ellipsis a prompt ("Loading...")
-    ws = line.words
-    if not 1 <= len(ws) <= 5:
+    if not 1 <= line.n_words <= 5:  # (a count the first look may know without the words)
         return None
-    lowered = [w.lower() for w in ws]
+    lowered = [w.lower() for w in line.words]
     if _BRACKETED_COUNT.search(text):  # the widget's count, not prose: "View comments (12)"
         lowered.pop()
     if all(w in UI_WORDS or w in shape.STOP_WORDS or w in _FUNCTION_WORDS_ELSEWHERE for w in lowered) \
