@@ -256,7 +256,9 @@ def glued_tail(line: Line, max_words: int = 8) -> int | None:
     return memo[max_words]
 
 
-def _glued_tail(text: str, max_words: int, text_words: Sequence[str] | None = None) -> int | None:
+def tail_start(text: str, max_words: int = 8) -> int | None:
+    """Where a run of at most `max_words` words starts after the text's last sentence end (and the
+    white space after it), or None: glued_tail without its test that the text before is a sentence."""
     # The sentence end that starts a tail of at most max_words words lies in the last max_words + 1
     # white-space-separated tokens: search only there.
     parts = text.rsplit(None, max_words + 1)
@@ -270,9 +272,16 @@ def _glued_tail(text: str, max_words: int, text_words: Sequence[str] | None = No
         pass
     if last is None or len(text[last.end():].split()) > max_words:
         return None
+    return last.end()
+
+
+def _glued_tail(text: str, max_words: int, text_words: Sequence[str] | None = None) -> int | None:
+    at = tail_start(text, max_words)
+    if at is None:
+        return None
     head_words = None
     if text_words is not None:
         # no word runs over the white space before the tail: the head's words are the line's
         # words (text_words) less the tail's
-        head_words = text_words[:len(text_words) - len(shape.word_pattern(text).findall(text, last.end()))]
-    return last.end() if shape.is_sentence_like(text[:last.end()].rstrip(), min_words=4, text_words=head_words) else None
+        head_words = text_words[:len(text_words) - len(shape.word_pattern(text).findall(text, at))]
+    return at if shape.is_sentence_like(text[:at].rstrip(), min_words=4, text_words=head_words) else None

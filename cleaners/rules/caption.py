@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from newsclean.cleaners import shape
-from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, when, whole_line
+from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, tail_start, when, whole_line
 
 _CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa)"
 # The picture agencies and stock libraries a credit names after a photographer's name ("Jane Doe/AFP").
@@ -207,8 +207,8 @@ def _before_credit(line: Line) -> str | None:
     if line.text.rstrip().endswith(")"):
         m = _END_CREDIT.search(line.text)
         return line.text[:m.start()].strip() if m else None
-    at = glued_tail(line)
-    if at is not None and _AGENCY_TAIL.search(line.text[at:].lstrip(GLUE_SEPARATORS)):
+    at = tail_start(line.text)  # the sentence test (glued_tail) last: it reads the whole line
+    if at is not None and _AGENCY_TAIL.search(line.text[at:].lstrip(GLUE_SEPARATORS)) and glued_tail(line) == at:
         return line.text[:at].strip()
     return None
 
@@ -231,11 +231,11 @@ def lead_credit(line: Line, doc: Doc) -> Proposal | None:
 @when(_may_have_glued_credit)
 def glued_credit(line: Line, doc: Doc) -> Proposal | None:
     """A photo credit glued after a paragraph's last sentence ("… in March. Photo: Getty Images")."""
-    at = glued_tail(line)
+    at = tail_start(line.text)  # the sentence test (glued_tail) last: it reads the whole line
     if at is None:
         return None
     tail = line.text[at:].lstrip(GLUE_SEPARATORS)
-    if _LABELLED_CREDIT.search(tail) or _AGENCY_TAIL.search(tail):
+    if (_LABELLED_CREDIT.search(tail) or _AGENCY_TAIL.search(tail)) and glued_tail(line) == at:
         return Proposal("caption", "glued_credit", start=at)
     return None
 

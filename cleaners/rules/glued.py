@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from newsclean.cleaners.rules import call_to_action, navigation, related, signature, tag_list
-from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, when
+from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, tail_start, when
 
 TAIL_RULES = (
     call_to_action.reader_engagement,
@@ -47,7 +47,9 @@ def _has_sentence_end_then_short_tail():
 
 @when(_has_sentence_end_then_short_tail)
 def glued_debris(line: Line, doc: Doc) -> Proposal | None:
-    at = glued_tail(line, _TAIL_MAX_WORDS)
+    """The tail glued_tail finds, cut where a tail rule removes it whole. The test that the text
+    before the tail is a sentence comes last: it reads the whole line, the tail rules a few words."""
+    at = tail_start(line.text, _TAIL_MAX_WORDS)
     if at is None:
         return None
     tail = Line(line.index, line.number, line.text[at:].lstrip(GLUE_SEPARATORS))  # "… gesegnet. | © dpa"
@@ -56,5 +58,7 @@ def glued_debris(line: Line, doc: Doc) -> Proposal | None:
     for rule in TAIL_RULES:
         p = rule(tail, doc)
         if p is not None and p.strong and (p.start, p.end) == (0, None):
+            if glued_tail(line, _TAIL_MAX_WORDS) != at:
+                return None
             return Proposal(p.kind, "glued_" + p.rule, start=at)
     return None
