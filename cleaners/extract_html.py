@@ -83,13 +83,20 @@ def declared_charset(data: bytes, header: str | None = None) -> str | None:
 # then its C1 fix for a lone cp1252 byte such as "we\x92re"). A page without any is not touched.
 _C1 = re.compile("[\x80-\x9f]")
 _C1_CHARS = tuple(map(chr, range(0x80, 0xA0)))
+_C1_UTF8 = re.compile(b"\xc2[\x80-\x9f]")  # a C1 character in UTF-8 (a third of _C1_CHARS' cost on the bytes)
 _RUN_ENDS = "<>&\n"  # a run of text or of a tag's attributes ends at these
 _RUN_END = re.compile("[" + re.escape(_RUN_ENDS) + "]")
 
 
-def repair_source_mojibake(html: str) -> str:
+def repair_source_mojibake(html: str, utf8: bytes | None = None) -> str:
+    """`html` with its runs that hold a C1 control character repaired (the same object when it
+    holds none). `utf8`: the bytes `html` was strictly decoded from as UTF-8, when the caller has
+    them: searched instead of the text."""
+    if utf8 is not None:
+        if _C1_UTF8.search(utf8) is None:
+            return html
     # one search per character, which str runs at memory speed: a third of a character class's scan
-    if html.isascii() or not any(c in html for c in _C1_CHARS):
+    elif html.isascii() or not any(c in html for c in _C1_CHARS):
         return html
     import ftfy
     from ftfy import fixes
@@ -134,6 +141,13 @@ def decode_html(data: bytes, header: str | None = None) -> tuple[str, str]:
         except UnicodeDecodeError:
             pass  # mislabelled: let detection decide
     return decode(data), "detected"
+
+
+def utf8_source(data: bytes, encoding: str) -> bytes | None:
+    """`data` when decode_html read it as UTF-8 without a BOM: then strictly, so the text it gave
+    encodes back to exactly these bytes (what the parser reads, without encoding the text again);
+    else None."""
+    return data if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8) else None
 
 
 def visible_text(tree) -> str:
@@ -302,10 +316,11 @@ def _at_depth_limit(tree) -> bool:
     return bool(tree.xpath(f"boolean(//*[count(ancestor::*) >= {DEEP_LIMIT - 8}])"))
 
 
-def _load_html(html: str):
+def _load_html(html: str, utf8: bytes | None = None):
     """trafilatura's `load_html(html)` for a str, with libxml2 reading the page's UTF-8 bytes
     (given a Python str, lxml hands libxml2 the string's internal buffer to transcode: ~1 ms more
-    per page): the same repairs and checks, the same parser. Anything unusual (a parse that fails
+    per page; `utf8`: those bytes when the caller has them, used when trafilatura's repairs leave
+    the text as it is): the same repairs and checks, the same parser. Anything unusual (a parse that fails
     or yields an empty tree) goes through trafilatura's own function. bench/html_identity.py and
     tests/test_html_speed_paths.py compare the trees."""
     upstream.require("trafilatura")
@@ -316,7 +331,8 @@ def _load_html(html: str):
     beginning = html[:50].lower()
     dubious = is_dubious_html(beginning)
     try:  # as trafilatura's fromstring_bytes, but a lone surrogate goes to trafilatura's own path
-        data = repair_faulty_html(html, beginning).encode("utf-8")
+        repaired = repair_faulty_html(html, beginning)
+        data = utf8 if utf8 is not None and repaired == html else repaired.encode("utf-8")
         tree = lxml.html.fromstring(data, parser=parser)
         if _too_deep(parser):
             tree = lxml.html.fromstring(data, parser=_DEEP_PARSER)
@@ -327,12 +343,15 @@ def _load_html(html: str):
     return None if dubious and len(tree) < 2 else tree
 
 
-def parse_html(html: str):
+def parse_html(html: str, utf8: bytes | None = None):
     """The page's tree, parsed as trafilatura parses it (comments and processing instructions
-    dropped; its extractors depend on that)."""
-    html = _XML_DECL.sub("", html, count=1)
+    dropped; its extractors depend on that). `utf8`: the bytes `html` was strictly decoded from as
+    UTF-8 (utf8_source), when the caller has them."""
+    stripped = _XML_DECL.sub("", html, count=1)
+    if stripped is not html:
+        html, utf8 = stripped, None
     try:
-        tree = _load_html(html)
+        tree = _load_html(html, utf8)
     except (etree.ParserError, ValueError, TypeError):
         tree = None
     if tree is None:
@@ -641,8 +660,13 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
 def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool = False) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
-    html, encoding = (data, "record") if isinstance(data, str) else decode_html(data, header)
-    tree = parse_html(repair_source_mojibake(html))
+    if isinstance(data, str):
+        html, encoding, utf8 = data, "record", None
+    else:
+        html, encoding = decode_html(data, header)
+        utf8 = utf8_source(data, encoding)
+    repaired = repair_source_mojibake(html, utf8)
+    tree = parse_html(repaired, utf8 if repaired is html else None)
     if tree is None:
         raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
     # No `except` here: an error in the metadata is the page's own (a quarantine row naming it), and

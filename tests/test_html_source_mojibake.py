@@ -36,3 +36,15 @@ def test_a_page_without_c1_characters_is_not_touched():
     html_with_mojibake_lookalike = page(paragraphs=["Café owners said the naïve plan would fail, and the mayor agreed.",
                                                     *PARAGRAPHS])
     assert repair_source_mojibake(html_with_mojibake_lookalike) is html_with_mojibake_lookalike
+
+
+def test_the_page_bytes_are_searched_in_place_of_its_text():
+    """Given the UTF-8 bytes the text was decoded from, repair_source_mojibake searches them for C1
+    characters instead of the text: the same repairs, and a clean page is the same object."""
+    clean = page(paragraphs=["Café owners said the naïve plan would fail, and the mayor agreed.", *PARAGRAPHS])
+    twice = page(paragraphs=[PARAGRAPHS[0].replace("officials", _twice("the city’s officials")), *PARAGRAPHS[1:]])
+    lone = page(paragraphs=[PARAGRAPHS[0].replace("say will", "say we\x92ll"), *PARAGRAPHS[1:]])
+    for html in (clean, twice, lone):
+        assert repair_source_mojibake(html, html.encode("utf-8")) == repair_source_mojibake(html)
+    assert repair_source_mojibake(clean, clean.encode("utf-8")) is clean
+    assert repair_source_mojibake(twice, twice.encode("utf-8")) != twice

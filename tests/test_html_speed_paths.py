@@ -249,3 +249,44 @@ def test_the_metadata_stand_ins_are_replaced_not_stacked_when_put_in_again(monke
     assert [getattr(eh.page_metadata(tree), f) for f in fields] == first
     for fn in (tm.extract_author, tm.extract_catstags, tm.extract_license, hd.search_page):
         assert fn.is_stand_in and not getattr(fn.__wrapped__, "is_stand_in", False)
+
+
+def _page_bytes() -> list[bytes]:
+    out = []
+    for line in (PAGES / "expected.jsonl").read_text(encoding="utf-8").splitlines():
+        with gzip.open(PAGES / json.loads(line)["file"], "rb") as fh:
+            out.append(fh.read())
+    return out
+
+
+def test_the_page_bytes_parse_as_its_text():
+    """A page read strictly as UTF-8 is parsed from its own bytes (utf8_source), not from its text
+    encoded again: the same tree."""
+    from lxml import etree
+
+    seen = 0
+    for data in _page_bytes():
+        html, encoding = eh.decode_html(data)
+        utf8 = eh.utf8_source(data, encoding)
+        if utf8 is None:
+            continue
+        seen += 1
+        assert html.encode("utf-8") == utf8
+        assert etree.tostring(eh.parse_html(html, utf8)) == etree.tostring(eh.parse_html(html))
+    assert seen
+
+
+def test_only_a_strict_utf8_reading_gives_the_bytes():
+    import codecs
+
+    from lxml import etree
+
+    text = "<html><head><meta charset='utf-8'></head><body><p>Café</p></body></html>"
+    assert eh.utf8_source(text.encode("utf-8"), eh.decode_html(text.encode("utf-8"))[1]) == text.encode("utf-8")
+    with_bom = codecs.BOM_UTF8 + text.encode("utf-8")
+    assert eh.utf8_source(with_bom, eh.decode_html(with_bom)[1]) is None
+    latin = text.replace("utf-8", "iso-8859-1").encode("cp1252")
+    assert eh.decode_html(latin)[1] == "cp1252" and eh.utf8_source(latin, "cp1252") is None
+    # an XML declaration the parser cannot take is cut from the text: the bytes no longer match it
+    decl = "<?xml version='1.0' encoding='utf-8'?>" + text
+    assert etree.tostring(eh.parse_html(decl, decl.encode("utf-8"))) == etree.tostring(eh.parse_html(decl))

@@ -93,15 +93,21 @@ def _value_date(value: str | None, today: dt.date | None = None) -> dt.date | No
     return plausible(d, today) if d else None
 
 
-def _surroundings(el) -> tuple[bool, bool]:
-    """(inside the article's own markup, inside a comment, sidebar, related list or footer)."""
-    in_article = in_aside = False
-    for a in el.iterancestors():
+def _surroundings(el, known: dict) -> tuple[bool, bool]:
+    """(inside the article's own markup, inside a comment, sidebar, related list or footer).
+    `known`: for each element already looked at, the same pair for its children (a page's
+    candidates share most of their ancestors: each is tested once)."""
+    chain = []
+    a = el.getparent()
+    while a is not None and a not in known:
+        chain.append(a)
+        a = a.getparent()
+    in_article, in_aside = known[a] if a is not None else (False, False)
+    for a in reversed(chain):
         tag = a.tag if isinstance(a.tag, str) else ""
-        if tag in _ARTICLE_TAGS or a.get("itemprop") == "articleBody":
-            in_article = True
-        if tag in _ASIDE_TAGS or _ASIDE.search((a.get("class") or "") + " " + (a.get("id") or "")):
-            in_aside = True
+        in_article = in_article or tag in _ARTICLE_TAGS or a.get("itemprop") == "articleBody"
+        in_aside = in_aside or tag in _ASIDE_TAGS or _ASIDE.search((a.get("class") or "") + " " + (a.get("id") or "")) is not None
+        known[a] = (in_article, in_aside)
     return in_article, in_aside
 
 
@@ -236,8 +242,9 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
             add(value, "time_modified" if modified else "time", el, shown=True)
     for text, el in texts:
         add(str(text), "text_modified" if _UPDATED.search(text + " " + (el.get("class") or "")) else "text", el, shown=True)
+    known: dict = {}  # _surroundings' ancestors
     for el, d, source, shown in placed:
-        inside, aside = _surroundings(el)
+        inside, aside = _surroundings(el, known)
         out.append(Candidate(d, source, order.get(el), inside, aside, shown=shown))
     return PageDates(out, order.get(h1) if h1 is not None else None, n + 1)
 
