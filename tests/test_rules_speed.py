@@ -337,3 +337,46 @@ def test_starts_with_rules_need_their_pattern():
             for rule in marked:
                 if not any(p.search(line.text) for p in rule.start_patterns):
                     assert rule(line, doc) is None, (rule.__name__, line.text)
+
+
+def _glued_debris_plain(line, doc):
+    """glued_debris in its plain order: the whole glued_tail test (the text before the tail a
+    sentence) first, then the tail rules."""
+    from newsclean.cleaners.rules import glued
+
+    at = base.glued_tail(line, glued._TAIL_MAX_WORDS)
+    if at is None:
+        return None
+    tail = Line(line.index, line.number, line.text[at:].lstrip(base.GLUE_SEPARATORS))
+    if glued._CONTINUATION.fullmatch(tail.text):
+        return None
+    for rule in glued.TAIL_RULES:
+        p = rule(tail, doc)
+        if p is not None and p.strong and (p.start, p.end) == (0, None):
+            return base.Proposal(p.kind, "glued_" + p.rule, start=at)
+    return None
+
+
+GLUED = st.tuples(st.sampled_from(["The council met on Tuesday and voted to expand the bus network.", "Short.",
+                                   "He said it was over. ", "A list, not a sentence", "Prices rose 3% in May!"]),
+                  st.sampled_from([" Share this article", " Watch LIVE", " Photo: Getty Images", " Read more",
+                                   " | © dpa", " Jane Roe/AFP", " What do you think?", " and then he left"]),
+                  TEXTS).map(lambda t: t[0] + t[1] if len(t[2]) % 2 else t[0] + t[2] + t[1])
+
+
+@given(GLUED)
+@settings(max_examples=300, deadline=None)
+def test_glued_rules_ask_for_the_sentence_last_and_propose_as_the_plain_order(text):
+    """glued_debris, glued_credit and the credit test find the tail (base.tail_start) before they ask
+    whether the text before it is a sentence: the same proposals as the plain order."""
+    from newsclean.cleaners.rules import caption, glued
+
+    line = Line(0, 1, text)
+    doc = base.Doc([line])
+    assert glued.glued_debris(line, doc) == _glued_debris_plain(Line(0, 1, text), doc)
+    at = base.glued_tail(Line(0, 1, text))
+    assert at is None or base.tail_start(text) == at
+    tail = None if at is None else text[at:].lstrip(base.GLUE_SEPARATORS)
+    plain_credit = None if tail is None or not (caption._LABELLED_CREDIT.search(tail) or caption._AGENCY_TAIL.search(tail)) \
+        else base.Proposal("caption", "glued_credit", start=at)
+    assert caption.glued_credit(Line(0, 1, text), doc) == plain_credit
