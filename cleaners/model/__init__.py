@@ -315,7 +315,7 @@ class LineModel:
         if not screened.any():
             return everything
         at = np.flatnonzero(screened)
-        first = self._title_first(XT[at])
+        first = self._title_first(XT if len(at) == len(XT) else XT[at])  # (no copy when every row is screened)
         # by document, then by the first member's score, highest first (ties in line order)
         order = np.lexsort((-first, doc_of[at]))
         d = doc_of[at][order]

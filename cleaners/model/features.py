@@ -867,7 +867,7 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     r = np.asarray(rows, dtype=np.intp)
     T = np.zeros((len(r), len(TITLE_EXTRA)), dtype=np.float32)
     if N == 0 or not len(r):
-        return np.hstack([X2[r], T])
+        return _with_title_columns(X2, r, T)
     from newsclean.cleaners.engine.features import row_layout  # (the engine imports this module)
 
     n_lines = np.diff(offsets)
@@ -959,8 +959,18 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
             col[ti["has_url"]] = on
     best_below = _segment_reduce(np.minimum, np.where(cand, below, np.float32(np.inf)), offsets, np.float32(np.inf))[doc]
     col[ti["p2_below_vs_best"]] = np.where(np.isfinite(best_below[r]), below[r] - best_below[r], 0)
-    return np.hstack([X2[r], T])
+    return _with_title_columns(X2, r, T)
 
+
+
+def _with_title_columns(X2: np.ndarray, r: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """np.hstack([X2[r], T]) written into one array: X2's rows are copied once."""
+    out = np.empty((len(r), X2.shape[1] + T.shape[1]), dtype=np.result_type(X2.dtype, T.dtype))
+    # (mode="clip": numpy writes into the strided view directly instead of through a buffer; the
+    # rows are valid indices)
+    np.take(X2, r, axis=0, out=out[:, :X2.shape[1]], mode="clip")
+    out[:, X2.shape[1]:] = T
+    return out
 
 def _doc_medians(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """np.median of each document's values (float32 values: the float32 median np.median gives)."""
