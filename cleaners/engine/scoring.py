@@ -42,9 +42,12 @@ class ScoreRequest:
     model: "LineModel"
     texts: list[str]  # the document's non-empty lines in this pass
     context: "DocContext | None"
+    page: bool = False  # also answer the page's rows for its page-kind features (with_page_rows)
 
     def answer_alone(self):
         """(P(debris) per line, headline index or None): this request scored alone."""
+        if self.page:
+            return self.model.analyse_many([self.texts], [self.context], pages=[True])[0]
         return self.model.analyse(self.texts, self.context)
 
     def group_key(self):
@@ -52,7 +55,31 @@ class ScoreRequest:
 
     @staticmethod
     def answer_together(requests: "list[ScoreRequest]") -> list:
-        return requests[0].model.analyse_many([r.texts for r in requests], [r.context for r in requests])
+        model, docs, contexts = requests[0].model, [r.texts for r in requests], [r.context for r in requests]
+        pages = [r.page for r in requests]
+        return model.analyse_many(docs, contexts, pages=pages) if any(pages) else model.analyse_many(docs, contexts)
+
+
+def with_page_rows(steps: Steps[T], into: list) -> Steps[T]:
+    """`steps` whose first ScoreRequest (the first decision pass: every non-empty line of the page)
+    also asks for the page's rows for its page-kind features (newsclean.cleaners.text_page_features.
+    page_rows), which are appended to `into`; the steps themselves are sent the usual answer. Nothing is appended
+    when no line model scores."""
+    asked = False
+    try:
+        request = next(steps)
+        while True:
+            if isinstance(request, ScoreRequest) and not asked:
+                request.page = asked = True
+                answer = yield request
+                if len(answer) > 2:
+                    into.append(answer[2])
+                    answer = answer[:2]
+            else:
+                answer = yield request
+            request = steps.send(answer)
+    except StopIteration as done:
+        return done.value
 
 
 @dataclass
