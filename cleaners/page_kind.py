@@ -153,9 +153,15 @@ def page_kind(features: tuple[float, ...], name: str = "page_kind") -> tuple[flo
     """P(the page is not an article) from its features (page_features, or text_page_features with
     name TEXT_MODEL), and its likeliest kind if it is not one (one of the json's classes after
     "article")."""
+    return page_kinds([features], name)[0]
+
+
+def page_kinds(rows: list[tuple[float, ...]], name: str = "page_kind") -> list[tuple[float, str]]:
+    """page_kind of many pages in one call of the booster (each row scores as it does alone)."""
     meta, booster = _kind_model(name)
-    p = booster.predict(np.array([features], dtype=np.float64), num_threads=1)[0]
-    return float(1.0 - p[0]), meta["classes"][1 + int(np.argmax(p[1:]))]
+    proba = booster.predict(np.array(rows, dtype=np.float64), num_threads=1)
+    kinds = np.argmax(proba[:, 1:], axis=1)
+    return [(float(1.0 - p[0]), meta["classes"][1 + int(k)]) for p, k in zip(proba, kinds)]
 
 
 def _reason(what: str, p: float) -> str:
@@ -191,14 +197,15 @@ def _text_kind_text(kind: str, f: tuple[float, ...]) -> str:
     return _KIND_NAMES.get(kind, f"a {kind} page")
 
 
-def text_kind_reason(features: tuple[float, ...] | None) -> str | None:
+def text_kind_reason(features: tuple[float, ...] | None, scored: tuple[float, str] | None = None) -> str | None:
     """Why a text (the text path's page, text_page_features) is not an article, naming its kind,
     or None: the text page-kind model's P(not an article) under its cross-validated threshold
-    (page_kind_text.json)."""
+    (page_kind_text.json). `scored`: page_kind(features, TEXT_MODEL) when the caller has it (a
+    batch scores its pages together: newsclean.cleaners.engine.scoring.KindRequest)."""
     if not features:
         return None
     meta, _ = _kind_model(TEXT_MODEL)
-    p, kind = page_kind(features, TEXT_MODEL)
+    p, kind = scored if scored is not None else page_kind(features, TEXT_MODEL)
     if p < meta["threshold"]:
         return None
     return _reason(_text_kind_text(kind, features), p)

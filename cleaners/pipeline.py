@@ -15,15 +15,15 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from newsclean.cleaners.decide import NO_BODY, Decision
-from newsclean.cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps, with_page_rows
+from newsclean.cleaners.engine.scoring import KindRequest, RulesRequest, Steps, run_batch, run_steps, with_page_rows
 from newsclean.cleaners.fixpoint import decide_stable_steps
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
 from newsclean.cleaners.lines import normalise_line, normalise_lines
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
 from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from newsclean.cleaners.page_kind import (SHELL_MAX_CHARS, data_reason, interstitial_reason, kind_reason, notice_reason,
-                                          text_kind_reason)
+from newsclean.cleaners.page_kind import (SHELL_MAX_CHARS, TEXT_MODEL, data_reason, interstitial_reason, kind_reason,
+                                          notice_reason, text_kind_reason)
 from newsclean.cleaners.policy import TEXT, Policy, extracted_body
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.text_page_features import text_page_features
@@ -63,7 +63,7 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     judge = page_kind and settings.quarantine_non_articles
     decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
     if features is not None:
-        kind = text_kind_reason(features)
+        kind = text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
         if kind is not None and notice_reason(lines) is None:
             raise DocumentError("decide", kind)
     return _document(decision, source, doc_id, lines)

@@ -128,3 +128,24 @@ def test_the_text_model_is_packaged_with_its_features_and_threshold():
     assert tuple(meta["features"]) == TEXT_FEATURE_NAMES
     assert meta["classes"][0] == "article" and 0.0 < meta["threshold"] < 1.0
     assert meta["cv"]["precision"] >= meta["target_precision"]
+
+
+def test_a_batch_scores_its_texts_kinds_together_as_each_alone(monkeypatch):
+    import newsclean.cleaners.page_kind as pk
+
+    texts = [_visible_text(f) for f in JUDGED] + [ARTICLE]
+    alone = [str(err) if isinstance(err, DocumentError) else err.text
+             for err in (_clean_or_error(t) for t in texts)]
+    calls = []
+    real = pk.page_kinds
+    monkeypatch.setattr(pk, "page_kinds", lambda rows, name="page_kind": calls.append(len(rows)) or real(rows, name))
+    together = [str(r) if isinstance(r, DocumentError) else r.text for r in clean_texts(texts, ON)]
+    assert together == alone
+    assert max(calls) > 1  # texts decided in the same round are scored in one call
+
+
+def _clean_or_error(text: str):
+    try:
+        return clean_text(text, ON)
+    except DocumentError as err:
+        return err
