@@ -46,33 +46,35 @@ QUANTILES = (0.1, 0.5, 0.9)
 
 _PAGE = ("lines", "chars_log", "words_per_line", "dup_max", "n_dated", "n_timed", "n_headlines",
          "headline_run_max", "short_run_max", "prose_gap_max", "template_share", "template_max", "shapes_distinct",
-         "p_mean", "p_chars_mean", "p_q10", "p_q50", "p_q90", "p_low_share", "p_high_share", "body_runs",
+         "p_chars_mean", "p_q10", "p_q50", "p_q90", "p_low_share", "p_high_share", "body_runs",
          "body_run_chars_share", "body_run_lines", "body_run_start", "seg3_max", "seg6_max", "stamps", "prose_runs",
          "stamps_per_prose")
-# the same line-shape shares over the whole page and over the lines the decision kept
-_SHARES = ("short", "headline", "prose", "prose_chars", "ends_sent", "ends_colon", "date", "time", "url", "number_only",
-           "bullet", "byline", "starts_digit", "dup", "dup_short", "punct_heavy", "digit_ratio", "stop_ratio",
-           "lex_mean", "symbol_ratio", "p")
+# line shapes whose share of the lines (of the characters, for prose_chars) is taken over the whole
+# page and over the lines the decision kept; then line-model features whose mean is, and P(debris)
+_SHAPES = ("short", "headline", "prose", "prose_chars", "ends_sent", "ends_colon", "date", "time", "url",
+           "number_only", "bullet", "byline", "starts_digit", "dup", "dup_short", "punct_heavy")
+_MEANS_OF = ("digit_ratio", "stop_ratio", "lex_mean", "lex_min", "lex_max", "lex_known", "symbol_ratio", "sep_ratio",
+             "upper_ratio", "comma_per_word", "mean_word_len", "fit_share", "p")
+_PER_LINE = (*(f"{n}_share" for n in _SHAPES), *(f"{n}_mean" for n in _MEANS_OF))
 _KEPT = ("kept_lines", "kept_chars_share", "kept_words_log", "kept_words_per_line", "kept_words_median", "has_title",
          "title_at", "kept_first_at", "kept_last_at", "kept_p_max", "prose_outside_chars_share", "stamps_in_kept",
-         "stamps_below_kept", "title_words", "title_question", "kept_i", "kept_we", "kept_you", "removed_navigation", "removed_related",
-         "removed_comments", "removed_cta", "removed_other")
-TEXT_FEATURE_NAMES: tuple[str, ...] = (*_PAGE, *(f"{n}_share" for n in _SHARES), *(f"kept_{n}_share" for n in _SHARES),
-                                       *_KEPT)
+         "stamps_below_kept", "title_words", "title_question", "kept_i", "kept_we", "kept_you", "removed_navigation",
+         "removed_related", "removed_comments", "removed_cta", "removed_other")
+TEXT_FEATURE_NAMES: tuple[str, ...] = (*_PAGE, *_PER_LINE, *(f"kept_{n}" for n in _PER_LINE), *_KEPT)
 INDEX = {name: i for i, name in enumerate(TEXT_FEATURE_NAMES)}
 # the line model's feature columns a page's rows carry (newsclean.cleaners.model.features), then P(debris)
 COLUMNS = ("n_chars", "n_words", "ends_sent", "ends_colon", "title_case_ratio", "date", "time", "url",
-           "number_only", "bullet", "byline", "starts_digit", "dup_in_doc", "digit_ratio", "stop_ratio", "lex_mean",
-           "symbol_ratio", "punct_ratio", "seg3_share", "seg6_share")
+           "number_only", "bullet", "byline", "starts_digit", "dup_in_doc", "punct_ratio", "seg3_share", "seg6_share",
+           *_MEANS_OF[:-1])
 _REMOVED = {"navigation": "removed_navigation", "tag_list": "removed_navigation",
             "related_headline": "removed_related", "comments": "removed_comments",
             "call_to_action": "removed_cta"}
 _C = {name: i for i, name in enumerate(COLUMNS)}
-# the COLUMNS whose share of lines with a value over zero is a _SHARES entry, in _SHARES order
+# the COLUMNS whose share of lines with a value over zero is a _SHAPES entry, in _SHAPES order
 _FLAGS = [_C[c] for c in ("ends_sent", "ends_colon", "date", "time", "url", "number_only", "bullet", "byline",
                           "starts_digit")]
-_MEANS = [_C[c] for c in ("digit_ratio", "stop_ratio", "lex_mean", "symbol_ratio")]  # means of the values
-_STAMP = len(_SHARES)  # the per-line matrix's column after the _SHARES: the stamps
+_MEANS = [_C[c] for c in _MEANS_OF[:-1]]  # the rows' columns of _MEANS_OF (P(debris) is the rows' last)
+_STAMP = len(_PER_LINE)  # the per-line matrix's column after the _PER_LINE values: the stamps
 
 
 def page_rows(X: np.ndarray, p: np.ndarray, names: dict[str, int]) -> np.ndarray:
@@ -118,15 +120,15 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
     headline = (words >= HEADLINE_WORDS[0]) & (words <= HEADLINE_WORDS[1]) & (cased >= HEADLINE_CASED) & ~ends
     prose = (words >= PROSE_WORDS) & ends
     dupd = dup > 1
-    m = np.empty((n, len(_SHARES) + 1))  # the _SHARES per line, then whether the line is a stamp
+    m = np.empty((n, len(_PER_LINE) + 1))  # the _PER_LINE values per line, then whether the line is a stamp
     m[:, 0], m[:, 1], m[:, 2], m[:, 3] = short, headline, prose, chars * prose
     m[:, 4:13] = flags
     m[:, 13], m[:, 14], m[:, 15] = dupd, dupd & short, rows[:, _C["punct_ratio"]] >= PUNCT_HEAVY
-    m[:, 16:20] = rows[:, _MEANS]
-    m[:, 20] = p
+    m[:, len(_SHAPES):_STAMP - 1] = rows[:, _MEANS]
+    m[:, _STAMP - 1] = p
     m[:, _STAMP] = (dated | timed) & (words <= STAMP_WORDS)
     sums = m.sum(axis=0)
-    shares = sums[:len(_SHARES)] / n
+    shares = sums[:_STAMP] / n
     shares[3] = sums[3] / total
     # a line's shape: its word-count class, whether it ends a sentence, is title-cased, has a date
     # or a time; three consecutive shapes that recur TEMPLATE_REPEAT times make a template
@@ -152,7 +154,7 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
         short_run_max=_longest_run(short),
         prose_gap_max=float(_gaps(prose_at, n).max()) / n,
         shapes_distinct=int(np.count_nonzero(np.bincount(shape, minlength=128))) / n,
-        p_mean=shares[20], p_chars_mean=float(p @ chars) / total,
+        p_chars_mean=float(p @ chars) / total,
         **dict(zip(("p_q10", "p_q50", "p_q90"), p_sorted[[int(q * (n - 1)) for q in QUANTILES]].tolist())),
         p_low_share=float(np.count_nonzero(p < 0.2)) / n, p_high_share=float(np.count_nonzero(p > 0.8)) / n,
         body_runs=len(starts), seg3_max=float(rows[:, _C["seg3_share"]].max()),
@@ -160,7 +162,7 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
         prose_runs=int(np.count_nonzero(np.diff(prose_at) > 1)) + bool(len(prose_at)),
         stamps_per_prose=sums[_STAMP] / (sums[2] + 1.0),
     )
-    f.update(zip((f"{name}_share" for name in _SHARES), shares.tolist()))
+    f.update(zip(_PER_LINE, shares.tolist()))
     # the rows of the kept lines: a line's row is its place among the non-empty lines
     numbers = np.flatnonzero(np.fromiter(map(bool, lines), dtype=bool, count=len(lines))) + 1
     kept_rows = np.searchsorted(numbers, np.fromiter((ln.number for ln, _ in decision.kept), dtype=np.int64,
@@ -170,9 +172,9 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
         kept = m[kept_rows].sum(axis=0)
         k = len(kept_rows)
         kept_chars = float(chars[kept_rows].sum())
-        kept_shares = kept[:len(_SHARES)] / k
+        kept_shares = kept[:_STAMP] / k
         kept_shares[3] = kept[3] / max(kept_chars, 1.0)
-        f.update(zip((f"kept_{name}_share" for name in _SHARES), kept_shares.tolist()))
+        f.update(zip((f"kept_{name}" for name in _PER_LINE), kept_shares.tolist()))
         kw = words[kept_rows]
         kept_words = float(kw.sum())
         kept_text = " " + " ".join(t for _, t in decision.kept).lower() + " "

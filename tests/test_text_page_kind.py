@@ -47,6 +47,14 @@ def _features(text: str) -> tuple[float, ...]:
     return run_steps(text_page_features_steps(text, OFF))
 
 
+def _outcome(text: str, settings: Settings):
+    """The cleaned document, or the reason it was quarantined."""
+    try:
+        return clean_text(text, settings)
+    except DocumentError as err:
+        return str(err)
+
+
 def _visible_text(file: str) -> str:
     with gzip.open(DATA / "page_kinds" / file, "rb") as fh:
         data = fh.read()
@@ -134,18 +142,22 @@ def test_a_batch_scores_its_texts_kinds_together_as_each_alone(monkeypatch):
     import newsclean.cleaners.page_kind as pk
 
     texts = [_visible_text(f) for f in JUDGED] + [ARTICLE]
-    alone = [str(err) if isinstance(err, DocumentError) else err.text
-             for err in (_clean_or_error(t) for t in texts)]
+    alone = [_outcome(t, ON) for t in texts]
     calls = []
     real = pk.page_kinds
     monkeypatch.setattr(pk, "page_kinds", lambda rows, name="page_kind": calls.append(len(rows)) or real(rows, name))
-    together = [str(r) if isinstance(r, DocumentError) else r.text for r in clean_texts(texts, ON)]
+    together = [str(r) if isinstance(r, DocumentError) else r for r in clean_texts(texts, ON)]
     assert together == alone
     assert max(calls) > 1  # texts decided in the same round are scored in one call
 
 
-def _clean_or_error(text: str):
-    try:
-        return clean_text(text, ON)
-    except DocumentError as err:
-        return err
+ARTICLE_PAGES = sorted({json.loads(line)["file"] for line in
+                        (DATA / "html_pages" / "expected.jsonl").read_text(encoding="utf-8").splitlines()})
+
+
+@pytest.mark.parametrize("file", ARTICLE_PAGES)
+def test_real_article_pages_full_text_comes_out_as_without_the_decision(file):
+    with gzip.open(DATA / "html_pages" / file, "rb") as fh:
+        ext = extract_html(fh.read())
+    text = ext.visible or ext.text
+    assert _outcome(text, ON) == _outcome(text, OFF)
