@@ -25,7 +25,7 @@ Counts are raw, like page_features'.
 from __future__ import annotations
 
 from collections import Counter
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -165,8 +165,8 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
     f.update(zip(_PER_LINE, shares.tolist()))
     # the rows of the kept lines: a line's row is its place among the non-empty lines
     numbers = np.flatnonzero(np.fromiter(map(bool, lines), dtype=bool, count=len(lines))) + 1
-    kept_rows = np.searchsorted(numbers, np.fromiter((ln.number for ln, _ in decision.kept), dtype=np.int64,
-                                                     count=len(decision.kept)))
+    kept_rows = np.searchsorted(numbers, np.fromiter(map(attrgetter("number"), map(itemgetter(0), decision.kept)),
+                                                     dtype=np.int64, count=len(decision.kept)))
     kept_rows = kept_rows[kept_rows < n]
     if len(kept_rows):
         kept = m[kept_rows].sum(axis=0)
@@ -177,7 +177,7 @@ def text_page_features(rows: np.ndarray, decision, lines: list[str]) -> tuple[fl
         f.update(zip((f"kept_{name}" for name in _PER_LINE), kept_shares.tolist()))
         kw = words[kept_rows]
         kept_words = float(kw.sum())
-        kept_text = " " + " ".join(t for _, t in decision.kept).lower() + " "
+        kept_text = " " + " ".join(map(itemgetter(1), decision.kept)).lower() + " "
         f.update(
             kept_lines=k, kept_chars_share=kept_chars / total, kept_words_log=np.log1p(kept_words),
             kept_words_per_line=kept_words / k, kept_words_median=float(np.sort(kw)[k // 2]),

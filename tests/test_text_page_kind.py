@@ -161,3 +161,14 @@ def test_real_article_pages_full_text_comes_out_as_without_the_decision(file):
         ext = extract_html(fh.read())
     text = ext.visible or ext.text
     assert _outcome(text, ON) == _outcome(text, OFF)
+
+
+def test_a_notice_page_keeps_its_own_reason_with_the_decision_on():
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.types import RawDocument
+    from tests.test_page_kind import BOT_CHECK_TEXT
+
+    raw = RawDocument(source="x.txt", data=BOT_CHECK_TEXT.encode("utf-8"), format="text")
+    with pytest.raises(DocumentError) as err:
+        clean_document(raw, ON)
+    assert err.value.reason.startswith("the page is a bot check or an access block")
