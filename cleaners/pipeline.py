@@ -82,9 +82,9 @@ def _decided_text_steps(lines: list[str], settings: Settings, meta: dict | None,
     page's text_page_features (its rows taken from the first pass's scoring)."""
     if not features:
         return (yield from _decision_steps(lines, settings, TEXT, meta)), None
-    summary: list = []
-    decision = yield from with_page_rows(_decision_steps(lines, settings, TEXT, meta), summary)
-    return decision, (text_page_features(summary[0], decision, lines) if summary else None)
+    rows: list = []
+    decision = yield from with_page_rows(_decision_steps(lines, settings, TEXT, meta), rows)
+    return decision, (text_page_features(rows[0], decision, lines) if rows else None)
 
 
 def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: dict | None) -> Steps[Decision]:

@@ -85,8 +85,8 @@ class KindRequest:
 def with_page_rows(steps: Steps[T], into: list) -> Steps[T]:
     """`steps` whose first ScoreRequest (the first decision pass: every non-empty line of the page)
     also asks for the page's rows for its page-kind features (newsclean.cleaners.text_page_features.
-    page_rows), which are appended to `into`; the steps themselves are sent the usual answer. Nothing is appended
-    when no line model scores."""
+    page_rows), which are appended to `into`; the steps themselves are sent the usual answer.
+    Nothing is appended when no line model scores."""
     asked = False
     try:
         request = next(steps)

@@ -181,7 +181,7 @@ class LineModel:
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
-            return [(np.zeros(0), None) for _ in docs]  # no lines: no page summary either
+            return [(np.zeros(0), None) for _ in docs]  # no lines: no page rows either
         X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
         p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
