@@ -112,6 +112,10 @@ def is_whole_page(features: tuple[float, ...]) -> bool:
     return feature(features, "n_head") >= WHOLE_PAGE_HEAD and feature(features, "n_elements") >= WHOLE_PAGE_ELEMENTS
 
 
+_KIND_NAMES = {"product": "a product page", "service": "a service or company page (what it offers)",
+               "documentation": "a documentation page"}  # the kinds named without a count
+
+
 def _kind_text(kind: str, f: tuple[float, ...]) -> str:
     """What the page is, with a count where one is natural: the teasers of a listing, the posts of
     a thread, the products of a category page."""
@@ -124,29 +128,44 @@ def _kind_text(kind: str, f: tuple[float, ...]) -> str:
         return f"a forum thread of {n} posts" if n >= COUNT_MIN else "a forum thread"
     if kind == "collection":
         return f"a category page of {runs} products" if runs >= COUNT_MIN else "a shop's category page"
-    return {"product": "a product page", "service": "a service or company page (what it offers)",
-            "documentation": "a documentation page"}.get(kind, f"a {kind} page")
+    return _KIND_NAMES.get(kind, f"a {kind} page")
 
 
-@lru_cache(maxsize=1)
-def _kind_model():
-    """page_kind.json and the page-kind booster, scored by LightGBM itself (one row per page; the
-    compiled path of newsclean.cleaners.model.compiled does not reproduce this multiclass model)."""
+TEXT_MODEL = "page_kind_text"  # the text path's model: page_kind_text.lgb.txt and page_kind_text.json
+
+
+@lru_cache(maxsize=2)
+def _kind_model(name: str = "page_kind"):
+    """NAME.json and the page-kind booster NAME.lgb.txt (page_kind: an HTML page's, TEXT_MODEL: a
+    text's), scored by LightGBM itself (one row per page; the compiled path of
+    newsclean.cleaners.model.compiled does not reproduce this multiclass model)."""
     from newsclean.cleaners.model.compiled import read_booster
+    from newsclean.cleaners.text_page_features import TEXT_FEATURE_NAMES
 
-    meta = json.loads((KIND_FILES / "page_kind.json").read_text(encoding="utf-8"))
-    if tuple(meta["features"]) != FEATURE_NAMES:
+    meta = json.loads((KIND_FILES / f"{name}.json").read_text(encoding="utf-8"))
+    if tuple(meta["features"]) != (TEXT_FEATURE_NAMES if name == TEXT_MODEL else FEATURE_NAMES):
         raise ValueError("the page-kind model's features are not this code's; retrain it with "
-                         "`python -m newsclean.cleaners.model.train_page_kind`")
-    return meta, read_booster(KIND_FILES / "page_kind.lgb.txt")
+                         f"`python -m newsclean.cleaners.model.train_page_kind{' --text' if name == TEXT_MODEL else ''}`")
+    return meta, read_booster(KIND_FILES / f"{name}.lgb.txt")
 
 
-def page_kind(features: tuple[float, ...]) -> tuple[float, str]:
-    """P(the page is not an article) from its page_features, and its likeliest kind if it is not
-    one (one of page_kind.json's classes after "article")."""
-    meta, booster = _kind_model()
-    p = booster.predict(np.array([features], dtype=np.float64), num_threads=1)[0]
-    return float(1.0 - p[0]), meta["classes"][1 + int(np.argmax(p[1:]))]
+def page_kind(features: tuple[float, ...], name: str = "page_kind") -> tuple[float, str]:
+    """P(the page is not an article) from its features (page_features, or text_page_features with
+    name TEXT_MODEL), and its likeliest kind if it is not one (one of the json's classes after
+    "article")."""
+    return page_kinds([features], name)[0]
+
+
+def page_kinds(rows: list[tuple[float, ...]], name: str = "page_kind") -> list[tuple[float, str]]:
+    """page_kind of many pages in one call of the booster (each row scores as it does alone)."""
+    meta, booster = _kind_model(name)
+    proba = booster.predict(np.array(rows, dtype=np.float64), num_threads=1)
+    kinds = np.argmax(proba[:, 1:], axis=1)
+    return [(float(1.0 - p[0]), meta["classes"][1 + int(k)]) for p, k in zip(proba, kinds)]
+
+
+def _reason(what: str, p: float) -> str:
+    return f"{what}, not an article (page-kind model, P {p:.2f}); if such pages are articles, set {KIND_SETTING} = false"
 
 
 def kind_reason(features: tuple[float, ...]) -> str | None:
@@ -159,5 +178,34 @@ def kind_reason(features: tuple[float, ...]) -> str | None:
     p, kind = page_kind(features)
     if p < meta["threshold"]:
         return None
-    return (f"{_kind_text(kind, features)}, not an article (page-kind model, P {p:.2f}); "
-            f"if such pages are articles, set {KIND_SETTING} = false")
+    return _reason(_kind_text(kind, features), p)
+
+
+def _text_kind_text(kind: str, f: tuple[float, ...]) -> str:
+    """_kind_text for a text: the counts are of line shapes (headline-shaped lines for teasers,
+    short lines with a date or a time for posts)."""
+    from newsclean.cleaners.text_page_features import feature as text_feature
+
+    if kind == "listing":
+        n = int(text_feature(f, "n_headlines"))
+        return f"a listing of {n} teasers" if n >= COUNT_MIN else "a listing of teasers"
+    if kind == "forum":
+        n = int(text_feature(f, "stamps"))
+        return f"a forum thread of {n} posts" if n >= COUNT_MIN else "a forum thread"
+    if kind == "collection":
+        return "a shop's category page"
+    return _KIND_NAMES.get(kind, f"a {kind} page")
+
+
+def text_kind_reason(features: tuple[float, ...] | None, scored: tuple[float, str] | None = None) -> str | None:
+    """Why a text (the text path's page, text_page_features) is not an article, naming its kind,
+    or None: the text page-kind model's P(not an article) under its cross-validated threshold
+    (page_kind_text.json). `scored`: page_kind(features, TEXT_MODEL) when the caller has it (a
+    batch scores its pages together: newsclean.cleaners.engine.scoring.KindRequest)."""
+    if not features:
+        return None
+    meta, _ = _kind_model(TEXT_MODEL)
+    p, kind = scored if scored is not None else page_kind(features, TEXT_MODEL)
+    if p < meta["threshold"]:
+        return None
+    return _reason(_text_kind_text(kind, features), p)

@@ -15,16 +15,18 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from newsclean.cleaners.decide import NO_BODY, Decision
-from newsclean.cleaners.engine.scoring import RulesRequest, Steps, run_batch, run_steps
+from newsclean.cleaners.engine.scoring import KindRequest, RulesRequest, Steps, run_batch, run_steps, with_page_rows
 from newsclean.cleaners.fixpoint import decide_stable_steps
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
 from newsclean.cleaners.lines import normalise_line, normalise_lines
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
 from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
-from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, data_reason, interstitial_reason, kind_reason, notice_reason
+from newsclean.cleaners.page_kind import (SHELL_MAX_CHARS, TEXT_MODEL, data_reason, interstitial_reason, kind_reason,
+                                          notice_reason, text_kind_reason)
 from newsclean.cleaners.policy import TEXT, Policy, extracted_body
 from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.text_page_features import text_page_features
 from newsclean.cleaners.types import CleanDocument, DocumentError, Found, RawDocument
 
 
@@ -49,12 +51,40 @@ def clean_texts(texts: list[str], settings: Settings, metas: list[dict | None] |
 
 
 def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id: str = "",
-                     meta: dict | None = None, lines: list[str] | None = None) -> Steps[CleanDocument]:
+                     meta: dict | None = None, lines: list[str] | None = None,
+                     page_kind: bool = True) -> Steps[CleanDocument]:
     """Clean already-decoded text, as steps (newsclean.cleaners.engine.scoring). Raises DocumentError when no
-    article body is left. `lines`: normalise_lines(text) when the caller has them already."""
+    article body is left, or, with settings.quarantine_non_articles (and `page_kind`: an HTML page's
+    kind is judged from its markup instead), when the text is a page of another kind
+    (newsclean.cleaners.page_kind.text_kind_reason) and holds no access notice.
+    `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
         lines = normalise_lines(text, settings.keep_curly_quotes)
-    return _document((yield from _decision_steps(lines, settings, TEXT, meta)), source, doc_id, lines)
+    judge = page_kind and settings.quarantine_non_articles
+    decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
+    if features is not None:
+        kind = text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
+        if kind is not None and notice_reason(lines) is None:
+            raise DocumentError("decide", kind)
+    return _document(decision, source, doc_id, lines)
+
+
+def text_page_features_steps(text: str, settings: Settings, meta: dict | None = None) -> Steps[tuple[float, ...] | None]:
+    """The text path's page-kind features of a text (newsclean.cleaners.text_page_features), as
+    steps, or None when no line model scores; raises DocumentError when no article body is left."""
+    lines = normalise_lines(text, settings.keep_curly_quotes)
+    return (yield from _decided_text_steps(lines, settings, meta, True))[1]
+
+
+def _decided_text_steps(lines: list[str], settings: Settings, meta: dict | None,
+                        features: bool) -> Steps[tuple[Decision, tuple[float, ...] | None]]:
+    """The text path's decision and, when `features` is asked and the line model scores, the
+    page's text_page_features (its rows taken from the first pass's scoring)."""
+    if not features:
+        return (yield from _decision_steps(lines, settings, TEXT, meta)), None
+    rows: list = []
+    decision = yield from with_page_rows(_decision_steps(lines, settings, TEXT, meta), rows)
+    return decision, (text_page_features(rows[0], decision, lines) if rows else None)
 
 
 def _decision_steps(lines: list[str], settings: Settings, policy: Policy, meta: dict | None) -> Steps[Decision]:
@@ -131,7 +161,8 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     outside lists, the page's headline and the furniture above it dropped); a page that fell back
     to its visible text goes through the whole text path instead."""
     if ext.fallback:
-        return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta)), []
+        return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta,
+                                            page_kind=False)), []
     lines = normalise_lines(ext.text, settings.keep_curly_quotes)
     decision = yield from _decision_steps(lines, settings, extracted_body(ext.text, ext.headlines), meta)
     if not decision.kept:

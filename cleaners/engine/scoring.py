@@ -8,7 +8,9 @@ sent back the answer:
   new lines (newsclean.cleaners.rules.prime), each rule's declared condition evaluated over the lines of the
   whole batch in one columnar pass;
 - a ScoreRequest (the model, the document's non-empty lines, their corpus context), each time a
-  decision pass needs the line model: P(debris) per line and the headline.
+  decision pass needs the line model: P(debris) per line and the headline;
+- a KindRequest (a page-kind model's name, the page's features), when the text path judges what
+  kind of page a text is (newsclean.cleaners.page_kind): P(not an article) and the likeliest kind.
 
 The cleaning logic is written once, and whoever drives it chooses how requests are answered:
 
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
     from newsclean.cleaners.model import LineModel
 
 T = TypeVar("T")
-# a cleaning step generator: yields requests (RulesRequest, ScoreRequest), is sent their answers, returns T
+# a cleaning step generator: yields requests (RulesRequest, ScoreRequest, KindRequest), is sent their answers, returns T
 Steps = Generator["ScoreRequest", Any, T]
 
 
@@ -42,9 +44,12 @@ class ScoreRequest:
     model: "LineModel"
     texts: list[str]  # the document's non-empty lines in this pass
     context: "DocContext | None"
+    page: bool = False  # also answer the page's rows for its page-kind features (with_page_rows)
 
     def answer_alone(self):
         """(P(debris) per line, headline index or None): this request scored alone."""
+        if self.page:
+            return self.model.analyse_many([self.texts], [self.context], pages=[True])[0]
         return self.model.analyse(self.texts, self.context)
 
     def group_key(self):
@@ -52,7 +57,51 @@ class ScoreRequest:
 
     @staticmethod
     def answer_together(requests: "list[ScoreRequest]") -> list:
-        return requests[0].model.analyse_many([r.texts for r in requests], [r.context for r in requests])
+        model, docs, contexts = requests[0].model, [r.texts for r in requests], [r.context for r in requests]
+        pages = [r.page for r in requests]
+        return model.analyse_many(docs, contexts, pages=pages) if any(pages) else model.analyse_many(docs, contexts)
+
+
+@dataclass
+class KindRequest:
+    name: str  # the page-kind model (newsclean.cleaners.page_kind.TEXT_MODEL)
+    features: tuple[float, ...]
+
+    def answer_alone(self) -> tuple[float, str]:
+        from newsclean.cleaners.page_kind import page_kinds
+
+        return page_kinds([self.features], self.name)[0]
+
+    def group_key(self):
+        return KindRequest, self.name
+
+    @staticmethod
+    def answer_together(requests: "list[KindRequest]") -> list:
+        from newsclean.cleaners.page_kind import page_kinds
+
+        return page_kinds([r.features for r in requests], requests[0].name)
+
+
+def with_page_rows(steps: Steps[T], into: list) -> Steps[T]:
+    """`steps` whose first ScoreRequest (the first decision pass: every non-empty line of the page)
+    also asks for the page's rows for its page-kind features (newsclean.cleaners.text_page_features.
+    page_rows), which are appended to `into`; the steps themselves are sent the usual answer.
+    Nothing is appended when no line model scores."""
+    asked = False
+    try:
+        request = next(steps)
+        while True:
+            if isinstance(request, ScoreRequest) and not asked:
+                request.page = asked = True
+                answer = yield request
+                if len(answer) > 2:
+                    into.append(answer[2])
+                    answer = answer[:2]
+            else:
+                answer = yield request
+            request = steps.send(answer)
+    except StopIteration as done:
+        return done.value
 
 
 @dataclass

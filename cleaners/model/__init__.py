@@ -169,17 +169,19 @@ class LineModel:
             p2[t] = max(p2[t], self.debris_threshold)
         return p2, t
 
-    def analyse_many(self, docs: list[list[str]], contexts: list[DocContext | None] | None = None
-                     ) -> list[tuple[np.ndarray, int | None]]:
+    def analyse_many(self, docs: list[list[str]], contexts: list[DocContext | None] | None = None,
+                     pages: list[bool] | None = None) -> list[tuple]:
         """analyse() for many documents at once: their lines are one table (newsclean.cleaners.engine), so the
         line features are computed in one batched pass and each booster scores every document's
-        rows in one call. The same values as analyse() on each document."""
+        rows in one call. The same values as analyse() on each document. A document whose `pages`
+        entry is true gets a third value: its page's rows for the page-kind features (newsclean.cleaners.
+        text_page_features.page_rows: some of these features and P(debris))."""
         from newsclean.cleaners.engine.features import batch_features
         from newsclean.cleaners.engine.smoothing import batch_smoothing, stage2_rows
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
-            return [(np.zeros(0), None) for _ in docs]
+            return [(np.zeros(0), None) for _ in docs]  # no lines: no page rows either
         X1, offsets, tokens = batch_features(docs, contexts, self.lexicon, want_tokens=self.has_title)
         spans = list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
         p1s = [self._predict[stage1](X1) for stage1, _ in self._chains]
@@ -201,9 +203,14 @@ class LineModel:
                 continue
             p = p2[a:b].copy()
             t = titles[k]
+            if pages is not None and pages[k]:
+                from newsclean.cleaners.text_page_features import page_rows
+
+                out.append((p, t, page_rows(X1[a:b], p2[a:b], self._fx._IDX)))
+            else:
+                out.append((p, t))
             if t is not None:
                 p[t] = max(p[t], self.debris_threshold)
-            out.append((p, t))
         return out
 
     def title_index(self, lines: list[str], proba: np.ndarray | None = None,
