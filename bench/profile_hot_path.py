@@ -137,7 +137,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     proposer._entry = timed_entry
     import newsclean.cleaners.engine.rule_conditions as conditions_mod
 
-    wrap(conditions_mod, "condition_bits", "  rule conditions (one polars pass per group)")
+    wrap(conditions_mod, "first_look", "  rule conditions and word counts (one polars pass per group)")
     wrap(model_mod.LineModel, "analyse_many", "line model (analyse_many: a group's pass in one call)")
     wrap(engine_fx, "batch_features", "  line features (batch_features)")
     wrap(fx, "stage2_features_many", "  stage2_features_many")

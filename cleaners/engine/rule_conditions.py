@@ -26,39 +26,37 @@ def lines_frame(texts: Sequence[str]) -> pl.DataFrame:
     return pl.DataFrame([text, lower, text.str.len_chars().alias("n_chars")])
 
 
-def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
-    """bool (len(texts), len(conditions)): whether each condition holds on each text."""
-    if not texts or not conditions:
-        return np.ones((len(texts), len(conditions)), dtype=bool)
-    frame = lines_frame(texts)
-    held = frame.select([pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)])
-    return held.to_numpy().astype(bool, copy=False)
-
-
-def condition_bits(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> list[int]:
-    """Per text, the conditions that hold as the bits of an int (bit k: conditions[k])."""
-    return first_look(texts, conditions)[0]
-
-
 # newsclean.cleaners.shape.WORD on ASCII text: [^\W_] is an ASCII letter or digit there, and the
 # curly apostrophe cannot occur
 _ASCII_WORD = r"[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*"
 
 
-def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int], list[int | None]]:
-    """In one columnar pass over `texts`: per text, the conditions that hold as the bits of an int
-    (bit k: conditions[k]), and its number of words (len(newsclean.cleaners.shape.words(text))) where
-    the text is ASCII, else None (the words of other scripts are found in Python)."""
-    if not texts:
-        return [], []
-    frame = lines_frame(texts)
-    columns = [pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)]
+def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
+    """One row per text: whether each condition holds (c0, c1, ...), then `n_words` (first_look)."""
     text = pl.col("text")
     words = pl.when(text.str.contains(r"^[\x00-\x7F]*$")).then(text.str.count_matches(_ASCII_WORD)).alias("n_words")
-    held = frame.select([*columns, words])
-    n_words = held.get_column("n_words").to_list()
+    return lines_frame(texts).select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
+                                      words])
+
+
+def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
+    """bool (len(texts), len(conditions)): whether each condition holds on each text."""
+    if not texts or not conditions:
+        return np.ones((len(texts), len(conditions)), dtype=bool)
+    return _looked(texts, conditions).drop("n_words").to_numpy().astype(bool, copy=False)
+
+
+def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None]]:
+    """In one columnar pass over `texts`: per text, the conditions that hold as the bits of an int
+    (bit k: conditions[k]; None for every text when there are no conditions), and its number of
+    words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
+    of other scripts are found in Python)."""
+    if not texts:
+        return [], []
+    looked = _looked(texts, conditions)
+    n_words = looked.get_column("n_words").to_list()
     if not conditions:
-        return [-1] * len(texts), n_words
-    matrix = held.drop("n_words").to_numpy().astype(bool, copy=False)
+        return [None] * len(texts), n_words
+    matrix = looked.drop("n_words").to_numpy().astype(bool, copy=False)
     weights = np.left_shift(np.int64(1), np.arange(len(conditions), dtype=np.int64))
     return (matrix.astype(np.int64) @ weights).tolist(), n_words

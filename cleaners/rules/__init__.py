@@ -143,8 +143,6 @@ class _Proposer:
             from newsclean.cleaners.engine.rule_conditions import first_look
 
             holds, n_words = first_look(new, [r.condition for r in self.conditioned])
-            if not self.conditioned:
-                holds = [None] * len(new)
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:
             self.by_text.clear()
         for text, bits, count in zip(new, holds, n_words):
