@@ -112,23 +112,26 @@ def is_whole_page(features: tuple[float, ...]) -> bool:
     return feature(features, "n_head") >= WHOLE_PAGE_HEAD and feature(features, "n_elements") >= WHOLE_PAGE_ELEMENTS
 
 
-_KIND_NAMES = {"product": "a product page", "service": "a service or company page (what it offers)",
-               "documentation": "a documentation page"}  # the kinds named without a count
+def _kind_phrase(kind: str, teasers: int = 0, posts: int = 0, products: int = 0) -> str:
+    """What the page is, with a count where one is natural and known (0: not known): the teasers
+    of a listing, the posts of a thread, the products of a category page."""
+    if kind == "listing":
+        return f"a listing of {teasers} teasers" if teasers >= COUNT_MIN else "a listing of teasers"
+    if kind == "forum":
+        return f"a forum thread of {posts} posts" if posts >= COUNT_MIN else "a forum thread"
+    if kind == "collection":
+        return f"a category page of {products} products" if products >= COUNT_MIN else "a shop's category page"
+    return {"product": "a product page", "service": "a service or company page (what it offers)",
+            "documentation": "a documentation page"}.get(kind, f"a {kind} page")
 
 
 def _kind_text(kind: str, f: tuple[float, ...]) -> str:
-    """What the page is, with a count where one is natural: the teasers of a listing, the posts of
-    a thread, the products of a category page."""
+    """_kind_phrase of an HTML page, counted from its markup (page_features)."""
     runs = int(feature(f, "repeat_linked_max"))
-    if kind == "listing":
-        n = max(int(feature(f, "n_linked_headings")), int(feature(f, "n_article")), runs)
-        return f"a listing of {n} teasers" if n >= COUNT_MIN else "a listing of teasers"
-    if kind == "forum":  # the run of blocks marked as posts, else the run that holds the most text
-        n = int(feature(f, "repeat_post_max")) or int(feature(f, "run_text_items"))
-        return f"a forum thread of {n} posts" if n >= COUNT_MIN else "a forum thread"
-    if kind == "collection":
-        return f"a category page of {runs} products" if runs >= COUNT_MIN else "a shop's category page"
-    return _KIND_NAMES.get(kind, f"a {kind} page")
+    return _kind_phrase(kind, teasers=max(int(feature(f, "n_linked_headings")), int(feature(f, "n_article")), runs),
+                        # the run of blocks marked as posts, else the run that holds the most text
+                        posts=int(feature(f, "repeat_post_max")) or int(feature(f, "run_text_items")),
+                        products=runs)
 
 
 TEXT_MODEL = "page_kind_text"  # the text path's model: page_kind_text.lgb.txt and page_kind_text.json
@@ -182,20 +185,11 @@ def kind_reason(features: tuple[float, ...]) -> str | None:
 
 
 def _text_kind_text(kind: str, f: tuple[float, ...]) -> str:
-    """_kind_text for a text: the counts are of line shapes (headline-shaped lines for teasers,
-    short lines with a date or a time for posts)."""
+    """_kind_phrase of a text, counted from its line shapes (text_page_features): headline-shaped
+    lines for teasers, short lines with a date or a time for posts; products are not counted."""
     from newsclean.cleaners.text_page_features import feature as text_feature
 
-    if kind == "listing":
-        n = int(text_feature(f, "n_headlines"))
-        return f"a listing of {n} teasers" if n >= COUNT_MIN else "a listing of teasers"
-    if kind == "forum":
-        n = int(text_feature(f, "stamps"))
-        return f"a forum thread of {n} posts" if n >= COUNT_MIN else "a forum thread"
-    if kind == "collection":
-        return "a shop's category page"
-    return _KIND_NAMES.get(kind, f"a {kind} page")
-
+    return _kind_phrase(kind, teasers=int(text_feature(f, "n_headlines")), posts=int(text_feature(f, "stamps")))
 
 def text_kind_reason(features: tuple[float, ...] | None, scored: tuple[float, str] | None = None) -> str | None:
     """Why a text (the text path's page, text_page_features) is not an article, naming its kind,

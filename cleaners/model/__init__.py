@@ -178,6 +178,7 @@ class LineModel:
         text_page_features.page_rows: some of these features and P(debris))."""
         from newsclean.cleaners.engine.features import batch_features
         from newsclean.cleaners.engine.smoothing import batch_smoothing, stage2_rows
+        from newsclean.cleaners.text_page_features import page_rows
 
         contexts = list(contexts) if contexts is not None else [None] * len(docs)
         if not any(docs):
@@ -204,8 +205,6 @@ class LineModel:
             p = p2[a:b].copy()
             t = titles[k]
             if pages is not None and pages[k]:
-                from newsclean.cleaners.text_page_features import page_rows
-
                 out.append((p, t, page_rows(X1[a:b], p2[a:b], self._fx._IDX)))
             else:
                 out.append((p, t))

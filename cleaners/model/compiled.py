@@ -181,14 +181,12 @@ def scored_in_blocks(predict_rows: Predict, X: np.ndarray) -> np.ndarray:
     X = np.asarray(X)
     n, width = X.shape
     block = max(64, _BLOCK_BYTES // (8 * max(width, 1)))
-    if n <= block:
-        return predict_rows(lightgbm_input(X))
     mine = _buffers.__dict__
     buf = mine.get(width)
     if buf is None:
         buf = mine[width] = np.empty((block, width), dtype=np.float64)
     parts = []
-    for a in range(0, n, block):
+    for a in range(0, max(n, 1), block):  # (no rows: one empty block, scored as before)
         m = min(block, n - a)
         _convert_into(X[a:a + m], buf[:m])
         parts.append(predict_rows(buf[:m]))
