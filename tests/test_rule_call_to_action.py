@@ -125,6 +125,11 @@ CALLS_TO_ACTION = [
         'Register for free to continue reading.',
         'Your email address will not be published. Required fields are marked *',
     ], ['after']),
+    # a sign-up form's promise under its e-mail field
+    ([
+        'We will never share your email address.',
+        'We respect your privacy. Unsubscribe at any time.',
+    ], ['middle', 'after']),
     # share and comment buttons in other languages
     ([
         'Artikel teilen',
@@ -165,6 +170,7 @@ LOOK_ALIKES = [
     "Der Verlag will für Abonnenten künftig mehr Artikel ohne Werbung anbieten, sagte die Sprecherin.",
     "Jetzt müssen sich alle Bürger bis zum Jahresende neu anmelden, sagte der Bürgermeister am Dienstag.",
     "Most young people follow the news on TikTok rather than on television, the survey found.",
+    "We will never sell our farm to the developers, the family said after the council meeting.",
 ]
 
 
@@ -183,3 +189,47 @@ def test_a_german_headline_starting_with_jetzt_is_no_button():
     from tests.ruletools import alone
 
     assert alone(reader_engagement, "Jetzt müssen sich alle Bürger anmelden") is None
+
+
+# A button's label inside the body: an offer to buy, book or sign up, not the article's own words
+BUTTONS = [
+    "Enrol Now", "Order today!", "Request an estimate", "Schedule a consultation", "Request a demo (800) 555-0199",
+    "Start your 14-day free trial", "Claim your free consultation", "View pricing", "See Plans and Pricing",
+    "Download the whitepaper", "Grab your free checklist", "Book your tickets", "Visit the store",
+    "Check Price at Walmart", "See price - Amazon", "Buy the Kettle Pro on Amazon", "Try Notewise for free",
+    "See Deals Links to Example Travel",
+]
+# The article's own imperatives: a how-to's steps and headings, a sentence offering a deadline
+HOW_TO_STEPS = [
+    "Get quotes from at least three movers",
+    "Download the app and pair it with the camera",
+    "Book the venue at least a year ahead",
+    "Check the price history before you buy",
+    "Start with the basics",
+    "Order matters when you layer skincare",
+    "Try a variety of drinks high in potassium.",
+    "Apply now to get the discount before the offer ends next week.",
+    "Compare the two plans side by side before signing up for either one.",
+]
+
+
+@pytest.mark.parametrize("line", BUTTONS)
+def test_a_button_label_goes_from_the_body(line):
+    from newsclean.cleaners.rules.call_to_action import button_label
+    from tests.ruletools import alone
+
+    assert alone(button_label, line) is not None
+    # a call to action, or navigation where a footer link's rule names it first
+    assert kind_of(line, "middle") in ("call_to_action", "navigation")
+
+
+def test_a_button_label_no_other_rule_knows_is_a_call_to_action():
+    assert kind_of("Start your 14-day free trial", "middle") == "call_to_action"
+
+
+@pytest.mark.parametrize("line", HOW_TO_STEPS)
+def test_an_articles_own_imperatives_are_no_button(line):
+    from newsclean.cleaners.rules.call_to_action import button_label
+    from tests.ruletools import alone
+
+    assert alone(button_label, line) is None

@@ -16,6 +16,10 @@ DISCLOSURES = [
     "Comments may be republished in our print edition; your e-mail address will not be shown to other readers.",
     # a disclaimer of the pages a site links to needs no "we"
     "The Courier is not responsible for the content of external sites. Read about our approach to external linking.",
+    # a writer disclosing their own earnings; a site paid by the providers it lists
+    "Heads up: when you book a trip through the links on this page, I might receive a small commission from the agency.",
+    "Our comparison service is free for readers because it is funded by commissions from the insurers we list.",
+    "We may be compensated when you open an account through one of the offers that appear on our pages.",
 ]
 APPEALS = [
     "Sign up for our free weekly newsletter and get the best of our reporting delivered to your inbox every Friday.",
@@ -58,6 +62,11 @@ def test_notices_inside_or_below_the_body_go_with_their_kind(line, kind, where):
     "If you use a webmail service, I suggest filtering what lands in your inbox before it piles up.",
     "The company said it was not responsible for the content of the leaked documents, which it called forgeries.",
     "Under the new law, comments may be removed within 24 hours if a court finds them unlawful, the minister said.",
+    # a writer on affiliate money, earning nothing themselves; a business funded by commissions it earns
+    "I think affiliate links hurt trust, because readers rarely learn what the writer earns from each sale.",
+    "I asked the brokers whether they earn a commission on every policy, and most of them said yes.",
+    "Estate agents in the town are funded by commissions from sellers, which critics say skews their advice.",
+    "Workers may be compensated for overtime under the new rules, the labour ministry said on Tuesday.",
 ])
 def test_articles_about_the_same_topics_survive(line):
     assert alone(site_notice, line) is None

@@ -36,6 +36,9 @@ _OPENINGS = re.compile(
       | cet\ article\ (?:vous\ )?a(?:-t-il)?\ été\ utile | ¿?\s*te\ (?:ha\ )?(?:resultado|resultó|pareció)\ útil
       | (?:questo\ articolo|questa\ pagina)\ ti\ è\ stat[oa]\ utile
       | your\ e-?mail\ (?:address\ )?will\ not\ be\ (?:published|shared|displayed)
+      # a sign-up form's promise under its e-mail field
+      | we\ (?:will\ )?never\ (?:sell|share|rent|spam)\ (?:your\ )?(?:personal\ )?(?:information|info|data|details|e-?mail(?:\ address)?)\b
+      | we\ respect\ your\ privacy\b | (?:you\ can\ )?unsubscribe\ at\ any\ ?time\b
       # a comment form's checkbox, as WordPress writes it in its languages
       | save\ my\ name,?\ e-?mail,?\ (?:and\ )?website\ in\ this\ browser
       | meinen\ namen,?\ (?:meine\ )?e-?mail(?:-adresse)?\ und\ (?:meine\ )?website\ in\ diesem\ browser
@@ -103,3 +106,41 @@ def reader_engagement(line: Line, doc: Doc) -> Proposal | None:
         return whole_line("call_to_action", "reader_engagement")
     return None
 
+
+
+# A button's label: a short line that sells something rather than saying it ("Apply Now", "Get a Quote
+# (212) 203-0280", "Start your 7-day free trial", "Book a Demo", "See Packages", "Download the Report"),
+# with the screen reader's "Links to <site>" a scraper keeps after it.
+# Only imperatives of buying, booking and signing up with their selling objects: an article's own
+# imperative subheadings ("Get quotes from three movers", "Download the app and pair it") name the
+# task and go on, which the word limit and the objects' closed list leave alone.
+_BUTTON = re.compile(
+    r"""^(?:
+        (?:apply|buy|order|shop|book|subscribe|register|enrol{1,2}|donate|join|sign\ up|start|try|get\ started|reserve
+          |call|download|install|claim|grab|unlock|upgrade)(?:\ it)?\ (?:now|today)\b
+      | (?:get|request|book|schedule|claim|see)\ (?:a\ |an\ |my\ |your\ )?(?:free\ )?(?:quote|demo|consultation|estimate)s?
+        (?:\ (?:now|today|here))?[.!]?(?:\s*\(?\+?\d[\d\s().-]{6,}\d|\ links?\ to\ \S+(?:\ \S+){0,3})?$
+      | (?:start|begin|get|try|claim)\ (?:a\ |my\ |your\ |the\ )?(?:free|\d+-day)\ (?:\w+\ ){0,2}(?:trial|quote|demo|consultation|estimate)s?\b
+      | (?:see|view|compare|shop)\ (?:all\ |our\ |the\ |latest\ )?(?:packages|plans\ (?:and|&)\ pricing|pricing|deals|offers)
+        (?:\ links?\ to\ \S+(?:\ \S+){0,3})?$
+      | (?:access|download|get|grab|claim)\ (?:the|our|your|my)\ (?:free\ )?(?:e-?book|checklist|template|report|white\ ?paper|toolkit|cheat\ sheet|freebie)$
+      # a shop's button: "Shop Gucci Now", "Try FileCloud Today!", "Try Opik for free", "Get Tickets"
+      | (?:shop|try|buy|order|book|get)\ (?:[\w'’&.-]+\ ){0,3}(?:now|today)[.!]*$
+      | try\ (?:[\w'’&.-]+\ ){1,3}(?:for\ )?free[.!]*$
+      | (?:get|buy|book)\ (?:your\ )?tickets[.!]*$
+      | (?:go\ to|visit)\ (?:the\ )?(?:website|site|store|shop)$
+      # an affiliate link's label: "Check Price - Walmart", "See price at Amazon", "Get the X on Amazon"
+      | (?:check|see|view|compare)\ (?:the\ )?(?:latest\ |current\ |best\ )?prices?(?:\ (?:on|at)\ .+|\s*[-–|:].+)?$
+      | (?:get|buy|shop|order|see|view|check)(?:\ .{1,60})?\ (?:on|at|from|via)\ (?:amazon|walmart|target|best\ buy|ebay|etsy
+        |home\ depot|lowe'?s|wayfair|costco|rei|sephora|ulta|zappos|nordstrom|macy'?s)(?:\.com)?[.!]?$
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+BUTTON_MAX_WORDS = 8
+
+
+@starts_with(_BUTTON)
+def button_label(line: Line, doc: Doc) -> Proposal | None:
+    if line.n_words <= BUTTON_MAX_WORDS and _BUTTON.search(line.text):
+        return whole_line("call_to_action", "button_label")
+    return None

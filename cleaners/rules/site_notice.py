@@ -55,6 +55,7 @@ _DISCLOSURE = re.compile(
     r"""\b(?:
         affiliate[\ -]links? | liens?\ affili[ée]s? | enlaces?\ (?:de\ )?afiliad[oa]s? | link\ (?:di\ )?affiliazione
       | (?:erhalten|bekommen)\ wir\ (?:daf[üu]r\ )?(?:eine\ )?(?:kleine\ )?provision | (?:(?:we|us)\ (?:may\ |might\ |will\ )?(?:earn|receive|get|make)|(?:may|might|will|can|could)\ (?:earn|make)\ us)\ (?:a\ )?(?:small\ )?(?:commission|compensation|fee)
+      | (?:we|us)\ (?:may|might|will|can|could)\ (?:be\ )?compensated\b | (?:supported|funded)\ by\ (?:\w+\ )?commissions\b
       | at\ no\ (?:extra|additional)\ cost\ to\ you
       | (?:for\ )?(?:general\ )?(?:informational|information|educational)\ purposes\ only
       | (?:does|do|should)\ not\ (?:constitute|be\ (?:construed|considered|taken)\ as)\ (?:\w+\ ){0,3}advice
@@ -62,6 +63,10 @@ _DISCLOSURE = re.compile(
       | comments\ (?:may|might|will|can)\ be\ (?:republished|published|edited|shortened|removed|deleted)
       | (?:ask|expect)\ (?:that\ )?(?:all\ )?comments\ (?:are|be|to\ be|remain)\ (?:civil|respectful)
     )""", re.I | re.X)
+# A writer disclosing what they earn from their links ("If you buy through my links, I may earn a
+# small commission"): the first person earning, not an article's "I think affiliate links ...".
+_WRITER_EARNS = re.compile(r"\bI\ (?:may\ |might\ |will\ |could\ |can\ )?(?:earn|receive|get|make)\ (?:a\ )?(?:small\ )?"
+                           r"(?:commission|compensation|fee)", re.X)
 # A site disclaiming the pages it links to, in its own name or "we": no article says this of itself.
 _EXTERNAL_LINKS_DISCLAIMER = re.compile(
     r"\bnot\ responsible\ for\ the\ content\ of\ (?:external|third[-\ ]party|linked|other)\ (?:web\ ?)?(?:sites|pages|links)\b",
@@ -70,7 +75,7 @@ _EXTERNAL_LINKS_DISCLAIMER = re.compile(
 
 # Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE and _EXTERNAL_LINKS_DISCLAIMER match holds one of
 # these (lower case): one scan for them leaves the regular expressions to the few lines that may match.
-_KEYS = ("affili", "afiliad", "provision", "commission", "compensation", " fee", "no extra", "no additional", "purposes only",
+_KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
          "comments be", "comments to", "comments remain", "newsletter", "inbox", "download our", "get our",
          "install our", "support our", "support independent", "support local", "support quality",
@@ -108,7 +113,7 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
     if not site_voice and not _WRITER_VOICE.search(text):
         return None
-    if site_voice and _DISCLOSURE.search(text):
+    if site_voice and _DISCLOSURE.search(text) or _WRITER_EARNS.search(text):
         return whole_line("boilerplate", "site_notice")
     if (READER_ADDRESS.search(text) or _ASKS_READER.search(text)) \
             and (_SUBSCRIBE_APPEAL.search(text) or (site_voice and _APPEAL.search(text))):
