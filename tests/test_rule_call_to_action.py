@@ -129,6 +129,7 @@ CALLS_TO_ACTION = [
     ([
         'We will never share your email address.',
         'We respect your privacy. Unsubscribe at any time.',
+        'Join our weekly gardening newsletter',
     ], ['middle', 'after']),
     # share and comment buttons in other languages
     ([

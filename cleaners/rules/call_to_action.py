@@ -13,6 +13,7 @@ _OPENINGS = re.compile(
       | leave\ a\ comment | join\ the\ (?:conversation|discussion|debate) | comment\ below | sound\ off
       | (?:have|got)\ a\ (?:news\ )?(?:tip|story(?:\ (?:idea|tip))?\s*\?) | send\ (?:it|us|your|them)\b | e-?mail\ us | contact\ us | write\ to\ us
       | sign\ up | subscribe\ (?:to|for|now|today|here) | get\ (?:our|the)\ [\w\s]{0,30}newsletter
+      | join\ (?:our|my)\ (?:[\w'’-]+\ ){0,3}(?:newsletter|mailing\ list|e-?mail\ list)\b
       | (?:please\ )?follow\ us | like\ us\ on | find\ us\ on | connect\ with\ us | stay\ (?:connected|updated|informed)
       | share\ (?:this|on)\b | click\ (?:here|to) | tap\ (?:here|to) | download\ (?:our|the)\ [\w\s]{0,20}app
       | don'?t\ miss | support\ (?:our|independent|local) | become\ a\ (?:member|subscriber|supporter) | donate\ (?:now|today)
