@@ -8,12 +8,14 @@ generic, the kind of thing any site's markup states about itself:
   DiscussionForumPosting, CollectionPage, ItemList...), article:published_time;
 - its structure: how many <article>, <time>, headings that are links (teasers), list items, forms
   and buttons it has, the largest run of sibling blocks of one tag and class (the cards of a
-  listing, the posts of a thread), the share of its text inside links;
+  listing, the posts of a thread), the share of its text inside links, headings and table cells,
+  and the share of links in its largest <main> or <article>;
 - the class and id tokens of its elements (price, cart, comment, reply, card, teaser, toc...);
 - its URL's shape (path depth, a slug, a date, /forum/, /product/, /tag/, /docs/...);
-- how much of the page's text trafilatura takes as the body, and that body's shape.
+- how much of the page's text trafilatura takes as the body, and that body's shape (how many of
+  its lines are headline-shaped, as a listing's teasers are).
 
-One pass over the tree (plus one XPath for the link text), cheap beside the extraction itself:
+One pass over the tree (plus XPaths for the link, heading and cell text), cheap beside the extraction itself:
 extract_html computes them from the tree it already parsed and carries them on HtmlExtraction.
 Counts are raw (the model's trees need no scaling, and a reason can quote them).
 """
@@ -24,6 +26,8 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from lxml import etree
+
+from newsclean.cleaners.shape import is_headline_shaped
 
 # JSON-LD and microdata types, by what they say the page is
 _TYPE_GROUPS = {
@@ -94,6 +98,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "title_words", "title_chars", "title_question", "title_digits", "title_in_body", "has_date", "has_author",
     "url_depth", "url_slug_words", "url_slug_chars", "url_date", "url_long_number", "url_query", "url_html",
     "url_root", *(f"url_{g}" for g in _URL_GROUPS),
+    "heading_chars_share", "td_chars_share", "main_link_share", "body_headline_share",
 )
 INDEX = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
@@ -107,7 +112,8 @@ _LONG_NUMBER = re.compile(r"\d{5,}")
 _DIGIT = re.compile(r"\d")
 _LINK_TEXT = etree.XPath("//body//a//text()")
 _HEAD_TAGS = frozenset(("meta", "link", "script", "style", "base"))  # what a served page's <head> holds
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_HEADING_TUPLE = ("h1", "h2", "h3", "h4", "h5", "h6")
+_HEADINGS = frozenset(_HEADING_TUPLE)
 _COUNTED = {"article": "n_article", "time": "n_time", "h1": "n_h1", "h2": "n_h2", "h3": "n_h3", "h4": "n_h4",
             "li": "n_li", "a": "n_a", "img": "n_img", "p": "n_p", "form": "n_form", "input": "n_input",
             "button": "n_button", "select": "n_select", "table": "n_table", "pre": "n_pre", "code": "n_code",
@@ -121,6 +127,7 @@ RUNS_MEASURED = 8  # the largest runs whose text is measured
 LONG_LINK_WORDS = 6  # a link that reads as a headline (a teaser's), not a menu entry
 P_LONG_CHARS = 150  # a paragraph of prose, not a caption or a teaser's line
 _STRING = etree.XPath("string()")
+_LINK_TEXT_IN = etree.XPath(".//a//text()")
 
 
 def _nonspace(text: str) -> int:
@@ -180,6 +187,8 @@ def _body_features(body: str, page: int, f: list[float]) -> None:
     f[INDEX["body_short_share"]] = sum(w < 8 for w in words) / n
     f[INDEX["body_question_share"]] = sum(ln.endswith("?") for ln in lines) / n
     f[INDEX["body_currency"]] = len(_CURRENCY.findall(body))
+    # headline-shaped lines: the titles of a listing's teasers or a shop's products, not prose
+    f[INDEX["body_headline_share"]] = sum(map(is_headline_shaped, lines)) / n
     f[INDEX["body_digit_share"]] = len(_DIGIT.findall(body)) / max(1, chars)
 
 
@@ -222,6 +231,35 @@ def _paragraphs(paragraphs: list, page: int, f: list[float]) -> None:
         f[INDEX["p_long_chars_share"]] = min(1.0, chars / page) if page else 0.0
 
 
+def _text_chars(nodes: list[str]) -> int:
+    """Non-space characters of text nodes (joined: one count, not one per node)."""
+    return _nonspace("".join(nodes))
+
+
+def _outer_chars(elements: list, tags: tuple[str, ...]) -> int:
+    """Non-space characters of the text of `elements`, each of tags `tags`, but those inside
+    another of them (a table in a table's cell), whose text the outer one already holds."""
+    return sum(_nonspace(_STRING(el)) for el in elements if next(el.iterancestors(*tags), None) is None)
+
+
+def _text_blocks(mains: list, headings: list, cells: list, page: int, f: list[float]) -> None:
+    """The share of the page's text in headings (a listing's teasers and a service page's sections
+    are mostly headings) and in table cells (specifications, prices, a forum's or a reference's
+    tables), and the share of links in the text of the largest <main> or <article> (an article's
+    is prose; a listing's main block is its teasers' links)."""
+    if not page:
+        return
+    f[INDEX["heading_chars_share"]] = min(1.0, _outer_chars(headings, _HEADING_TUPLE) / page)
+    f[INDEX["td_chars_share"]] = min(1.0, _outer_chars(cells, ("td",)) / page)
+    main, chars = None, 0
+    for el in mains:
+        n = _nonspace(_STRING(el))
+        if n > chars:
+            main, chars = el, n
+    if main is not None:
+        f[INDEX["main_link_share"]] = min(1.0, _text_chars(_LINK_TEXT_IN(main)) / chars)
+
+
 def _title_features(title: str | None, body: str, f: list[float]) -> None:
     if not title:
         return
@@ -249,6 +287,9 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
     classes = {g: 0 for g in _CLASS_GROUPS}
     runs: dict[tuple, list] = {}  # (parent, tag, class) -> [count, has link, post-like, elements]
     paragraphs: list = []
+    mains: list = []  # the <main> and <article> elements
+    headings: list = []
+    cells: list = []  # <td>
     long_link_chars = 0
     n = 0
     for el in root.iter(etree.Element):
@@ -298,9 +339,12 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
                 f[INDEX["n_input_fields"]] += 1
         elif tag == "option":
             f[INDEX["n_option"]] += 1
-        if tag in _HEADINGS and tag != "h1" and (
-                next(el.iter("a"), None) is not None or next(el.iterancestors("a"), None) is not None):
-            f[INDEX["n_linked_headings"]] += 1
+        if tag in _HEADINGS:
+            headings.append(el)
+            if tag != "h1" and (next(el.iter("a"), None) is not None or next(el.iterancestors("a"), None) is not None):
+                f[INDEX["n_linked_headings"]] += 1
+        elif tag == "td":
+            cells.append(el)
         itemtype = el.get("itemtype")
         if itemtype:
             micro.update(itemtype.split())
@@ -326,6 +370,8 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
                     run[1] = True
         if tag == "p":
             paragraphs.append(el)
+        elif tag == "main" or tag == "article":
+            mains.append(el)
     f[INDEX["n_elements"]] = n
     if og is None:
         f[INDEX["og_none"]] = 1.0
@@ -350,9 +396,10 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
     _run_text(sizes, page, f)
     _paragraphs(paragraphs, page, f)
     f[INDEX["page_chars"]] = page
-    link_chars = sum(_nonspace(t) for t in _LINK_TEXT(tree))
+    link_chars = _text_chars(_LINK_TEXT(tree))
     f[INDEX["link_chars_share"]] = min(1.0, link_chars / page) if page else 0.0
     f[INDEX["long_link_chars_share"]] = min(1.0, long_link_chars / page) if page else 0.0
+    _text_blocks(mains, headings, cells, page, f)
     _body_features(body, page, f)
     _url_features(url, f)
     return tuple(float(v) for v in f)

@@ -104,3 +104,49 @@ def test_extract_html_carries_the_features_of_its_own_tree():
     assert feature(ext.page, "og_article") == 1 and feature(ext.page, "n_article") == 1
     assert feature(ext.page, "body_chars") > 0 and 0 < feature(ext.page, "body_share") <= 1
     assert feature(ext.page, "title_words") == 2
+
+
+def test_the_share_of_the_page_in_headings():
+    """A listing's text is mostly its teasers' headings; an article's subheads are a little of it."""
+    teasers = "".join(f"<h3>Story number {i} of the day in the town</h3><span>May {i}</span>" for i in range(1, 10))
+    listing = features(f"<html><body><main>{teasers}</main></body></html>")
+    subheads = "".join(f"<h2>Part {i} of the story</h2><p>{PROSE}</p>" for i in range(3))
+    article = features(f"<html><body><article><h1>Council votes</h1>{subheads}</article></body></html>")
+    assert feature(listing, "heading_chars_share") > 0.8
+    assert 0 < feature(article, "heading_chars_share") < 0.15
+
+
+def test_the_share_of_the_page_in_table_cells_counts_a_nested_table_once():
+    specs = "".join(f"<tr><td>Weight {i}</td><td>{i} kg</td></tr>" for i in range(10))
+    table = features(f"<html><body><h1>Drill</h1><table>{specs}</table></body></html>")
+    assert feature(table, "td_chars_share") > 0.8
+    # an old layout table: the article in a cell of a table in a cell is counted once
+    nested = features(f"<html><body><table><tr><td><table><tr><td><p>{PROSE}</p></td></tr></table>"
+                      f"</td></tr></table></body></html>")
+    assert feature(nested, "td_chars_share") == 1.0
+    # a table's header and caption and the prose beside it are not its cells
+    beside = features(f"<html><body><p>{PROSE}</p><table><caption>Votes</caption><tr><th>For</th></tr></table>"
+                      f"</body></html>")
+    assert feature(beside, "td_chars_share") == 0
+
+
+def test_the_link_share_of_the_largest_main_or_article():
+    """A listing's main block is its teasers' links; an article's links are in its menus, not its
+    body, however many the page has."""
+    cards = "".join(f'<article><a href="/s/{i}">Story number {i} of the day in the town</a></article>' for i in range(8))
+    listing = features(f"<html><body><main>{cards}</main></body></html>")
+    assert feature(listing, "main_link_share") == 1.0
+    menu = "".join(f'<li><a href="/section/{i}">Section number {i} of the site</a></li>' for i in range(40))
+    article = features(f'<html><body><nav><ul>{menu}</ul></nav><article><h1>Council votes</h1><p>{PROSE}'
+                       f'<a href="/council">the council</a></p><p>{PROSE}</p></article></body></html>')
+    assert feature(article, "link_chars_share") > 0.5  # the page is mostly its menu's links
+    assert 0 < feature(article, "main_link_share") < 0.05
+    assert feature(features(f"<html><body><div><p>{PROSE}</p></div></body></html>"), "main_link_share") == 0
+
+
+def test_the_share_of_headline_shaped_lines_in_the_body():
+    titles = "\n".join(f"Council votes to expand the programme in district {i}" for i in range(6))
+    assert feature(features("<html><body><p>x</p></body></html>", body=titles), "body_headline_share") == 1
+    # sentences, however short, and paragraphs of prose are not headlines
+    prose = "\n".join(["The council voted to expand the programme.", PROSE.strip(), PROSE.strip(), "Work starts soon."])
+    assert feature(features("<html><body><p>x</p></body></html>", body=prose), "body_headline_share") == 0

@@ -1,6 +1,7 @@
 """Train the page-kind models: is a page an article, and if not, what kind of page it is.
 
     python -m newsclean.cleaners.model.train_page_kind [--text] [--devset DIR] [--out DIR] [--features FILE]
+                                                       [--seed N]
 
 Pages: the 461 article pages of shared/devset/pages.jsonl.gz and the 934 labelled non-article pages
 of other-pages.jsonl.gz (service, forum, collection, product, listing, documentation), each page's
@@ -9,7 +10,8 @@ and described by the features it carries (newsclean.cleaners.page_features).
 
 One LightGBM booster, multiclass over CLASSES (an article, or one of the PAGE_TYPES), saved in
 LightGBM's text format as page_kind.lgb.txt (loading it runs no code): a seed bag of BAG members
-merged into one model whose raw scores are their mean (newsclean.cleaners.model.bagging).
+merged into one model whose raw scores are their mean (newsclean.cleaners.model.bagging); --seed
+moves the bag's seeds, to see how much the cross-validated numbers owe to them (SEED is packaged).
 P(not an article) is 1 - P(article); a non-article's kind is its likeliest PAGE_TYPE. The threshold
 on P(not an article) is chosen on out-of-fold predictions, cross-validated by site (folds by the
 URL's registrable domain, so no site is on both sides): the lowest threshold at which at least
@@ -184,25 +186,26 @@ def load_rows(path: Path, names: tuple[str, ...] = FEATURE_NAMES) -> PageRows | 
     return PageRows(z["X"], z["kind"], z["group"], z["ids"], names)
 
 
-def fit(X: np.ndarray, kinds: np.ndarray, names: tuple[str, ...] = FEATURE_NAMES):
-    """The bag's members trained on the pages, merged into one booster."""
+def fit(X: np.ndarray, kinds: np.ndarray, names: tuple[str, ...] = FEATURE_NAMES, seed: int = SEED):
+    """The bag's members (seeds `seed`, `seed` + BAG_SEED_STEP...) trained on the pages, merged into
+    one booster."""
     import lightgbm as lgb
 
     from newsclean.cleaners.model.bagging import average_boosters
 
     labels = np.array([CLASSES.index(k) for k in kinds])
-    members = [lgb.train(dict(PARAMS, seed=SEED + i * BAG_SEED_STEP),
+    members = [lgb.train(dict(PARAMS, seed=seed + i * BAG_SEED_STEP),
                          lgb.Dataset(X, label=labels, feature_name=list(names)), num_boost_round=ROUNDS)
                for i in range(BAG)]
     return average_boosters(members)
 
 
-def _fit_rows(rows: PageRows, use: np.ndarray):
+def _fit_rows(rows: PageRows, use: np.ndarray, seed: int = SEED):
     """fit on the rows `use` marks; a text model only on the pages it judges (the others are
     quarantined with no body before it looks)."""
     if rows.text:
         use = use & rows.judged
-    return fit(rows.X[use], rows.kind[use], rows.names)
+    return fit(rows.X[use], rows.kind[use], rows.names, seed)
 
 
 def choose_threshold(p: np.ndarray, y: np.ndarray, precision: float = TARGET_PRECISION) -> float:
@@ -234,7 +237,7 @@ def _auc(p: np.ndarray, y: np.ndarray) -> float:
     return float((ranks[pos].sum() - pos.sum() * (pos.sum() + 1) / 2) / (pos.sum() * (~pos).sum()))
 
 
-def cross_validate(rows: PageRows, folds: int = FOLDS) -> dict:
+def cross_validate(rows: PageRows, folds: int = FOLDS, seed: int = SEED) -> dict:
     """Out-of-fold P(not an article) and kinds, folds by site; the threshold chosen on them and
     the recall, precision and per-kind recall it gives."""
     fold = np.array([fold_of_group(g, folds) for g in rows.group])
@@ -242,7 +245,7 @@ def cross_validate(rows: PageRows, folds: int = FOLDS) -> dict:
     proba = np.zeros((len(y), len(CLASSES)))
     for k in range(folds):
         test, train = fold == k, fold != k
-        proba[test] = _fit_rows(rows, train).predict(rows.X[test], num_threads=1)
+        proba[test] = _fit_rows(rows, train, seed).predict(rows.X[test], num_threads=1)
     # a page the pipeline does not judge (PageRows.judged) stays an article
     p = np.where(rows.judged, 1.0 - proba[:, 0], 0.0)
     kind_pred = np.array(PAGE_TYPES)[proba[:, 1:].argmax(axis=1)]
@@ -299,17 +302,17 @@ def rows_for(devset: Path, text: bool, features: Path | None = None, line_folds:
 
 
 def train(devset: Path, out: Path, features: Path | None = None, log=print, text: bool = False,
-          line_folds: Path | None = None) -> dict:
+          line_folds: Path | None = None, seed: int = SEED) -> dict:
     rows = rows_for(devset, text, features, line_folds, log)
-    report = cross_validate(rows)
+    report = cross_validate(rows, seed=seed)
     print_report(report, log)
-    model = _fit_rows(rows, np.ones(len(rows.kind), dtype=bool))
+    model = _fit_rows(rows, np.ones(len(rows.kind), dtype=bool), seed)
     name = TEXT_MODEL if text else "page_kind"
     out.mkdir(parents=True, exist_ok=True)
     model.save_model(str(out / f"{name}.lgb.txt"))
     meta = {
         "features": list(rows.names), "classes": list(CLASSES), "threshold": report["threshold"],
-        "target_precision": TARGET_PRECISION,
+        "target_precision": TARGET_PRECISION, "seed": seed,
         "cv": {k: v for k, v in report.items() if k not in ("oof", "oof_kind", "judged")},
     }
     if text:
@@ -329,8 +332,10 @@ def main(argv: list[str] | None = None) -> None:
                          "the feature names changed; delete it after changing how a feature is computed)")
     ap.add_argument("--line-folds", type=Path, default=None,
                     help="with --text: score each page with the two-fold line model that did not train on its site")
+    ap.add_argument("--seed", type=int, default=SEED, help="the bag's first seed (the packaged model's: the default)")
     args = ap.parse_args(argv)
-    train(require_devset(args.devset), args.out, args.features, text=args.text, line_folds=args.line_folds)
+    train(require_devset(args.devset), args.out, args.features, text=args.text, line_folds=args.line_folds,
+          seed=args.seed)
 
 
 if __name__ == "__main__":
