@@ -150,35 +150,67 @@ def utf8_source(data: bytes, encoding: str) -> bytes | None:
     return data if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8) else None
 
 
-def visible_text(tree) -> str:
-    """Every visible text block of the page, one block per line, a blank line between blocks.
+def visible_blocks(tree) -> list[tuple[Any, str, int]]:
+    """The page's visible text cut where visible_text cuts it (at the start and end of every
+    block-level element, and around an image's alt text), in document order: per piece, the
+    element whose text it is (the innermost block-level element open there, or the <img> of an alt
+    text), its text as the source has it (spaces and newlines unchanged; often only white space),
+    and how many of its non-space characters are link text (inside an <a>).
     Walks the tree with an explicit stack, not recursion: a page of unclosed tags nests elements
     deeper than Python's recursion limit."""
-    out: list[str] = []
+    pieces: list[tuple[Any, str, int]] = []
+    run: list[str] = []  # the text since the last cut
+    linked = 0  # non-space characters of link text in `run`
+    in_link = 0  # <a> elements open
     body = tree.find(".//body")
-    stack: list[tuple[Any, bool]] = [(body if body is not None else tree, False)]
+    root = body if body is not None else tree
+    owners = [root]  # the block-level elements open, innermost last
+    stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         el, closing = stack.pop()
         tag = el.tag if isinstance(el.tag, str) else ""
         if closing:  # after the element's children
             if tag in _BLOCK:
-                out.append("\n")
+                pieces.append((owners.pop(), "".join(run), linked))
+                run, linked = [], 0
+            elif tag == "a":
+                in_link -= 1
             if el.tail:
-                out.append(el.tail)
+                run.append(el.tail)
+                if in_link:
+                    linked += nonspace_chars(el.tail)
             continue
         if tag in _DROP or not tag:  # dropped elements, comments, processing instructions
             if el.tail:
-                out.append(el.tail)
+                run.append(el.tail)
+                if in_link:
+                    linked += nonspace_chars(el.tail)
             continue
         if tag in _BLOCK:
-            out.append("\n")
+            pieces.append((owners[-1], "".join(run), linked))
+            run, linked = [], 0
+            owners.append(el)
+        elif tag == "a":
+            in_link += 1
         if tag == "img" and el.get("alt"):
-            out.append("\n" + el.get("alt") + "\n")
+            alt = el.get("alt")
+            pieces.append((owners[-1], "".join(run), linked))
+            pieces.append((el, alt, nonspace_chars(alt) if in_link else 0))
+            run, linked = [], 0
         if el.text:
-            out.append(el.text)
+            run.append(el.text)
+            if in_link:
+                linked += nonspace_chars(el.text)
         stack.append((el, True))
         stack.extend((child, False) for child in reversed(el))
-    blocks = (" ".join(b.split()) for b in "".join(out).split("\n"))
+    pieces.append((owners[-1], "".join(run), linked))
+    return pieces
+
+
+def visible_text(tree) -> str:
+    """Every visible text block of the page, one block per line, a blank line between blocks
+    (visible_blocks' pieces, each cut again at its newlines, spaces collapsed, empty ones left out)."""
+    blocks = (" ".join(b.split()) for b in "\n".join(text for _, text, _ in visible_blocks(tree)).split("\n"))
     return "\n\n".join(b for b in blocks if b)
 
 
