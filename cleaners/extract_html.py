@@ -150,12 +150,13 @@ def utf8_source(data: bytes, encoding: str) -> bytes | None:
     return data if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8) else None
 
 
-def visible_blocks(tree) -> list[tuple[Any, str, int]]:
+def visible_blocks(tree, drop: tuple[str, ...] = _DROP) -> list[tuple[Any, str, int]]:
     """The page's visible text cut where visible_text cuts it (at the start and end of every
     block-level element, and around an image's alt text), in document order: per piece, the
     element whose text it is (the innermost block-level element open there, or the <img> of an alt
     text), its text as the source has it (spaces and newlines unchanged; often only white space),
-    and how many of its non-space characters are link text (inside an <a>).
+    and how many of its non-space characters are link text (inside an <a>). The elements `drop`
+    names are left out with their content (their tails stay).
     Walks the tree with an explicit stack, not recursion: a page of unclosed tags nests elements
     deeper than Python's recursion limit."""
     pieces: list[tuple[Any, str, int]] = []
@@ -180,7 +181,7 @@ def visible_blocks(tree) -> list[tuple[Any, str, int]]:
                 if in_link:
                     linked += nonspace_chars(el.tail)
             continue
-        if tag in _DROP or not tag:  # dropped elements, comments, processing instructions
+        if tag in drop or not tag:  # dropped elements, comments, processing instructions
             if el.tail:
                 run.append(el.tail)
                 if in_link:
@@ -392,6 +393,18 @@ def parse_html(html: str, utf8: bytes | None = None):
         except (etree.ParserError, ValueError):
             return None
     return tree
+
+
+def page_tree(data: bytes | str, header: str | None = None) -> tuple[Any, str]:
+    """(the page's tree or None, the encoding read): raw bytes decoded (decode_html), or text a
+    record already decoded (encoding "record"), its source mojibake repaired, parsed (parse_html)."""
+    if isinstance(data, str):
+        html, encoding, utf8 = data, "record", None
+    else:
+        html, encoding = decode_html(data, header)
+        utf8 = utf8_source(data, encoding)
+    repaired = repair_source_mojibake(html, utf8)
+    return parse_html(repaired, utf8 if repaired is html else None), encoding
 
 
 # trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3), which page_author evaluates in one
@@ -692,13 +705,7 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
 def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool = False) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
-    if isinstance(data, str):
-        html, encoding, utf8 = data, "record", None
-    else:
-        html, encoding = decode_html(data, header)
-        utf8 = utf8_source(data, encoding)
-    repaired = repair_source_mojibake(html, utf8)
-    tree = parse_html(repaired, utf8 if repaired is html else None)
+    tree, encoding = page_tree(data, header)
     if tree is None:
         raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
     # No `except` here: an error in the metadata is the page's own (a quarantine row naming it), and

@@ -1,0 +1,284 @@
+"""A page's visible text as a table of blocks with their markup, for a block-level decision over the
+whole page (trafilatura's body as evidence, not as the limit of what can be kept).
+
+One row per piece of visible text between block-level boundaries, in document order
+(newsclean.cleaners.extract_html.visible_blocks: a <p>'s, <li>'s, <td>'s, heading's own text, a
+<div>'s text outside its block children, an image's alt text), with:
+
+- its markup: the tag of the element holding it, that element's depth, the share of its text that
+  is link text, generic class and id tokens (CLASS_TOKENS) on the element itself and on any of its
+  ancestors, and its ancestry (ANCESTORS: inside an <article>, <main>, <aside>, <nav>...);
+- its text: characters, words, sentence ends, function-word share, digits, repeats on the page;
+- its place: position in the page (by blocks and by characters);
+- trafilatura's choice: how much of it trafilatura's body holds, and its recall-mode body when
+  given (body_share: the scorer's tokens, a whole line or a long enough run of the body), and the
+  same facts of its neighbours and of the container it sits in.
+
+No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from newsclean.cleaners.corpus import tokens
+from newsclean.cleaners.extract_html import _DROP, nonspace_chars, visible_blocks
+from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
+
+# Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
+# id value, split at non-letters and at lower-to-upper case changes ("relatedPosts" -> related, posts).
+CLASS_TOKENS: dict[str, re.Pattern] = {name: re.compile(pattern) for name, pattern in {
+    "nav": r"^(?:nav|navs|navbar|navigation|subnav|topnav)$",
+    "menu": r"^(?:menu|menus|submenu|megamenu|dropdown)$",
+    "footer": r"^(?:footer|foot|bottom|colophon)$",
+    "header": r"^(?:header|masthead|topbar|top)$",
+    "comment": r"^(?:comment|comments|disqus|replies|reply|respond|discussion)$",
+    "share": r"^(?:share|shares|sharing|sharer|addthis|print|email)$",
+    "related": r"^(?:related|recommended|recommendations|more|trending|popular|outbrain|taboola|read|next)$",
+    "social": r"^(?:social|facebook|twitter|whatsapp|linkedin|pinterest|follow)$",
+    "sidebar": r"^(?:sidebar|side|aside|rail|widget|widgets)$",
+    "ad": r"^(?:ad|ads|adv|advert|advertisement|adslot|dfp|sponsor|sponsored|banner)$",
+    "promo": r"^(?:promo|promotion|newsletter|subscribe|subscription|signup|cta|paywall)$",
+    "caption": r"^(?:caption|figcaption|credit|credits|photo|image|img|media|gallery)$",
+    "byline": r"^(?:byline|author|authors|writer|date|time|meta|dateline|published)$",
+    "breadcrumb": r"^(?:breadcrumb|breadcrumbs|crumbs|crumb)$",
+    "tag": r"^(?:tag|tags|tagged|topics|category|categories|keywords|label|labels)$",
+    "hidden": r"^(?:hidden|hide|sr|visually|invisible|screen|offscreen)$",
+    "content": r"^(?:article|content|body|story|post|entry|text|main|prose|richtext)$",
+}.items()}
+ANCESTORS = ("article", "main", "aside", "nav", "footer", "header", "form", "figure", "ul", "ol", "table", "blockquote",
+             "button")
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span", "a", "blockquote", "dd", "dt",
+        "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
+_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+_DIGIT = re.compile(r"\d")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
+# what visible_text leaves out but a page's blocks keep: a whole page can sit inside a <form>
+# (ASP.NET pages), or, in broken markup, inside a <button> left open; the in_form and in_button
+# flags tell their blocks apart
+DROPPED = tuple(tag for tag in _DROP if tag not in ("form", "button"))
+CONTEXT = 2  # neighbours on each side whose trafilatura membership is a feature
+
+
+@lru_cache(maxsize=65536)
+def _one_token_bits(token: str) -> int:
+    return sum(1 << i for i, pattern in enumerate(CLASS_TOKENS.values()) if pattern.match(token))
+
+
+def token_bits(value: str | None) -> int:
+    """The CLASS_TOKENS a class or id value holds, one bit each (in CLASS_TOKENS' order)."""
+    bits = 0
+    for token in _SPLIT.split(value or ""):
+        if token:
+            bits |= _one_token_bits(token.lower())
+    return bits
+
+
+MIN_RUN_TOKENS = 4  # a shorter block counts as in a body only where the body goes on with it
+NEAR_CHARS = 40  # ... within this many characters of where the last block found in it ended
+FAR_CHARS = 2000  # a longer block found further ahead than this leaves the cursor where it is
+
+
+def body_share(folded: list[str], body: str) -> np.ndarray:
+    """Per block (its scorer's tokens joined by single spaces, as `folded` holds them), how much
+    of it trafilatura's `body` holds, read in order with a cursor in the body: 1.0 for a block of
+    MIN_RUN_TOKENS tokens or more found anywhere in it (the cursor moves past it when found within
+    FAR_CHARS after the cursor), or a shorter block found within NEAR_CHARS after the cursor or as a whole line of
+    the body; else the share of its characters that the body's long lines cover inside it (a block
+    the body split into several lines); 0.0 for a block without tokens. So a short block ("Home",
+    "Share") is not credited for a word the body holds elsewhere."""
+    lines = [" ".join(tokens(line)) for line in body.split("\n")]
+    whole = set(lines)
+    long_lines = [f" {line} " for line in lines if line.count(" ") + 1 >= MIN_RUN_TOKENS]
+    haystack = " " + " ".join(line for line in lines if line) + " "
+    out = np.zeros(len(folded))
+    cursor = 0
+    for i, block in enumerate(folded):
+        if not block:
+            continue
+        key = f" {block} "
+        at = haystack.find(key, cursor)
+        if block.count(" ") + 1 >= MIN_RUN_TOKENS:
+            found = at >= 0 or key in haystack
+            at = at if 0 <= at <= cursor + FAR_CHARS else -1  # a repeat far ahead: the cursor stays
+        else:
+            found = 0 <= at <= cursor + NEAR_CHARS or block in whole
+            at = at if 0 <= at <= cursor + NEAR_CHARS else -1
+        if found:
+            out[i] = 1.0
+            if at >= 0:
+                cursor = at + len(key) - 1
+        elif long_lines:
+            covered = sum(len(line) - 2 for line in long_lines if line in key)
+            out[i] = min(covered / len(block), 1.0)
+    return out
+
+
+class _Markup:
+    """Per element, memoised along the ancestor chain: depth, own token bits, the token bits of its
+    ancestors, and the ANCESTORS it sits in (bits; the element itself counts)."""
+
+    def __init__(self) -> None:
+        self.known: dict[Any, tuple[int, int, int, int]] = {}
+        self.values: dict[str, int] = {}  # a page repeats its class values
+
+    def _bits(self, value: str | None) -> int:
+        if not value:
+            return 0
+        bits = self.values.get(value)
+        if bits is None:
+            bits = self.values[value] = token_bits(value)
+        return bits
+
+    def of(self, el) -> tuple[int, int, int, int]:
+        """(depth, own token bits, ancestors' token bits, ancestry bits) of `el`."""
+        chain = []
+        node = el
+        while node is not None and node not in self.known:
+            chain.append(node)
+            node = node.getparent()
+        depth, own, above, ancestry = self.known[node] if node is not None else (-1, 0, 0, 0)
+        for node in reversed(chain):  # from the known ancestor down to `el`
+            above |= own
+            tag = node.tag if isinstance(node.tag, str) else ""
+            own = self._bits(node.get("class")) | self._bits(node.get("id"))
+            if tag in ANCESTORS:
+                ancestry |= 1 << ANCESTORS.index(tag)
+            depth += 1
+            self.known[node] = (depth, own, above, ancestry)
+        return self.known[el]
+
+
+def _tag_code(el) -> int:
+    tag = el.tag if isinstance(el.tag, str) else ""
+    return TAGS.index(tag) if tag in TAGS else len(TAGS) - 1
+
+
+def page_blocks(tree, body: str, recall: str | None = None) -> pl.DataFrame:
+    """The table of the page's visible text blocks (one row each, in document order; see the
+    module's docstring) for a tree parse_html gave, trafilatura's body `body` and its recall-mode
+    body `recall` (None: not extracted; the recall columns then repeat the body's)."""
+    markup = _Markup()
+    rows_el: list[Any] = []
+    texts: list[str] = []
+    linked: list[int] = []
+    for el, raw, link in visible_blocks(tree, DROPPED):
+        text = " ".join(raw.split())
+        if text:
+            rows_el.append(el)
+            texts.append(text)
+            linked.append(link)
+    n = len(texts)
+    facts = [markup.of(el) for el in rows_el]
+    parents = [el.getparent() for el in rows_el]
+    container = np.array([id(p) if p is not None else 0 for p in parents], dtype=np.int64)
+    chars = np.fromiter((nonspace_chars(t) for t in texts), dtype=np.float64, count=n)
+    block_words = [words(t) for t in texts]
+    n_words = np.fromiter((len(w) for w in block_words), dtype=np.float64, count=n)
+    folded = [" ".join(tokens(t)) for t in texts]
+    in_body = body_share(folded, body)
+    in_recall = body_share(folded, recall) if recall is not None else in_body
+    seen: dict[str, int] = {}
+    for t in texts:
+        seen[t] = seen.get(t, 0) + 1
+    cum = np.cumsum(chars) - chars
+    total = max(float(chars.sum()), 1.0)
+    cols: dict[str, Any] = {
+        "text": texts,
+        "tag": np.fromiter((_tag_code(el) for el in rows_el), dtype=np.int32, count=n),
+        "heading": np.fromiter(((el.tag if isinstance(el.tag, str) else "") in HEADINGS for el in rows_el), dtype=np.int8, count=n),
+        "depth": np.fromiter((f[0] for f in facts), dtype=np.float64, count=n),
+        "chars": chars,
+        "words": n_words,
+        "link_share": np.minimum(np.asarray(linked, dtype=np.float64) / np.maximum(chars, 1.0), 1.0),
+        "sentence_ends": np.fromiter((len(_SENTENCE_END.findall(t)) for t in texts), dtype=np.float64, count=n),
+        "ends_sentence": np.fromiter((ends_sentence(t) for t in texts), dtype=np.int8, count=n),
+        "function_share": np.fromiter((stop_share(w, FUNCTION_WORDS) if w else 0.0 for w in block_words),
+                                      dtype=np.float64, count=n),
+        "digit_share": np.fromiter((len(_DIGIT.findall(t)) / len(t) for t in texts), dtype=np.float64, count=n),
+        "repeats": np.fromiter((seen[t] - 1 for t in texts), dtype=np.float64, count=n),
+        "position": np.arange(n, dtype=np.float64) / max(n - 1, 1),
+        "char_position": cum / total,
+        "in_body": in_body,
+        "in_recall": in_recall,
+    }
+    own = np.fromiter((f[1] for f in facts), dtype=np.int64, count=n)
+    above = np.fromiter((f[2] for f in facts), dtype=np.int64, count=n)
+    ancestry = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
+    for i, name in enumerate(CLASS_TOKENS):
+        cols[f"own_{name}"] = ((own >> i) & 1).astype(np.int8)
+        cols[f"above_{name}"] = ((above >> i) & 1).astype(np.int8)
+    for i, name in enumerate(ANCESTORS):
+        cols[f"in_{name}"] = ((ancestry >> i) & 1).astype(np.int8)
+    cols.update(_context(in_body, in_recall, chars, cols["link_share"], container))
+    return pl.DataFrame(cols)
+
+
+def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link_share: np.ndarray,
+             container: np.ndarray) -> dict[str, np.ndarray]:
+    """Where a block sits against trafilatura's choice: its neighbours' membership, whether it lies
+    between the first and the last block of the body, how far from the nearest body block, and the
+    body share of the characters of its container (the element holding its element)."""
+    n = len(in_body)
+    out: dict[str, np.ndarray] = {}
+    padded = np.concatenate([np.full(CONTEXT, -1.0), in_body, np.full(CONTEXT, -1.0)])
+    for k in range(1, CONTEXT + 1):
+        out[f"prev{k}_in_body"] = padded[CONTEXT - k:CONTEXT - k + n]
+        out[f"next{k}_in_body"] = padded[CONTEXT + k:CONTEXT + k + n]
+    link_pad = np.concatenate([[-1.0], link_share, [-1.0]])
+    out["prev_link_share"], out["next_link_share"] = link_pad[:n], link_pad[2:]
+    member = np.flatnonzero(in_body >= 0.5)
+    index = np.arange(n)
+    if len(member):
+        out["inside_body_span"] = ((index >= member[0]) & (index <= member[-1])).astype(np.int8)
+        nearest = np.searchsorted(member, index)
+        before = np.abs(index - member[np.maximum(nearest - 1, 0)])
+        after = np.abs(member[np.minimum(nearest, len(member) - 1)] - index)
+        out["body_distance"] = np.minimum(before, after).astype(np.float64)
+    else:
+        out["inside_body_span"] = np.zeros(n, dtype=np.int8)
+        out["body_distance"] = np.full(n, float(n))
+    recall_member = np.flatnonzero(in_recall >= 0.5)
+    out["inside_recall_span"] = (((index >= recall_member[0]) & (index <= recall_member[-1])).astype(np.int8)
+                                 if len(recall_member) else np.zeros(n, dtype=np.int8))
+    body_chars = float((in_body * chars).sum())
+    out["page_body_share"] = np.full(n, body_chars / max(float(chars.sum()), 1.0))
+    if n:
+        _, group, counts = np.unique(container, return_inverse=True, return_counts=True)
+        group_chars = np.bincount(group, weights=chars)
+        group_body = np.bincount(group, weights=in_body * chars)
+        group_links = np.bincount(group, weights=link_share * chars)
+        out["container_in_body"] = group_body[group] / np.maximum(group_chars[group], 1.0)
+        out["container_link_share"] = group_links[group] / np.maximum(group_chars[group], 1.0)
+        out["container_blocks"] = counts[group].astype(np.float64)
+    else:
+        out["container_in_body"] = out["container_link_share"] = out["container_blocks"] = np.zeros(0)
+    return out
+
+
+FEATURES_EXCLUDED = ("text",)
+
+
+def feature_names(table: pl.DataFrame) -> list[str]:
+    """The table's numeric feature columns (every column but the text)."""
+    return [c for c in table.columns if c not in FEATURES_EXCLUDED]
+
+
+def recall_body(tree, url: str | None = None) -> str:
+    """trafilatura's recall-mode body of the page (favor_recall=True, as extract_html asks for it
+    when the balanced body is under half the page), "" when it finds none or fails."""
+    from trafilatura import bare_extraction
+
+    from newsclean.cleaners import readability_gate, xpath_gate
+
+    with readability_gate.gated(), xpath_gate.gated():
+        try:
+            doc = bare_extraction(tree, url=url, include_comments=False, favor_recall=True)
+        except Exception:  # noqa: BLE001 (trafilatura bugs on odd markup: no recall body)
+            return ""
+    return (doc.text or "").strip() if doc is not None else ""
