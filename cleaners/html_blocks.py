@@ -51,7 +51,18 @@ CLASS_TOKENS: dict[str, re.Pattern] = {name: re.compile(pattern) for name, patte
     "content": r"^(?:article|content|body|story|post|entry|text|main|prose|richtext)$",
 }.items()}
 ANCESTORS = ("article", "main", "aside", "nav", "footer", "header", "form", "figure", "ul", "ol", "table", "blockquote",
-             "button")
+             "button", "hidden")  # "hidden": an element hidden by its markup (is_hidden)
+_HIDDEN_BIT = 1 << ANCESTORS.index("hidden")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def is_hidden(el) -> bool:
+    """The element hides itself in its markup: a `hidden` attribute, aria-hidden="true", or an
+    inline style of display:none or visibility:hidden (style sheets are not read)."""
+    get = el.get
+    style = get("style")
+    return (get("hidden") is not None or get("aria-hidden") == "true"
+            or (style is not None and _HIDDEN_STYLE.search(style) is not None))
 HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span", "a", "blockquote", "dd", "dt",
         "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
@@ -63,6 +74,7 @@ _SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
 # flags tell their blocks apart
 DROPPED = tuple(tag for tag in _DROP if tag not in ("form", "button"))
 CONTEXT = 2  # neighbours on each side whose trafilatura membership is a feature
+WINDOWS = (5, 20)  # blocks on each side whose body share of characters is a feature
 
 
 @lru_cache(maxsize=65536)
@@ -149,6 +161,8 @@ class _Markup:
             own = self._bits(node.get("class")) | self._bits(node.get("id"))
             if tag in ANCESTORS:
                 ancestry |= 1 << ANCESTORS.index(tag)
+            if is_hidden(node):
+                ancestry |= _HIDDEN_BIT
             depth += 1
             self.known[node] = (depth, own, above, ancestry)
         return self.known[el]
@@ -246,6 +260,18 @@ def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link
     recall_member = np.flatnonzero(in_recall >= 0.5)
     out["inside_recall_span"] = (((index >= recall_member[0]) & (index <= recall_member[-1])).astype(np.int8)
                                  if len(recall_member) else np.zeros(n, dtype=np.int8))
+    body_sums = np.concatenate([[0.0], np.cumsum(in_body * chars)])
+    char_sums = np.concatenate([[0.0], np.cumsum(chars)])
+    for width in WINDOWS:  # the body share of the characters around the block (itself included)
+        lo, hi = np.maximum(index - width, 0), np.minimum(index + width + 1, n)
+        out[f"near{width}_in_body"] = (body_sums[hi] - body_sums[lo]) / np.maximum(char_sums[hi] - char_sums[lo], 1.0)
+    span_chars = np.cumsum(chars) - chars  # characters before the block
+    if len(member):  # characters between the block and the body's span, before it (< 0) or after it (> 0)
+        start, end = span_chars[member[0]], span_chars[member[-1]] + chars[member[-1]]
+        gap = np.where(span_chars < start, span_chars + chars - start, np.where(span_chars >= end, span_chars - end, 0.0))
+        out["span_gap"] = gap / max(float((in_body * chars).sum()), 1.0)
+    else:
+        out["span_gap"] = np.zeros(n)
     body_chars = float((in_body * chars).sum())
     out["page_body_share"] = np.full(n, body_chars / max(float(chars.sum()), 1.0))
     if n:

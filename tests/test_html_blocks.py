@@ -119,3 +119,12 @@ def test_empty_page_has_no_rows():
     table = page_blocks(parse_html("<html><body><div> </div></body></html>"), "")
     assert table.height == 0 and "in_body" in table.columns
     assert np.isfinite(table.select([c for c in table.columns if c != "text"]).to_numpy()).all()
+
+
+def test_hidden_markup_is_flagged():
+    page = ('<html><body><p>Shown paragraph of the article.</p><div style="display: none"><p>A hidden teaser.</p></div>'
+            '<p aria-hidden="true">Hidden too.</p></body></html>')
+    table = page_blocks(parse_html(page), "Shown paragraph of the article.")
+    assert table["in_hidden"].to_list() == [0, 1, 1]
+    assert table["near5_in_body"].to_list()[0] == pytest.approx(len("Shownparagraphofthearticle.")
+                                                                / sum(table["chars"].to_list()))
