@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
 from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
-OUT = HERE / "bench" / "out" / "html_blocks"
+OUT = HERE / "bench" / "out" / "html_blocks"  # rows with body_share's membership; html_blocks_aligned: aligned_share's
 PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 31, "min_data_in_leaf": 20,
           "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
           "num_threads": 1, "verbose": -1, "seed": 7}
@@ -46,7 +46,7 @@ def load_pages() -> list[dict]:
         return [json.loads(line) for line in fh]
 
 
-def build_rows(limit: int | None) -> None:
+def build_rows(limit: int | None, aligned: bool) -> None:
     import polars as pl
 
     from newsclean.cleaners.extract_html import extract_html, page_tree
@@ -67,7 +67,7 @@ def build_rows(limit: int | None) -> None:
         t0 = time.process_time()
         recall = recall_body(tree, page["url"])
         t1 = time.process_time()
-        table = page_blocks(tree, ext.text, recall)
+        table = page_blocks(tree, ext.text, recall, aligned=aligned)
         t2 = time.process_time()
         share, counts = aligned_share(table["text"].to_list(), page["truth"])
         try:
@@ -137,7 +137,43 @@ def with_rules(page: dict, kept: str) -> str:
     return doc.text
 
 
-def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float) -> None:
+GRID = [(a, b) for a in (0.3, 0.4, 0.5) for b in (0.5, 0.6, 0.7, 0.8, 0.9)]
+
+
+def tune_thresholds(X, y, w, names, tr, page_of, pages, rows, member) -> tuple[float, float]:
+    """(threshold for a block trafilatura's body holds, threshold for one it left out) of GRID with
+    the best macro F1 over the pages of `tr`, their probabilities out of two inner folds by site."""
+    import lightgbm as lgb
+
+    from newsclean.cleaners.model.evaluate import fold_of
+    from newsclean.cleaners.model.labels import tokens
+    from newsclean.cleaners.model.score import prf
+
+    # sites in four groups, two to a half (with two outer folds, each holds two of the four)
+    inner = np.array([fold_of(page, 4) for page in pages])[page_of]
+    prob = np.zeros(len(y))
+    idx = np.flatnonzero(tr)
+    halves = [idx[np.isin(inner[idx], (0, 1))], idx[np.isin(inner[idx], (2, 3))]]
+    for a, b in ((0, 1), (1, 0)):
+        booster = lgb.train(PARAMS, lgb.Dataset(X[halves[a]], y[halves[a]], weight=w[halves[a]], feature_name=names), ROUNDS)
+        prob[halves[b]] = booster.predict(X[halves[b]])
+    texts = rows["text"].to_list()
+    block_tokens = {i: tokens(texts[i]) for i in idx}
+    truth = {p: tokens(pages[p]["truth"]) for p in np.unique(page_of[idx])}
+    best, best_f1 = GRID[0], -1.0
+    for pair in GRID:
+        kept = np.where(member, prob >= pair[0], prob >= pair[1])
+        out: dict[int, list[str]] = {p: [] for p in truth}
+        for i in idx:
+            if kept[i]:
+                out[page_of[i]].extend(block_tokens[i])
+        f1 = float(np.mean([prf(out[p], truth[p])[2] for p in truth]))
+        if f1 > best_f1:
+            best, best_f1 = pair, f1
+    return best
+
+
+def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False) -> None:
     import lightgbm as lgb
     import polars as pl
 
@@ -160,13 +196,20 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float) -> Non
     page_fold = np.array([fold_of(p, k) for p in pages])
     fold = page_fold[page_of]
     prob = np.zeros(len(y))
+    keep = np.zeros(len(y), dtype=bool)
+    member = rows["in_body"].to_numpy() >= 0.5
+    chosen_thresholds = []
     t0 = time.process_time()
     for f in range(k):
         tr, te = fold != f, fold == f
         booster = lgb.train(PARAMS, lgb.Dataset(X[tr], y[tr], weight=w[tr], feature_name=names), ROUNDS)
         prob[te] = booster.predict(X[te])
+        pair = (threshold, threshold)
+        if tune:  # the two thresholds chosen on the training folds alone (their own inner folds by site)
+            pair = tune_thresholds(X, y, w, names, tr, page_of, pages, rows, member)
+        chosen_thresholds.append(pair)
+        keep[te] = np.where(member[te], prob[te] >= pair[0], prob[te] >= pair[1])
     train_s = time.process_time() - t0
-    keep = prob >= threshold
     model_text = assemble(rows, keep)
     oracle_text = assemble(rows, y.astype(bool))
     member_text = assemble(rows, rows["in_body"].to_numpy() >= 0.5)
@@ -181,7 +224,7 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float) -> Non
     if rules:
         systems["block model + extracted-body rules"] = {i: with_rules(pages[i], model_text.get(i, "")) for i in range(n_pages)}
     print(f"cv{k} by site, {n_pages} pages, {len(y)} blocks, features {len(names)} (recall {'on' if recall else 'off'}), "
-          f"weights {how}, threshold {threshold}; training {train_s:.0f} CPU-s")
+          f"weights {how}, thresholds (in body, outside) per fold {chosen_thresholds}; training {train_s:.0f} CPU-s")
     for f in [None, *range(k)]:
         chosen = [i for i in range(n_pages) if f is None or page_fold[i] == f]
         label = "all folds" if f is None else f"fold {f}"
@@ -189,7 +232,7 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float) -> Non
         for name, texts in systems.items():
             s = score([pages[i] for i in chosen], {ids[i]: {"text": texts.get(i, "")} for i in chosen})
             print(f"  {name:<52} F1 {s['F1']:.4f}  P {s['P']:.4f}  R {s['R']:.4f}  leak {s['leak']:.4f}  F1<0.5 {s['F1<0.5']}")
-    acc = ((prob >= threshold) == y)
+    acc = (keep == y)
     print(f"block accuracy {acc.mean():.4f} (tokens weighted {np.average(acc, weights=rows['tokens'].to_numpy() + 1e-9):.4f})")
     if not rules:
         booster = lgb.train(PARAMS, lgb.Dataset(X, y, weight=w, feature_name=names), ROUNDS)
@@ -205,12 +248,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-recall", action="store_true", help="leave out the recall-body features")
     ap.add_argument("--weights", choices=("block", "tokens", "page"), default="page")
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--tune", action="store_true",
+                    help="per fold, thresholds for blocks in and out of trafilatura's body chosen on the training folds")
     ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--aligned", action="store_true",
+                    help="membership in trafilatura's bodies by token alignment (page_blocks(aligned=True))")
     a = ap.parse_args(argv)
+    if a.aligned:
+        global OUT
+        OUT = OUT.with_name("html_blocks_aligned")
     if a.what == "rows":
-        build_rows(a.limit)
+        build_rows(a.limit, a.aligned)
     else:
-        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold)
+        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune)
     return 0
 
 

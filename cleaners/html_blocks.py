@@ -27,6 +27,7 @@ import polars as pl
 
 from newsclean.cleaners.corpus import tokens
 from newsclean.cleaners.extract_html import _DROP, nonspace_chars, visible_blocks
+from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
 
 # Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
@@ -92,43 +93,76 @@ def token_bits(value: str | None) -> int:
 
 
 MIN_RUN_TOKENS = 4  # a shorter block counts as in a body only where the body goes on with it
-NEAR_CHARS = 40  # ... within this many characters of where the last block found in it ended
-FAR_CHARS = 2000  # a longer block found further ahead than this leaves the cursor where it is
+NEAR_CHARS = 40  # ... within this many characters of where the block before it was found
 
 
 def body_share(folded: list[str], body: str) -> np.ndarray:
     """Per block (its scorer's tokens joined by single spaces, as `folded` holds them), how much
-    of it trafilatura's `body` holds, read in order with a cursor in the body: 1.0 for a block of
-    MIN_RUN_TOKENS tokens or more found anywhere in it (the cursor moves past it when found within
-    FAR_CHARS after the cursor), or a shorter block found within NEAR_CHARS after the cursor or as a whole line of
-    the body; else the share of its characters that the body's long lines cover inside it (a block
-    the body split into several lines); 0.0 for a block without tokens. So a short block ("Home",
-    "Share") is not credited for a word the body holds elsewhere."""
+    of it trafilatura's `body` holds, each stretch of the body credited to one block at most and
+    in order, as an alignment would: first the anchors, blocks of MIN_RUN_TOKENS tokens or more
+    that occur once on the page and once in the body, in increasing order; then, between two
+    anchors, the other blocks in order with a cursor (a long block found anywhere before the next
+    anchor, a short one only within NEAR_CHARS of the cursor: "Home" or "Share" is not credited
+    for a word the body holds elsewhere). A block not found is credited with the share of its
+    characters that the body's long lines cover inside it (a block the body split into lines; a
+    block that is one of those lines, found out of order, gets nothing)."""
     lines = [" ".join(tokens(line)) for line in body.split("\n")]
-    whole = set(lines)
     long_lines = [f" {line} " for line in lines if line.count(" ") + 1 >= MIN_RUN_TOKENS]
     haystack = " " + " ".join(line for line in lines if line) + " "
-    out = np.zeros(len(folded))
-    cursor = 0
+    n = len(folded)
+    out = np.zeros(n)
+    keys = [f" {block} " for block in folded]
+    is_long = [block.count(" ") + 1 >= MIN_RUN_TOKENS for block in folded]
+    on_page: dict[str, int] = {}
+    for block in folded:
+        on_page[block] = on_page.get(block, 0) + 1
+    found: list[tuple[int, int, int]] = []  # (block, start, end) in the haystack
     for i, block in enumerate(folded):
-        if not block:
-            continue
-        key = f" {block} "
-        at = haystack.find(key, cursor)
-        if block.count(" ") + 1 >= MIN_RUN_TOKENS:
-            found = at >= 0 or key in haystack
-            at = at if 0 <= at <= cursor + FAR_CHARS else -1  # a repeat far ahead: the cursor stays
-        else:
-            found = 0 <= at <= cursor + NEAR_CHARS or block in whole
-            at = at if 0 <= at <= cursor + NEAR_CHARS else -1
-        if found:
-            out[i] = 1.0
-            if at >= 0:
-                cursor = at + len(key) - 1
-        elif long_lines:
-            covered = sum(len(line) - 2 for line in long_lines if line in key)
-            out[i] = min(covered / len(block), 1.0)
+        if block and is_long[i] and on_page[block] == 1:
+            at = haystack.find(keys[i])
+            if at >= 0 and haystack.find(keys[i], at + 1) < 0:
+                found.append((i, at, at + len(keys[i]) - 1))
+    anchors = _in_order(found)
+    bounds = [(-1, 0, 0), *anchors, (n, len(haystack), len(haystack))]
+    for (i0, _, cursor), (i1, limit, _) in zip(bounds, bounds[1:]):
+        if i1 < n:
+            out[i1] = 1.0
+        for i in range(i0 + 1, i1):
+            if not folded[i]:
+                continue
+            at = haystack.find(keys[i], cursor, limit + 1)
+            if at >= 0 and (is_long[i] or at <= cursor + NEAR_CHARS):
+                out[i] = 1.0
+                cursor = at + len(keys[i]) - 1
+            elif long_lines:
+                covered = sum(len(line) - 2 for line in long_lines if line in keys[i] and line != keys[i])
+                out[i] = min(covered / len(folded[i]), 1.0)
     return out
+
+
+def _in_order(found: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The longest run of `found` (block, start, end), in block order, whose stretches of the body
+    follow each other without overlapping (a longest increasing subsequence, by their starts)."""
+    tails: list[int] = []  # per length, the index in `found` of the run's last item with the smallest start
+    before = [-1] * len(found)
+    for j, (_, start, _) in enumerate(found):
+        lo, hi = 0, len(tails)
+        while lo < hi:  # the longest run this item can follow: its last item ends before `start`
+            mid = (lo + hi) // 2
+            if found[tails[mid]][2] <= start + 1:
+                lo = mid + 1
+            else:
+                hi = mid
+        before[j] = tails[lo - 1] if lo else -1
+        if lo == len(tails):
+            tails.append(j)
+        elif start < found[tails[lo]][1]:
+            tails[lo] = j
+    run, j = [], tails[-1] if tails else -1
+    while j >= 0:
+        run.append(found[j])
+        j = before[j]
+    return run[::-1]
 
 
 class _Markup:
@@ -173,10 +207,12 @@ def _tag_code(el) -> int:
     return TAGS.index(tag) if tag in TAGS else len(TAGS) - 1
 
 
-def page_blocks(tree, body: str, recall: str | None = None) -> pl.DataFrame:
+def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = False) -> pl.DataFrame:
     """The table of the page's visible text blocks (one row each, in document order; see the
     module's docstring) for a tree parse_html gave, trafilatura's body `body` and its recall-mode
-    body `recall` (None: not extracted; the recall columns then repeat the body's)."""
+    body `recall` (None: not extracted; the recall columns then repeat the body's). `aligned`:
+    a block's membership is the share of its tokens a token alignment with the body credits
+    (newsclean.cleaners.model.labels.aligned_share: exact, several times body_share's cost)."""
     markup = _Markup()
     rows_el: list[Any] = []
     texts: list[str] = []
@@ -194,9 +230,13 @@ def page_blocks(tree, body: str, recall: str | None = None) -> pl.DataFrame:
     chars = np.fromiter((nonspace_chars(t) for t in texts), dtype=np.float64, count=n)
     block_words = [words(t) for t in texts]
     n_words = np.fromiter((len(w) for w in block_words), dtype=np.float64, count=n)
-    folded = [" ".join(tokens(t)) for t in texts]
-    in_body = body_share(folded, body)
-    in_recall = body_share(folded, recall) if recall is not None else in_body
+    if aligned:
+        in_body = aligned_share(texts, body)[0] if n else np.zeros(0)
+        in_recall = aligned_share(texts, recall)[0] if n and recall is not None else in_body
+    else:
+        folded = [" ".join(tokens(t)) for t in texts]
+        in_body = body_share(folded, body)
+        in_recall = body_share(folded, recall) if recall is not None else in_body
     seen: dict[str, int] = {}
     for t in texts:
         seen[t] = seen.get(t, 0) + 1

@@ -128,3 +128,16 @@ def test_hidden_markup_is_flagged():
     assert table["in_hidden"].to_list() == [0, 1, 1]
     assert table["near5_in_body"].to_list()[0] == pytest.approx(len("Shownparagraphofthearticle.")
                                                                 / sum(table["chars"].to_list()))
+
+
+def test_aligned_membership_agrees_on_a_plain_page(table):
+    exact = page_blocks(parse_html(PAGE), BODY, aligned=True)
+    assert exact["in_body"].to_list() == table["in_body"].to_list()
+
+
+def test_a_repeated_block_is_credited_once():
+    """A teaser repeating the body's first paragraph above it is not the body's copy."""
+    first = "The river rose two metres overnight and the lower streets were closed by morning"
+    folded = [" ".join(tokens(t)) for t in (first, "Read more", first, "Officials said the water would fall by Friday")]
+    share = body_share(folded, first + ".\nOfficials said the water would fall by Friday.")
+    assert share.tolist() == [0.0, 0.0, 1.0, 1.0] or share.tolist() == [1.0, 0.0, 0.0, 1.0]
