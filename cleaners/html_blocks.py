@@ -11,8 +11,8 @@ One row per piece of visible text between block-level boundaries, in document or
 - its text: characters, words, sentence ends, function-word share, digits, repeats on the page;
 - its place: position in the page (by blocks and by characters);
 - trafilatura's choice: how much of it trafilatura's body holds, and its recall-mode body when
-  given (body_share: the scorer's tokens, a whole line or a long enough run of the body), and the
-  same facts of its neighbours and of the container it sits in.
+  given (body_share: on the scorer's tokens, each stretch of the body credited to one block, in
+  order), and the same facts of its neighbours, of the blocks around it and of its container.
 
 No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
 """
