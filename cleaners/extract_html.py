@@ -150,35 +150,68 @@ def utf8_source(data: bytes, encoding: str) -> bytes | None:
     return data if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8) else None
 
 
-def visible_text(tree) -> str:
-    """Every visible text block of the page, one block per line, a blank line between blocks.
+def visible_blocks(tree, drop: tuple[str, ...] = _DROP) -> list[tuple[Any, str, int]]:
+    """The page's visible text cut where visible_text cuts it (at the start and end of every
+    block-level element, and around an image's alt text), in document order: per piece, the
+    element whose text it is (the innermost block-level element open there, or the <img> of an alt
+    text), its text as the source has it (spaces and newlines unchanged; often only white space),
+    and how many of its non-space characters are link text (inside an <a>). The elements `drop`
+    names are left out with their content (their tails stay).
     Walks the tree with an explicit stack, not recursion: a page of unclosed tags nests elements
     deeper than Python's recursion limit."""
-    out: list[str] = []
+    pieces: list[tuple[Any, str, int]] = []
+    run: list[str] = []  # the text since the last cut
+    linked = 0  # non-space characters of link text in `run`
+    in_link = 0  # <a> elements open
     body = tree.find(".//body")
-    stack: list[tuple[Any, bool]] = [(body if body is not None else tree, False)]
+    root = body if body is not None else tree
+    owners = [root]  # the block-level elements open, innermost last
+    stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         el, closing = stack.pop()
         tag = el.tag if isinstance(el.tag, str) else ""
         if closing:  # after the element's children
             if tag in _BLOCK:
-                out.append("\n")
+                pieces.append((owners.pop(), "".join(run), linked))
+                run, linked = [], 0
+            elif tag == "a":
+                in_link -= 1
             if el.tail:
-                out.append(el.tail)
+                run.append(el.tail)
+                if in_link:
+                    linked += nonspace_chars(el.tail)
             continue
-        if tag in _DROP or not tag:  # dropped elements, comments, processing instructions
+        if tag in drop or not tag:  # dropped elements, comments, processing instructions
             if el.tail:
-                out.append(el.tail)
+                run.append(el.tail)
+                if in_link:
+                    linked += nonspace_chars(el.tail)
             continue
         if tag in _BLOCK:
-            out.append("\n")
+            pieces.append((owners[-1], "".join(run), linked))
+            run, linked = [], 0
+            owners.append(el)
+        elif tag == "a":
+            in_link += 1
         if tag == "img" and el.get("alt"):
-            out.append("\n" + el.get("alt") + "\n")
+            alt = el.get("alt")
+            pieces.append((owners[-1], "".join(run), linked))
+            pieces.append((el, alt, nonspace_chars(alt) if in_link else 0))
+            run, linked = [], 0
         if el.text:
-            out.append(el.text)
+            run.append(el.text)
+            if in_link:
+                linked += nonspace_chars(el.text)
         stack.append((el, True))
         stack.extend((child, False) for child in reversed(el))
-    blocks = (" ".join(b.split()) for b in "".join(out).split("\n"))
+    pieces.append((owners[-1], "".join(run), linked))
+    return pieces
+
+
+def visible_text(tree) -> str:
+    """Every visible text block of the page, one block per line, a blank line between blocks
+    (visible_blocks' pieces, each cut again at its newlines, spaces collapsed, empty ones left out)."""
+    blocks = (" ".join(b.split()) for b in "\n".join(text for _, text, _ in visible_blocks(tree)).split("\n"))
     return "\n\n".join(b for b in blocks if b)
 
 
@@ -360,6 +393,18 @@ def parse_html(html: str, utf8: bytes | None = None):
         except (etree.ParserError, ValueError):
             return None
     return tree
+
+
+def page_tree(data: bytes | str, header: str | None = None) -> tuple[Any, str]:
+    """(the page's tree or None, the encoding read): raw bytes decoded (decode_html), or text a
+    record already decoded (encoding "record"), its source mojibake repaired, parsed (parse_html)."""
+    if isinstance(data, str):
+        html, encoding, utf8 = data, "record", None
+    else:
+        html, encoding = decode_html(data, header)
+        utf8 = utf8_source(data, encoding)
+    repaired = repair_source_mojibake(html, utf8)
+    return parse_html(repaired, utf8 if repaired is html else None), encoding
 
 
 # trafilatura's AUTHOR_XPATHS and AUTHOR_DISCARD_XPATHS (2.3), which page_author evaluates in one
@@ -660,13 +705,7 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
 def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool = False) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
-    if isinstance(data, str):
-        html, encoding, utf8 = data, "record", None
-    else:
-        html, encoding = decode_html(data, header)
-        utf8 = utf8_source(data, encoding)
-    repaired = repair_source_mojibake(html, utf8)
-    tree = parse_html(repaired, utf8 if repaired is html else None)
+    tree, encoding = page_tree(data, header)
     if tree is None:
         raise DocumentError("extract", "not a parseable HTML page (empty or no elements); check the file is HTML")
     # No `except` here: an error in the metadata is the page's own (a quarantine row naming it), and

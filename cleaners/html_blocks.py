@@ -1,0 +1,350 @@
+"""A page's visible text as a table of blocks with their markup, for a block-level decision over the
+whole page (trafilatura's body as evidence, not as the limit of what can be kept).
+
+One row per piece of visible text between block-level boundaries, in document order
+(newsclean.cleaners.extract_html.visible_blocks: a <p>'s, <li>'s, <td>'s, heading's own text, a
+<div>'s text outside its block children, an image's alt text), with:
+
+- its markup: the tag of the element holding it, that element's depth, the share of its text that
+  is link text, generic class and id tokens (CLASS_TOKENS) on the element itself and on any of its
+  ancestors, and its ancestry (ANCESTORS: inside an <article>, <main>, <aside>, <nav>...);
+- its text: characters, words, sentence ends, function-word share, digits, repeats on the page;
+- its place: position in the page (by blocks and by characters);
+- trafilatura's choice: how much of it trafilatura's body holds, and its recall-mode body when
+  given (body_share: on the scorer's tokens, each stretch of the body credited to one block, in
+  order), and the same facts of its neighbours, of the blocks around it and of its container.
+
+No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from newsclean.cleaners.corpus import tokens
+from newsclean.cleaners.extract_html import _DROP, nonspace_chars, visible_blocks
+from newsclean.cleaners.model.labels import aligned_share
+from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
+
+# Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
+# id value, split at non-letters and at lower-to-upper case changes ("relatedPosts" -> related, posts).
+CLASS_TOKENS: dict[str, re.Pattern] = {name: re.compile(pattern) for name, pattern in {
+    "nav": r"^(?:nav|navs|navbar|navigation|subnav|topnav)$",
+    "menu": r"^(?:menu|menus|submenu|megamenu|dropdown)$",
+    "footer": r"^(?:footer|foot|bottom|colophon)$",
+    "header": r"^(?:header|masthead|topbar|top)$",
+    "comment": r"^(?:comment|comments|disqus|replies|reply|respond|discussion)$",
+    "share": r"^(?:share|shares|sharing|sharer|addthis|print|email)$",
+    "related": r"^(?:related|recommended|recommendations|more|trending|popular|outbrain|taboola|read|next)$",
+    "social": r"^(?:social|facebook|twitter|whatsapp|linkedin|pinterest|follow)$",
+    "sidebar": r"^(?:sidebar|side|aside|rail|widget|widgets)$",
+    "ad": r"^(?:ad|ads|adv|advert|advertisement|adslot|dfp|sponsor|sponsored|banner)$",
+    "promo": r"^(?:promo|promotion|newsletter|subscribe|subscription|signup|cta|paywall)$",
+    "caption": r"^(?:caption|figcaption|credit|credits|photo|image|img|media|gallery)$",
+    "byline": r"^(?:byline|author|authors|writer|date|time|meta|dateline|published)$",
+    "breadcrumb": r"^(?:breadcrumb|breadcrumbs|crumbs|crumb)$",
+    "tag": r"^(?:tag|tags|tagged|topics|category|categories|keywords|label|labels)$",
+    "hidden": r"^(?:hidden|hide|sr|visually|invisible|screen|offscreen)$",
+    "content": r"^(?:article|content|body|story|post|entry|text|main|prose|richtext)$",
+}.items()}
+ANCESTORS = ("article", "main", "aside", "nav", "footer", "header", "form", "figure", "ul", "ol", "table", "blockquote",
+             "button", "hidden")  # "hidden": an element hidden by its markup (is_hidden)
+_HIDDEN_BIT = 1 << ANCESTORS.index("hidden")
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def is_hidden(el) -> bool:
+    """The element hides itself in its markup: a `hidden` attribute, aria-hidden="true", or an
+    inline style of display:none or visibility:hidden (style sheets are not read)."""
+    get = el.get
+    style = get("style")
+    return (get("hidden") is not None or get("aria-hidden") == "true"
+            or (style is not None and _HIDDEN_STYLE.search(style) is not None))
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span", "a", "blockquote", "dd", "dt",
+        "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
+_SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
+_DIGIT = re.compile(r"\d")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
+# what visible_text leaves out but a page's blocks keep: a whole page can sit inside a <form>
+# (ASP.NET pages), or, in broken markup, inside a <button> left open; the in_form and in_button
+# flags tell their blocks apart
+DROPPED = tuple(tag for tag in _DROP if tag not in ("form", "button"))
+CONTEXT = 2  # neighbours on each side whose trafilatura membership is a feature
+WINDOWS = (5, 20)  # blocks on each side whose body share of characters is a feature
+
+
+@lru_cache(maxsize=65536)
+def _one_token_bits(token: str) -> int:
+    return sum(1 << i for i, pattern in enumerate(CLASS_TOKENS.values()) if pattern.match(token))
+
+
+def token_bits(value: str | None) -> int:
+    """The CLASS_TOKENS a class or id value holds, one bit each (in CLASS_TOKENS' order)."""
+    bits = 0
+    for token in _SPLIT.split(value or ""):
+        if token:
+            bits |= _one_token_bits(token.lower())
+    return bits
+
+
+MIN_RUN_TOKENS = 4  # a shorter block counts as in a body only where the body goes on with it
+NEAR_CHARS = 40  # ... within this many characters of where the block before it was found
+
+
+def body_share(folded: list[str], body: str) -> np.ndarray:
+    """Per block (its scorer's tokens joined by single spaces, as `folded` holds them), how much
+    of it trafilatura's `body` holds, each stretch of the body credited to one block at most and
+    in order, as an alignment would: first the anchors, blocks of MIN_RUN_TOKENS tokens or more
+    that occur once on the page and once in the body, in increasing order; then, between two
+    anchors, the other blocks in order with a cursor (a long block found anywhere before the next
+    anchor, a short one only within NEAR_CHARS of the cursor: "Home" or "Share" is not credited
+    for a word the body holds elsewhere). A block not found is credited with the share of its
+    characters that the body's long lines cover inside it (a block the body split into lines; a
+    block that is one of those lines, found out of order, gets nothing)."""
+    lines = [" ".join(tokens(line)) for line in body.split("\n")]
+    long_lines = [f" {line} " for line in lines if line.count(" ") + 1 >= MIN_RUN_TOKENS]
+    haystack = " " + " ".join(line for line in lines if line) + " "
+    n = len(folded)
+    out = np.zeros(n)
+    keys = [f" {block} " for block in folded]
+    is_long = [block.count(" ") + 1 >= MIN_RUN_TOKENS for block in folded]
+    on_page: dict[str, int] = {}
+    for block in folded:
+        on_page[block] = on_page.get(block, 0) + 1
+    found: list[tuple[int, int, int]] = []  # (block, start, end) in the haystack
+    for i, block in enumerate(folded):
+        if block and is_long[i] and on_page[block] == 1:
+            at = haystack.find(keys[i])
+            if at >= 0 and haystack.find(keys[i], at + 1) < 0:
+                found.append((i, at, at + len(keys[i]) - 1))
+    anchors = _in_order(found)
+    bounds = [(-1, 0, 0), *anchors, (n, len(haystack), len(haystack))]
+    for (i0, _, cursor), (i1, limit, _) in zip(bounds, bounds[1:]):
+        if i1 < n:
+            out[i1] = 1.0
+        for i in range(i0 + 1, i1):
+            if not folded[i]:
+                continue
+            at = haystack.find(keys[i], cursor, limit + 1)
+            if at >= 0 and (is_long[i] or at <= cursor + NEAR_CHARS):
+                out[i] = 1.0
+                cursor = at + len(keys[i]) - 1
+            elif long_lines:
+                covered = sum(len(line) - 2 for line in long_lines if line in keys[i] and line != keys[i])
+                out[i] = min(covered / len(folded[i]), 1.0)
+    return out
+
+
+def _in_order(found: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The longest run of `found` (block, start, end), in block order, whose stretches of the body
+    follow each other without overlapping (a longest increasing subsequence, by their starts)."""
+    tails: list[int] = []  # per length, the index in `found` of the run's last item with the smallest start
+    before = [-1] * len(found)
+    for j, (_, start, _) in enumerate(found):
+        lo, hi = 0, len(tails)
+        while lo < hi:  # the longest run this item can follow: its last item ends before `start`
+            mid = (lo + hi) // 2
+            if found[tails[mid]][2] <= start + 1:
+                lo = mid + 1
+            else:
+                hi = mid
+        before[j] = tails[lo - 1] if lo else -1
+        if lo == len(tails):
+            tails.append(j)
+        elif start < found[tails[lo]][1]:
+            tails[lo] = j
+    run, j = [], tails[-1] if tails else -1
+    while j >= 0:
+        run.append(found[j])
+        j = before[j]
+    return run[::-1]
+
+
+class _Markup:
+    """Per element, memoised along the ancestor chain: depth, own token bits, the token bits of its
+    ancestors, and the ANCESTORS it sits in (bits; the element itself counts)."""
+
+    def __init__(self) -> None:
+        self.known: dict[Any, tuple[int, int, int, int]] = {}
+        self.values: dict[str, int] = {}  # a page repeats its class values
+
+    def _bits(self, value: str | None) -> int:
+        if not value:
+            return 0
+        bits = self.values.get(value)
+        if bits is None:
+            bits = self.values[value] = token_bits(value)
+        return bits
+
+    def of(self, el) -> tuple[int, int, int, int]:
+        """(depth, own token bits, ancestors' token bits, ancestry bits) of `el`."""
+        chain = []
+        node = el
+        while node is not None and node not in self.known:
+            chain.append(node)
+            node = node.getparent()
+        depth, own, above, ancestry = self.known[node] if node is not None else (-1, 0, 0, 0)
+        for node in reversed(chain):  # from the known ancestor down to `el`
+            above |= own
+            tag = node.tag if isinstance(node.tag, str) else ""
+            own = self._bits(node.get("class")) | self._bits(node.get("id"))
+            if tag in ANCESTORS:
+                ancestry |= 1 << ANCESTORS.index(tag)
+            if is_hidden(node):
+                ancestry |= _HIDDEN_BIT
+            depth += 1
+            self.known[node] = (depth, own, above, ancestry)
+        return self.known[el]
+
+
+def _tag_code(el) -> int:
+    tag = el.tag if isinstance(el.tag, str) else ""
+    return TAGS.index(tag) if tag in TAGS else len(TAGS) - 1
+
+
+def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = False) -> pl.DataFrame:
+    """The table of the page's visible text blocks (one row each, in document order; see the
+    module's docstring) for a tree parse_html gave, trafilatura's body `body` and its recall-mode
+    body `recall` (None: not extracted; the recall columns then repeat the body's). `aligned`:
+    a block's membership is the share of its tokens a token alignment with the body credits
+    (newsclean.cleaners.model.labels.aligned_share: exact, several times body_share's cost)."""
+    markup = _Markup()
+    rows_el: list[Any] = []
+    texts: list[str] = []
+    linked: list[int] = []
+    for el, raw, link in visible_blocks(tree, DROPPED):
+        text = " ".join(raw.split())
+        if text:
+            rows_el.append(el)
+            texts.append(text)
+            linked.append(link)
+    n = len(texts)
+    facts = [markup.of(el) for el in rows_el]
+    parents = [el.getparent() for el in rows_el]
+    container = np.array([id(p) if p is not None else 0 for p in parents], dtype=np.int64)
+    chars = np.fromiter((nonspace_chars(t) for t in texts), dtype=np.float64, count=n)
+    block_words = [words(t) for t in texts]
+    n_words = np.fromiter((len(w) for w in block_words), dtype=np.float64, count=n)
+    if aligned:
+        in_body = aligned_share(texts, body)[0] if n else np.zeros(0)
+        in_recall = aligned_share(texts, recall)[0] if n and recall is not None else in_body
+    else:
+        folded = [" ".join(tokens(t)) for t in texts]
+        in_body = body_share(folded, body)
+        in_recall = body_share(folded, recall) if recall is not None else in_body
+    seen: dict[str, int] = {}
+    for t in texts:
+        seen[t] = seen.get(t, 0) + 1
+    cum = np.cumsum(chars) - chars
+    total = max(float(chars.sum()), 1.0)
+    cols: dict[str, Any] = {
+        "text": texts,
+        "tag": np.fromiter((_tag_code(el) for el in rows_el), dtype=np.int32, count=n),
+        "heading": np.fromiter(((el.tag if isinstance(el.tag, str) else "") in HEADINGS for el in rows_el), dtype=np.int8, count=n),
+        "depth": np.fromiter((f[0] for f in facts), dtype=np.float64, count=n),
+        "chars": chars,
+        "words": n_words,
+        "link_share": np.minimum(np.asarray(linked, dtype=np.float64) / np.maximum(chars, 1.0), 1.0),
+        "sentence_ends": np.fromiter((len(_SENTENCE_END.findall(t)) for t in texts), dtype=np.float64, count=n),
+        "ends_sentence": np.fromiter((ends_sentence(t) for t in texts), dtype=np.int8, count=n),
+        "function_share": np.fromiter((stop_share(w, FUNCTION_WORDS) if w else 0.0 for w in block_words),
+                                      dtype=np.float64, count=n),
+        "digit_share": np.fromiter((len(_DIGIT.findall(t)) / len(t) for t in texts), dtype=np.float64, count=n),
+        "repeats": np.fromiter((seen[t] - 1 for t in texts), dtype=np.float64, count=n),
+        "position": np.arange(n, dtype=np.float64) / max(n - 1, 1),
+        "char_position": cum / total,
+        "in_body": in_body,
+        "in_recall": in_recall,
+    }
+    own = np.fromiter((f[1] for f in facts), dtype=np.int64, count=n)
+    above = np.fromiter((f[2] for f in facts), dtype=np.int64, count=n)
+    ancestry = np.fromiter((f[3] for f in facts), dtype=np.int64, count=n)
+    for i, name in enumerate(CLASS_TOKENS):
+        cols[f"own_{name}"] = ((own >> i) & 1).astype(np.int8)
+        cols[f"above_{name}"] = ((above >> i) & 1).astype(np.int8)
+    for i, name in enumerate(ANCESTORS):
+        cols[f"in_{name}"] = ((ancestry >> i) & 1).astype(np.int8)
+    cols.update(_context(in_body, in_recall, chars, cols["link_share"], container))
+    return pl.DataFrame(cols)
+
+
+def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link_share: np.ndarray,
+             container: np.ndarray) -> dict[str, np.ndarray]:
+    """Where a block sits against trafilatura's choice: its neighbours' membership, whether it lies
+    between the first and the last block of the body, how far from the nearest body block, and the
+    body share of the characters of its container (the element holding its element)."""
+    n = len(in_body)
+    out: dict[str, np.ndarray] = {}
+    padded = np.concatenate([np.full(CONTEXT, -1.0), in_body, np.full(CONTEXT, -1.0)])
+    for k in range(1, CONTEXT + 1):
+        out[f"prev{k}_in_body"] = padded[CONTEXT - k:CONTEXT - k + n]
+        out[f"next{k}_in_body"] = padded[CONTEXT + k:CONTEXT + k + n]
+    link_pad = np.concatenate([[-1.0], link_share, [-1.0]])
+    out["prev_link_share"], out["next_link_share"] = link_pad[:n], link_pad[2:]
+    member = np.flatnonzero(in_body >= 0.5)
+    index = np.arange(n)
+    if len(member):
+        out["inside_body_span"] = ((index >= member[0]) & (index <= member[-1])).astype(np.int8)
+        nearest = np.searchsorted(member, index)
+        before = np.abs(index - member[np.maximum(nearest - 1, 0)])
+        after = np.abs(member[np.minimum(nearest, len(member) - 1)] - index)
+        out["body_distance"] = np.minimum(before, after).astype(np.float64)
+    else:
+        out["inside_body_span"] = np.zeros(n, dtype=np.int8)
+        out["body_distance"] = np.full(n, float(n))
+    recall_member = np.flatnonzero(in_recall >= 0.5)
+    out["inside_recall_span"] = (((index >= recall_member[0]) & (index <= recall_member[-1])).astype(np.int8)
+                                 if len(recall_member) else np.zeros(n, dtype=np.int8))
+    body_sums = np.concatenate([[0.0], np.cumsum(in_body * chars)])
+    char_sums = np.concatenate([[0.0], np.cumsum(chars)])
+    for width in WINDOWS:  # the body share of the characters around the block (itself included)
+        lo, hi = np.maximum(index - width, 0), np.minimum(index + width + 1, n)
+        out[f"near{width}_in_body"] = (body_sums[hi] - body_sums[lo]) / np.maximum(char_sums[hi] - char_sums[lo], 1.0)
+    span_chars = np.cumsum(chars) - chars  # characters before the block
+    if len(member):  # characters between the block and the body's span, before it (< 0) or after it (> 0)
+        start, end = span_chars[member[0]], span_chars[member[-1]] + chars[member[-1]]
+        gap = np.where(span_chars < start, span_chars + chars - start, np.where(span_chars >= end, span_chars - end, 0.0))
+        out["span_gap"] = gap / max(float((in_body * chars).sum()), 1.0)
+    else:
+        out["span_gap"] = np.zeros(n)
+    body_chars = float((in_body * chars).sum())
+    out["page_body_share"] = np.full(n, body_chars / max(float(chars.sum()), 1.0))
+    if n:
+        _, group, counts = np.unique(container, return_inverse=True, return_counts=True)
+        group_chars = np.bincount(group, weights=chars)
+        group_body = np.bincount(group, weights=in_body * chars)
+        group_links = np.bincount(group, weights=link_share * chars)
+        out["container_in_body"] = group_body[group] / np.maximum(group_chars[group], 1.0)
+        out["container_link_share"] = group_links[group] / np.maximum(group_chars[group], 1.0)
+        out["container_blocks"] = counts[group].astype(np.float64)
+    else:
+        out["container_in_body"] = out["container_link_share"] = out["container_blocks"] = np.zeros(0)
+    return out
+
+
+FEATURES_EXCLUDED = ("text",)
+
+
+def feature_names(table: pl.DataFrame) -> list[str]:
+    """The table's numeric feature columns (every column but the text)."""
+    return [c for c in table.columns if c not in FEATURES_EXCLUDED]
+
+
+def recall_body(tree, url: str | None = None) -> str:
+    """trafilatura's recall-mode body of the page (favor_recall=True, as extract_html asks for it
+    when the balanced body is under half the page), "" when it finds none or fails."""
+    from trafilatura import bare_extraction
+
+    from newsclean.cleaners import readability_gate, xpath_gate
+
+    with readability_gate.gated(), xpath_gate.gated():
+        try:
+            doc = bare_extraction(tree, url=url, include_comments=False, favor_recall=True)
+        except Exception:  # noqa: BLE001 (trafilatura bugs on odd markup: no recall body)
+            return ""
+    return (doc.text or "").strip() if doc is not None else ""
