@@ -52,7 +52,7 @@ _WEB_ALIASES = {"iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252
                 "l1": "cp1252", "us-ascii": "cp1252", "ascii": "cp1252", "x-user-defined": "cp1252",
                 "iso_8859-1": "cp1252", "windows-1252": "cp1252"}
 
-_DROP = ("script", "style", "noscript", "template", "svg", "iframe", "head", "object", "canvas", "button", "select", "form")
+INVISIBLE_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "head", "object", "canvas", "button", "select", "form")
 _BLOCK = frozenset("""address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure footer
     h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot td th tr ul title""".split())
 
@@ -150,7 +150,7 @@ def utf8_source(data: bytes, encoding: str) -> bytes | None:
     return data if encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8) else None
 
 
-def visible_blocks(tree, drop: tuple[str, ...] = _DROP) -> list[tuple[Any, str, int]]:
+def visible_blocks(tree, drop: tuple[str, ...] = INVISIBLE_TAGS) -> list[tuple[Any, str, int]]:
     """The page's visible text cut where visible_text cuts it (at the start and end of every
     block-level element, and around an image's alt text), in document order: per piece, the
     element whose text it is (the innermost block-level element open there, or the <img> of an alt

@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from newsclean.cleaners.corpus import tokens
-from newsclean.cleaners.extract_html import _DROP, nonspace_chars, visible_blocks
+from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
 
@@ -73,7 +73,7 @@ _SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
 # what visible_text leaves out but a page's blocks keep: a whole page can sit inside a <form>
 # (ASP.NET pages), or, in broken markup, inside a <button> left open; the in_form and in_button
 # flags tell their blocks apart
-DROPPED = tuple(tag for tag in _DROP if tag not in ("form", "button"))
+DROPPED = tuple(tag for tag in INVISIBLE_TAGS if tag not in ("form", "button"))
 CONTEXT = 2  # neighbours on each side whose trafilatura membership is a feature
 WINDOWS = (5, 20)  # blocks on each side whose body share of characters is a feature
 
