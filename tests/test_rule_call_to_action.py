@@ -130,6 +130,10 @@ CALLS_TO_ACTION = [
         'We will never share your email address.',
         'We respect your privacy. Unsubscribe at any time.',
         'Join our weekly gardening newsletter',
+        'Be the first to hear about our spring workshops.',
+        'Keep up with the latest in urban cycling',
+        'Receive weekly recipes, delivered to your inbox',
+        'Help us spread the word about the festival!',
     ], ['middle', 'after']),
     # share and comment buttons in other languages
     ([
@@ -172,6 +176,8 @@ LOOK_ALIKES = [
     "Jetzt müssen sich alle Bürger bis zum Jahresende neu anmelden, sagte der Bürgermeister am Dienstag.",
     "Most young people follow the news on TikTok rather than on television, the survey found.",
     "We will never sell our farm to the developers, the family said after the council meeting.",
+    "Residents who want to keep up with the roadworks can check the council's map, which is updated daily.",
+    "Being the first to know about a recall matters, the safety agency said, and it urged owners to register.",
 ]
 
 

@@ -19,7 +19,10 @@ _OPENINGS = re.compile(
       | don'?t\ miss | support\ (?:our|independent|local) | become\ a\ (?:member|subscriber|supporter) | donate\ (?:now|today)
       | we\ want\ to\ hear | we'?d\ love\ to\ hear | do\ you\ have\ (?:a\ story|information|news) | want\ more
       | to\ (?:receive|get)\ [\w\s]{0,30}(?:newsletter|alerts|updates) | enter\ your\ e-?mail
-      | get\ [\w\s'’]{0,40}\b(?:in|to)\ your\ inbox
+      | (?:get|receive)\ [\w\s'’,]{0,40}\b(?:in|to)\ your\ inbox
+      # a newsletter's pitch: "Be the first to know about new openings", "Keep up with the latest in design"
+      | be\ the\ first\ to\ (?:know|hear|find\ out|get)\b | keep\ up\ (?:to\ date\ )?with\ (?:the\ latest|all\ the\ latest|our)\b
+      | stay\ (?:up\ to\ date|in\ the\ loop)\b | help\ (?:me|us)\ spread\ the\ word\b
       | (?:our|quality|independent|local)\ journalism\ (?:needs|depends\ on|relies\ on)\ (?:you|your)
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
       | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
