@@ -30,7 +30,7 @@ from newsclean.cleaners.types import Span
 # are left out: trafilatura already chose the body region, and the lists and tables in it are content.
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
-    "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "button_label", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
+    "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
     "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice",
 })
 # Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).

@@ -227,9 +227,27 @@ def test_a_german_comment_count_closes_the_article():
                                   "Loading prices for your region…", "Learn more >>", "Read the full review →",
                                   # a business site's buttons
                                   "Add to cart", "View your cart", "Get a Free Quote", "Request an estimate",
-                                  "Schedule a Consultation", "Book a demo", "Start your free trial", "Try it for free"])
+                                  "Schedule a Consultation", "Book a demo", "Start your free trial", "Try it for free",
+                                  # with where they lead: a shop, a phone number, a screen reader's "Links to"
+                                  "Enrol Now", "Order today!", "Request a demo (800) 555-0199", "Start your 14-day free trial",
+                                  "Claim your free consultation", "View pricing", "See Plans and Pricing", "Download the whitepaper",
+                                  "Grab your free checklist", "Book your tickets", "Visit the store", "Check Price - Walmart",
+                                  "Buy the Kettle Pro on Amazon", "Try Notewise for free", "Shop Alder & Pine Today",
+                                  "See Deals Links to Example Travel", "Get a Quote (212) 555-0147"])
 def test_shop_buttons_and_loaders_are_navigation(line):
     assert kind_of(line, "middle") == "navigation"
+
+
+# The article's own imperatives: a how-to's steps and headings, a sentence offering a deadline
+@pytest.mark.parametrize("line", ["Get quotes from at least three movers", "Download the app and pair it with the camera",
+                                  "Book the venue at least a year ahead", "Check the price history before you buy",
+                                  "Start with the basics", "Order matters when you layer skincare",
+                                  "Try a variety of drinks high in potassium.",
+                                  "Apply now to get the discount before the offer ends next week.",
+                                  "Compare the two plans side by side before signing up for either one."])
+def test_an_articles_own_imperatives_are_no_buttons(line):
+    from newsclean.cleaners.rules.navigation import footer_link
+    assert alone(footer_link, line) is None
 
 
 @pytest.mark.parametrize("line", ["Buy now, pay later schemes are growing fast, the regulator said on Tuesday.",

@@ -33,7 +33,6 @@ RULES: tuple[Rule, ...] = (
     navigation.category_counts,
     navigation.footer_link,
     call_to_action.reader_engagement,
-    call_to_action.button_label,
     consent.cookie_consent,
     site_notice.site_notice,
     caption.credited_caption,  # before end_credit: the whole line, not just its credit

@@ -96,17 +96,29 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
                  r"|paid\ (?:content|post|partnership)|sort(?:ed)?\ by(?::?\ \w+)?"
                  r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette"
-                 # a shop's or booking site's buttons
-                 r"|(?:(?:buy|shop|book|order|reserve)\ (?:it\ )?now|check\ (?:the\ )?(?:latest\ )?price|(?:view|see)\ (?:the\ )?(?:deal|price)s?"
-                 r"|track\ price|compare\ prices|get\ (?:the\ )?(?:deal|recipe)|read\ (?:the\ )?full\ review"
+                 # a shop's or booking site's buttons ("Shop Gucci Now", "Check Price - Walmart", "Get the
+                 # Catan Board Game on Amazon"), and a business site's ("Apply Now", "Request a Quote",
+                 # "Start your 7-day free trial", "Download the Report")
+                 r"|(?:(?:apply|buy|shop|book|order|reserve|subscribe|register|enrol{1,2}|donate|join|sign\ up|start|try|get\ started"
+                 r"|call|download|install|claim|grab|unlock|upgrade)\ (?:it\ )?(?:now|today)"
+                 r"|(?:shop|try|buy|order|book|get)\ (?:[\w'’&.-]+\ ){1,3}(?:now|today)"
+                 r"|(?:check|see|view|compare)\ (?:the\ )?(?:latest\ |current\ |best\ )?prices?(?:\s*[-–|:]\s*[\w.'’&-]+(?:\ [\w.'’&-]+){0,2})?"
+                 r"|(?:see|view|compare|shop)\ (?:all\ |our\ |the\ |latest\ )?(?:deals?|packages|plans\ (?:and|&)\ pricing|pricing|offers)"
+                 r"|(?:get|buy|shop|order|see|view|check)(?:\ [\w'’&.()-]+){0,8}\ (?:on|at|from|via)\ (?:amazon|walmart|target|best\ buy|ebay"
+                 r"|etsy|home\ depot|lowe'?s|wayfair|costco|rei|sephora|ulta|zappos|nordstrom|macy'?s)(?:\.com)?"
+                 r"|track\ price|get\ (?:the\ )?(?:deal|recipe)|read\ (?:the\ )?full\ review"
                  r"|watch\ (?:the\ )?(?:video\ )?review|learn\ more|more\ details|get\ started"
-                 # a business site's buttons
-                 r"|(?:add\ to|view|go\ to)\ (?:your\ )?(?:cart|basket|bag|wish\ ?list)"
-                 r"|(?:get|request)\ (?:an?\ |your\ )?(?:free\ )?(?:quote|estimate)"
-                 r"|(?:book|schedule|request)\ (?:a\ |your\ )?(?:free\ )?(?:demo|call|consultation|appointment)"
-                 r"|start\ (?:your\ )?(?:free\ )?trial|try\ (?:it\ )?(?:for\ )?free"
+                 r"|(?:add\ to|view|go\ to)\ (?:your\ )?(?:cart|basket|bag|wish\ ?list)|(?:go\ to|visit)\ (?:the\ )?(?:website|site|store|shop)"
+                 r"|(?:get|request|book|schedule|claim|see)\ (?:an?\ |my\ |your\ )?(?:free\ |instant\ )?(?:quote|estimate|demo|call|consultation|appointment)s?"
+                 r"(?:\ (?:now|today|here))?"
+                 r"|(?:start|begin|get|try|claim)\ (?:a\ |my\ |your\ |the\ )?(?:(?:free|\d+-day)\ (?:\w+\ ){0,2})?trial"
+                 r"(?:\ (?:of|with|for)\ [\w'’&.-]+(?:\ [\w'’&.-]+){0,3})?"
+                 r"|try\ (?:[\w'’&.-]+\ ){0,3}(?:for\ )?free|(?:get|buy|book)\ (?:your\ )?tickets"
+                 r"|(?:access|download|get|grab|claim)\ (?:the|our|your|my)\ (?:free\ )?(?:e-?book|checklist|template|report"
+                 r"|white\ ?paper|toolkit|cheat\ sheet|freebie)"
                  r"|(?:jetzt\ |hier\ |buch\ |online\ )?(?:bestellen|kaufen)|dowiedz\ się\ więcej|en\ savoir\ plus|más\ información)"
-                 r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?)?[.!]?")
+                 # where it leads: "... at AJ Madison", a phone number, a screen reader's "Links to <site>"
+                 r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?|\s*\(?\+?\d[\d\s().-]{6,}\d|\ links?\ to\ \S+(?:\ \S+){0,3})?[.!]*")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
