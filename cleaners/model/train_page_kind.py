@@ -172,6 +172,7 @@ def text_rows(devset: Path, line_folds: Path | None = None, log=print) -> PageRo
 
 
 def save_rows(rows: PageRows, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, X=rows.X, kind=rows.kind, group=rows.group, ids=rows.ids,
                         names=np.array(rows.names))
 
