@@ -109,7 +109,8 @@ def fragments_by_text(html_rows: tpk.PageRows, html_report: dict, text_cache: Pa
     for f in result["fragment_pages"]:
         print(f"  {f['id']:24s} {f['kind']:14s} P {f['p']:.4f} named {f['named']}")
     print(f"HTML path with fragments by text: recall {result['recall']:.4f} at precision {result['precision']:.4f} "
-          f"({result['articles_flagged']} of {int((y == 0).sum())} articles flagged)")
+          f"({result['articles_flagged']} of {int((y == 0).sum())} articles flagged); target "
+          f"{'met' if result['recall'] >= 0.90 and result['precision'] >= tpk.TARGET_PRECISION else 'not met'}")
     return result
 
 
