@@ -36,7 +36,7 @@ from newsclean.cleaners.metadata import date_ranker
 from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.metadata.title_ranker import PageTitles, choose_title, page_titles_evidence
 from newsclean.cleaners.page_features import page_features
-from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, shell_reason
+from newsclean.cleaners.page_kind import SHELL_MAX_CHARS, is_whole_page, shell_reason
 from newsclean.cleaners.rules.prefilter import Prefilter
 from newsclean.cleaners.types import DocumentError
 
@@ -277,6 +277,10 @@ class HtmlExtraction:
     # markup, URL and trafilatura's body, read by newsclean.cleaners.page_kind.kind_reason; empty
     # unless extract_html was asked for it (page_kind=True)
     page: tuple[float, ...] = ()
+    # the page's visible text (visible_text) when `page` says it is not a whole page (a fragment, a
+    # hand-made page: page_kind.is_whole_page), which the HTML model does not judge: the text
+    # path's page-kind model judges this text instead (newsclean.cleaners.pipeline)
+    fragment_text: str | None = None
 
     @property
     def fallback(self) -> bool:
@@ -697,7 +701,8 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
     pauses during the page (_gc_paused); trafilatura skips readability where it cannot be chosen
     (readability_gate) and its regular-expression XPaths run as Python loops (xpath_gate).
     `page_kind`: also measure what kind of page it is (HtmlExtraction.page, for
-    newsclean.cleaners.page_kind.kind_reason; ~5 ms a page, so only when asked)."""
+    newsclean.cleaners.page_kind.kind_reason, and a fragment's visible text, fragment_text; ~5 ms
+    a page, so only when asked)."""
     with _gc_paused(), readability_gate.gated(), xpath_gate.gated():
         return _extract_html(data, url=url, header=header, page_kind=page_kind)
 
@@ -748,6 +753,9 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     published = date_ranker.published_date(tree, page_url, doc.date, jsonld=jsonld)
     features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
                              dated=published is not None, authored=bool(doc.author)) if page_kind else ()
+    fragment = None
+    if page_kind and not is_whole_page(features):
+        fragment = visible if visible is not None else visible_text(tree)
     candidates = [text for text in (body, visible) if text is not None]
     short = any(nonspace_chars(text) < SHELL_MAX_CHARS for text in candidates)
     return HtmlExtraction(
@@ -764,4 +772,5 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
         visible=visible,
         shell=shell_reason(tree) if short else None,
         page=features,
+        fragment_text=fragment,
     )

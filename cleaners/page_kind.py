@@ -102,7 +102,8 @@ KIND_SETTING = "quarantine_non_articles"
 COUNT_MIN = 3  # a count under this is not worth saying ("a listing of 2 teasers")
 # The model judges a page as a site serves it: a head of metadata, scripts and styles, and a body of
 # many elements (all but 9 of the 1,395 dev pages have both). A fragment (an export's rendered body
-# HTML) or a hand-made page has neither, lies outside what the model learnt, and stays an article.
+# HTML) or a hand-made page has neither and lies outside what the model learnt: the pipeline judges
+# its visible text with the text path's model instead (extract_html's fragment_text, TEXT_MODEL).
 WHOLE_PAGE_HEAD = 5  # <meta>, <link>, <script>, <style> and <base> elements
 WHOLE_PAGE_ELEMENTS = 50
 
@@ -172,8 +173,8 @@ def _reason(what: str, p: float) -> str:
 
 
 def kind_reason(features: tuple[float, ...]) -> str | None:
-    """Why an HTML page is not an article, naming its kind, or None (an article, a fragment, or no
-    features). A whole page (is_whole_page) is not one when the page-kind model's P(not an article)
+    """Why an HTML page is not an article, naming its kind, or None (an article, a fragment: judged
+    by its text instead, or no features). A whole page (is_whole_page) is not one when the page-kind model's P(not an article)
     reaches the threshold chosen by cross-validation (page_kind.json)."""
     if not features or not is_whole_page(features):
         return None

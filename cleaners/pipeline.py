@@ -76,6 +76,19 @@ def text_page_features_steps(text: str, settings: Settings, meta: dict | None = 
     return (yield from _decided_text_steps(lines, settings, meta, True))[1]
 
 
+def text_kind_steps(text: str, settings: Settings, meta: dict | None = None) -> Steps[str | None]:
+    """Why a text is not an article by the text path's page-kind model (text_kind_reason, with the
+    text path's features and KindRequest, so a batch's texts are scored together), or None: also
+    when the text path finds no article body in it, or no line model scores."""
+    try:
+        features = yield from text_page_features_steps(text, settings, meta)
+    except DocumentError:  # no body: nothing for the model to judge
+        return None
+    if features is None:
+        return None
+    return text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
+
+
 def _decided_text_steps(lines: list[str], settings: Settings, meta: dict | None,
                         features: bool) -> Steps[tuple[Decision, tuple[float, ...] | None]]:
     """The text path's decision and, when `features` is asked and the line model scores, the
@@ -199,10 +212,13 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
             notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
         elif ext.mode != "trafilatura":
             notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
-        # a page that is not an article (newsclean.cleaners.page_kind.kind_reason) is quarantined with
-        # its kind before it is cleaned; one with an access notice is cleaned first, so that a notice
-        # page (a bot check, an error page) keeps its own reason
+        # a page that is not an article (newsclean.cleaners.page_kind.kind_reason; a fragment, which
+        # the HTML model does not judge, by its visible text on the text path's model) is
+        # quarantined with its kind before it is cleaned; one with an access notice is cleaned
+        # first, so that a notice page (a bot check, an error page) keeps its own reason
         kind = kind_reason(ext.page) if settings.quarantine_non_articles else None
+        if kind is None and settings.quarantine_non_articles and ext.fragment_text is not None:
+            kind = yield from text_kind_steps(ext.fragment_text, settings, meta)
         if kind is not None and notice_reason([ext.title or "", *ext.text.splitlines()]) is None:
             raise DocumentError("decide", kind)
         with _notice_page_said(ext.text, ext.title):

@@ -59,7 +59,7 @@ class Settings(BaseModel):
     # an article is quarantined with its kind; off (the default), every page is cleaned as an
     # article. Off by default: at the model's threshold ~3% of the dev set's articles (guides,
     # glossaries) and ~5% of trafilatura's evaluation articles would be quarantined (bench/RESULTS.md).
-    quarantine_non_articles: bool = Field(False, description="quarantine a page that is not an article (a listing of teasers, a forum thread, a product, category, service or documentation page), with its kind: an HTML page judged from its markup, a text from its lines' shapes")
+    quarantine_non_articles: bool = Field(False, description="quarantine a page that is not an article (a listing of teasers, a forum thread, a product, category, service or documentation page), with its kind: an HTML page judged from its markup (a fragment of HTML from its visible text's lines), a text from its lines' shapes")
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = Field(3, description="a line in this many documents counts as a template")
     # Output: lines.parquet holds every document's normalised lines, which removed.parquet's

@@ -172,6 +172,7 @@ def text_rows(devset: Path, line_folds: Path | None = None, log=print) -> PageRo
 
 
 def save_rows(rows: PageRows, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, X=rows.X, kind=rows.kind, group=rows.group, ids=rows.ids,
                         names=np.array(rows.names))
 
@@ -237,15 +238,22 @@ def _auc(p: np.ndarray, y: np.ndarray) -> float:
     return float((ranks[pos].sum() - pos.sum() * (pos.sum() + 1) / 2) / (pos.sum() * (~pos).sum()))
 
 
-def cross_validate(rows: PageRows, folds: int = FOLDS, seed: int = SEED) -> dict:
+def cross_validate(rows: PageRows, folds: int = FOLDS, seed: int = SEED, also: PageRows | None = None) -> dict:
     """Out-of-fold P(not an article) and kinds, folds by site; the threshold chosen on them and
-    the recall, precision and per-kind recall it gives."""
+    the recall, precision and per-kind recall it gives. `also`: other rows with the same features
+    (pages described another way), each scored by the model of its site's fold, which trains on
+    `rows` only: report["also_oof"] and ["also_kind"], not judged ones at 0."""
     fold = np.array([fold_of_group(g, folds) for g in rows.group])
+    also_fold = np.array([fold_of_group(g, folds) for g in also.group]) if also is not None else None
     y = rows.y
     proba = np.zeros((len(y), len(CLASSES)))
+    also_proba = np.zeros((len(also.kind) if also is not None else 0, len(CLASSES)))
     for k in range(folds):
         test, train = fold == k, fold != k
-        proba[test] = _fit_rows(rows, train, seed).predict(rows.X[test], num_threads=1)
+        model = _fit_rows(rows, train, seed)
+        proba[test] = model.predict(rows.X[test], num_threads=1)
+        if also is not None and (also_fold == k).any():
+            also_proba[also_fold == k] = model.predict(also.X[also_fold == k], num_threads=1)
     # a page the pipeline does not judge (PageRows.judged) stays an article
     p = np.where(rows.judged, 1.0 - proba[:, 0], 0.0)
     kind_pred = np.array(PAGE_TYPES)[proba[:, 1:].argmax(axis=1)]
@@ -269,6 +277,9 @@ def cross_validate(rows: PageRows, folds: int = FOLDS, seed: int = SEED) -> dict
         report["kind_named"][kind] = round(float((kind_pred[named] == kind).mean()), 4) if named.any() else None
     report["oof"] = p
     report["oof_kind"] = kind_pred
+    if also is not None:
+        report["also_oof"] = np.where(also.judged, 1.0 - also_proba[:, 0], 0.0)
+        report["also_kind"] = np.array(PAGE_TYPES)[also_proba[:, 1:].argmax(axis=1)]
     return report
 
 
