@@ -9,6 +9,10 @@ go to bench/out/cv/TAG/ (fold0, fold1, model.jsonl, pipeline.jsonl). Stage boost
 bench/out/cv/fitcache by a hash of their training data, so a title-only change retrains only the
 title models. NC_TT sets the saved folds' title_threshold (default: the packaged default); NC_SEED
 the training seed (LightGBM's bagging and feature sampling; default: newsclean.cleaners.model.train.SEED).
+NC_STUDENT="STAGE1,STAGE2[,LEARNING_RATE[,NUM_LEAVES]]" trains a different student chain (its trees
+per stage and, optionally, its learning rate and leaves; the teacher bag unchanged), and
+NC_TITLE_ROUNDS="TITLE,TITLE_GATE" the headline ranker's and gate's trees per bag member: the
+speed/accuracy frontier of a leaner model, measured without editing train.py.
 bench/cv_seeds.py runs this over several seeds.
 """
 import sys
@@ -34,8 +38,37 @@ def _cached_fit(X, y, w, rounds, names, params=None):
     f.parent.mkdir(parents=True, exist_ok=True); b.save_model(str(f))
     return b
 tr._fit = _cached_fit
+_orig_fit_title = tr._fit_title
+def _cached_fit_title(XT, ty, keep, doc_of_row):
+    # the headline models read the teacher's body map only: a student variant reuses them
+    h = hashlib.sha1(XT.tobytes() + ty.tobytes() + keep.tobytes() + doc_of_row.tobytes()
+                     + repr((tr.ROUNDS["title"], tr.ROUNDS["title_gate"], tr.PARAMS, tr.TITLE_PARAMS, tr.BAG)).encode()).hexdigest()
+    d = (Path(__file__).resolve().parent / "out" / "cv" / "fitcache")
+    files = {n: d/f"{h}-{n}.txt" for n in ("title", "title_gate")}
+    if all(f.exists() for f in files.values()):
+        return {n: lgb.Booster(model_file=str(f)) for n, f in files.items()}
+    out = _orig_fit_title(XT, ty, keep, doc_of_row)
+    d.mkdir(parents=True, exist_ok=True)
+    for n, f in files.items():
+        out[n].save_model(str(f))
+    return out
+tr._fit_title = _cached_fit_title
 if os.environ.get("NC_SEED"):
     tr.PARAMS["seed"] = int(os.environ["NC_SEED"])
+if os.environ.get("NC_STUDENT"):
+    _s = os.environ["NC_STUDENT"].split(",")
+    tr.STUDENT_ROUNDS = {"stage1": int(_s[0]), "stage2": int(_s[1])}
+    # the student is the one booster fitted with the cross-entropy objective (soft targets)
+    _student = {k: t(v) for (k, t), v in zip((("learning_rate", float), ("num_leaves", int)), _s[2:])}
+    _fit_base = tr._fit
+    def _student_fit(X, y, w, rounds, names, params=None):
+        if params and params.get("objective") == "cross_entropy":
+            params = dict(params, **_student)
+        return _fit_base(X, y, w, rounds, names, params)
+    tr._fit = _student_fit
+if os.environ.get("NC_TITLE_ROUNDS"):
+    _t = os.environ["NC_TITLE_ROUNDS"].split(",")
+    tr.ROUNDS = dict(tr.ROUNDS, title=int(_t[0]), title_gate=int(_t[1]))
 tag = sys.argv[1]; what = sys.argv[2:]  # train / model / pipeline
 out = Path(__file__).resolve().parent / "out" / "cv" / tag
 pages = tr.load_jsonl(tr.DEVSET/"pages.jsonl.gz")
