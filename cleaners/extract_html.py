@@ -707,6 +707,18 @@ def extract_html(data: bytes | str, *, url: str | None = None, header: str | Non
         return _extract_html(data, url=url, header=header, page_kind=page_kind)
 
 
+def recall_mode_body(tree, url: str | None) -> str:
+    """trafilatura's recall-mode body of the page (favor_recall=True), "" when it finds none or
+    fails on odd markup. Callers run it inside extract_html's gates (readability_gate, xpath_gate)."""
+    from trafilatura import bare_extraction
+
+    try:
+        doc = bare_extraction(tree, url=url, include_comments=False, favor_recall=True)
+    except Exception:  # noqa: BLE001 (trafilatura bugs on odd markup: no recall body)
+        return ""
+    return (doc.text or "").strip() if doc is not None else ""
+
+
 def _extract_html(data: bytes | str, *, url: str | None, header: str | None, page_kind: bool = False) -> HtmlExtraction:
     from trafilatura import bare_extraction
 
@@ -738,11 +750,7 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     if body and nonspace_chars(body) < RECALL_BELOW * page:
         # The balanced mode kept under half the page's text: ask the recall mode, and take its body
         # when it finds clearly more (its extra text is what the balanced mode cut).
-        try:
-            wider = bare_extraction(tree, url=page_url, include_comments=False, favor_recall=True)
-        except Exception:
-            wider = None
-        wider_body = (wider.text or "").strip() if wider is not None else ""
+        wider_body = recall_mode_body(tree, page_url)
         if nonspace_chars(wider_body) > RECALL_GAIN * nonspace_chars(body):
             body, mode = wider_body, "trafilatura recall mode"
     # trafilatura kept (almost) nothing of the page: its visible text is a candidate body too

@@ -26,8 +26,9 @@ import numpy as np
 import polars as pl
 
 from newsclean.cleaners.corpus import tokens
-from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, visible_blocks
+from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, recall_mode_body, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
+from newsclean.cleaners.page_features import HEADING_TAGS
 from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
 
 # Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
@@ -64,7 +65,8 @@ def is_hidden(el) -> bool:
     style = get("style")
     return (get("hidden") is not None or get("aria-hidden") == "true"
             or (style is not None and _HIDDEN_STYLE.search(style) is not None))
-HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
 TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span", "a", "blockquote", "dd", "dt",
         "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
@@ -245,7 +247,7 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     cols: dict[str, Any] = {
         "text": texts,
         "tag": np.fromiter((_tag_code(el) for el in rows_el), dtype=np.int32, count=n),
-        "heading": np.fromiter(((el.tag if isinstance(el.tag, str) else "") in HEADINGS for el in rows_el), dtype=np.int8, count=n),
+        "heading": np.fromiter(((el.tag if isinstance(el.tag, str) else "") in HEADING_TAGS for el in rows_el), dtype=np.int8, count=n),
         "depth": np.fromiter((f[0] for f in facts), dtype=np.float64, count=n),
         "chars": chars,
         "words": n_words,
@@ -336,15 +338,9 @@ def feature_names(table: pl.DataFrame) -> list[str]:
 
 
 def recall_body(tree, url: str | None = None) -> str:
-    """trafilatura's recall-mode body of the page (favor_recall=True, as extract_html asks for it
-    when the balanced body is under half the page), "" when it finds none or fails."""
-    from trafilatura import bare_extraction
-
+    """extract_html.recall_mode_body (as extract_html asks for it when the balanced body is under
+    half the page) under the same gates."""
     from newsclean.cleaners import readability_gate, xpath_gate
 
     with readability_gate.gated(), xpath_gate.gated():
-        try:
-            doc = bare_extraction(tree, url=url, include_comments=False, favor_recall=True)
-        except Exception:  # noqa: BLE001 (trafilatura bugs on odd markup: no recall body)
-            return ""
-    return (doc.text or "").strip() if doc is not None else ""
+        return recall_mode_body(tree, url)

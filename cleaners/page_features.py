@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Collection
 from urllib.parse import urlsplit
 
 from lxml import etree
@@ -112,8 +113,7 @@ _LONG_NUMBER = re.compile(r"\d{5,}")
 _DIGIT = re.compile(r"\d")
 _LINK_TEXT = etree.XPath("//body//a//text()")
 _HEAD_TAGS = frozenset(("meta", "link", "script", "style", "base"))  # what a served page's <head> holds
-_HEADING_TUPLE = ("h1", "h2", "h3", "h4", "h5", "h6")
-_HEADINGS = frozenset(_HEADING_TUPLE)
+HEADING_TAGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _COUNTED = {"article": "n_article", "time": "n_time", "h1": "n_h1", "h2": "n_h2", "h3": "n_h3", "h4": "n_h4",
             "li": "n_li", "a": "n_a", "img": "n_img", "p": "n_p", "form": "n_form", "input": "n_input",
             "button": "n_button", "select": "n_select", "table": "n_table", "pre": "n_pre", "code": "n_code",
@@ -236,7 +236,7 @@ def _text_chars(nodes: list[str]) -> int:
     return _nonspace("".join(nodes))
 
 
-def _outer_chars(elements: list, tags: tuple[str, ...]) -> int:
+def _outer_chars(elements: list, tags: Collection[str]) -> int:
     """Non-space characters of the text of `elements`, each of tags `tags`, but those inside
     another of them (a table in a table's cell), whose text the outer one already holds."""
     return sum(_nonspace(_STRING(el)) for el in elements if next(el.iterancestors(*tags), None) is None)
@@ -249,7 +249,7 @@ def _text_blocks(mains: list, headings: list, cells: list, page: int, f: list[fl
     is prose; a listing's main block is its teasers' links)."""
     if not page:
         return
-    f[INDEX["heading_chars_share"]] = min(1.0, _outer_chars(headings, _HEADING_TUPLE) / page)
+    f[INDEX["heading_chars_share"]] = min(1.0, _outer_chars(headings, HEADING_TAGS) / page)
     f[INDEX["td_chars_share"]] = min(1.0, _outer_chars(cells, ("td",)) / page)
     main, chars = None, 0
     for el in mains:
@@ -339,7 +339,7 @@ def page_features(tree, url: str | None, body: str, page: int, *, title: str | N
                 f[INDEX["n_input_fields"]] += 1
         elif tag == "option":
             f[INDEX["n_option"]] += 1
-        if tag in _HEADINGS:
+        if tag in HEADING_TAGS:
             headings.append(el)
             if tag != "h1" and (next(el.iter("a"), None) is not None or next(el.iterancestors("a"), None) is not None):
                 f[INDEX["n_linked_headings"]] += 1

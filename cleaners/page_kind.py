@@ -192,6 +192,7 @@ def _text_kind_text(kind: str, f: tuple[float, ...]) -> str:
 
     return _kind_phrase(kind, teasers=int(text_feature(f, "n_headlines")), posts=int(text_feature(f, "stamps")))
 
+
 def text_kind_reason(features: tuple[float, ...] | None, scored: tuple[float, str] | None = None) -> str | None:
     """Why a text (the text path's page, text_page_features) is not an article, naming its kind,
     or None: the text page-kind model's P(not an article) under its cross-validated threshold

@@ -962,7 +962,6 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     return _with_title_columns(X2, r, T)
 
 
-
 def _with_title_columns(X2: np.ndarray, r: np.ndarray, T: np.ndarray) -> np.ndarray:
     """np.hstack([X2[r], T]) written into one array: X2's rows are copied once."""
     out = np.empty((len(r), X2.shape[1] + T.shape[1]), dtype=np.result_type(X2.dtype, T.dtype))
@@ -971,6 +970,7 @@ def _with_title_columns(X2: np.ndarray, r: np.ndarray, T: np.ndarray) -> np.ndar
     np.take(X2, r, axis=0, out=out[:, :X2.shape[1]], mode="clip")
     out[:, X2.shape[1]:] = T
     return out
+
 
 def _doc_medians(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """np.median of each document's values (float32 values: the float32 median np.median gives)."""

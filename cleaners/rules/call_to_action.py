@@ -109,5 +109,3 @@ def reader_engagement(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 25 and _OPENINGS.search(line.text):
         return whole_line("call_to_action", "reader_engagement")
     return None
-
-

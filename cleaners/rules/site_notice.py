@@ -113,7 +113,7 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
     if not site_voice and not _WRITER_VOICE.search(text):
         return None
-    if site_voice and _DISCLOSURE.search(text) or _WRITER_EARNS.search(text):
+    if (site_voice and _DISCLOSURE.search(text)) or _WRITER_EARNS.search(text):
         return whole_line("boilerplate", "site_notice")
     if (READER_ADDRESS.search(text) or _ASKS_READER.search(text)) \
             and (_SUBSCRIBE_APPEAL.search(text) or (site_voice and _APPEAL.search(text))):
