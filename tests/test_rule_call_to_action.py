@@ -197,3 +197,38 @@ def test_a_german_headline_starting_with_jetzt_is_no_button():
 
     assert alone(reader_engagement, "Jetzt müssen sich alle Bürger anmelden") is None
 
+
+
+# Share and like bars, "if you enjoyed this article" and "never miss" pitches in the other languages
+@pytest.mark.parametrize("line", [
+    "Like this:", "Gefällt mir:", "Teilen mit:", "J'aime ça :", "Me gusta esto:", "Mi piace:", "Vind ik leuk:", "Lubię to:",
+    "Den Beitrag mit Freunden teilen:", "Artikel teilen/drucken:",
+    "If you enjoyed reading this story, please consider a small donation.",
+    "Wenn dir dieser Beitrag gefallen hat, freuen wir uns über eine Spende.",
+    "Si te ha gustado este artículo, compártelo con tus amigos.",
+    "Se ti è piaciuto questo articolo, condividilo.",
+    "Se você gostou deste artigo, assine a nossa newsletter.",
+    "Jeśli spodobał ci się ten artykuł, udostępnij go znajomym.",
+    "Keine Angebote aus Ihrer Region mehr verpassen: Jetzt den Newsletter bestellen.",
+    "Nichts mehr verpassen!",
+])
+def test_calls_to_action_in_other_languages(line):
+    from newsclean.cleaners.rules.call_to_action import reader_engagement
+    from tests.ruletools import alone
+
+    assert alone(reader_engagement, line) is not None
+
+
+# article sentences with the same words
+@pytest.mark.parametrize("line", [
+    "Gefällt mir nicht, sagte der Trainer nach dem Spiel über die Leistung seiner Mannschaft.",
+    "Mi piace molto la nuova piazza, ha detto la sindaca ai giornalisti.",
+    "Den Artikel teilen sich zwei Autorinnen aus der Redaktion in Hamburg.",
+    "Wenn dem Leser der Artikel nicht gefallen hat, kann er sich beim Presserat beschweren.",
+    "Keine Sekunde wollten die Fans verpassen, als das Team ins Stadion einlief.",
+])
+def test_sentences_with_the_same_words_survive(line):
+    from newsclean.cleaners.rules.call_to_action import reader_engagement
+    from tests.ruletools import alone
+
+    assert alone(reader_engagement, line) is None

@@ -310,3 +310,40 @@ def test_a_caption_glued_to_its_credit_marker_is_a_caption():
 
 def test_a_sentence_about_credit_survives():
     assert survives("The bank said credit... had tightened sharply in the second quarter, according to the survey.")
+
+
+@pytest.mark.parametrize("line, credit", [
+    ("Der neue Bus hält am Rathaus. (Foto: Stadtwerke)", "(Foto: Stadtwerke)"),
+    ("Die Baustelle am Bahnhof (Bildquelle: Stadt Beispiel)", "(Bildquelle: Stadt Beispiel)"),
+    ("Ein Bus im Regen (Symbolbild)", "(Symbolbild)"),
+    ("El nuevo autobús en la terminal. (Foto: Archivo)", "(Foto: Archivo)"),
+    ("Autobus na przystanku (zdjęcie ilustracyjne)", "(zdjęcie ilustracyjne)"),
+])
+def test_photo_credits_in_brackets_in_other_languages(line, credit):
+    from newsclean.cleaners.rules.caption import end_credit
+
+    p = alone(end_credit, line)
+    assert p is not None and line[p.start:p.end] == credit
+
+
+@pytest.mark.parametrize("line", [
+    "Die Zahl der Fahrgäste stieg um zehn Prozent (Quelle: Statistisches Landesamt).",
+    "Der Bus fährt künftig alle zehn Minuten (bisher alle zwanzig).",
+])
+def test_a_cited_source_in_brackets_is_no_photo_credit(line):
+    from newsclean.cleaners.rules.caption import end_credit
+
+    assert alone(end_credit, line) is None
+
+
+@pytest.mark.parametrize("line", ["Fot. Jan Kowalski / Agencja Beispiel", "Bildquelle: Stadtwerke"])
+def test_credit_lines_in_other_languages(line):
+    from newsclean.cleaners.rules.caption import credit_line
+
+    assert alone(credit_line, line) is not None
+
+
+def test_a_polish_sentence_starting_with_fot_survives():
+    from newsclean.cleaners.rules.caption import credit_line
+
+    assert alone(credit_line, "Fotografia uliczna przyciąga w tym roku więcej widzów niż malarstwo.") is None

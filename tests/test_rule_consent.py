@@ -41,3 +41,28 @@ def test_cookie_walls_in_other_languages_removed(line, where):
 ])
 def test_other_sentences_about_cookies_or_consent_survive(line):
     assert survives(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Ich bin damit einverstanden, dass meine Angaben gemäß der Datenschutzerklärung gespeichert werden.",
+    "I agree to the Terms of Use and the Privacy Policy.",
+    "Mit dem Absenden akzeptieren Sie unsere Datenschutzbestimmungen.",
+    "Acepto la política de privacidad y el aviso legal.",
+])
+def test_sign_up_forms_naming_the_privacy_policy_are_consent_notices(line):
+    from newsclean.cleaners.rules.consent import cookie_consent
+    from tests.ruletools import alone
+
+    assert alone(cookie_consent, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    '"I never accept cookies on any website," said the researcher, who studies online tracking.',
+    "Die Datenschutzerklärung des Konzerns sei unklar, kritisierten die Verbraucherschützer am Montag.",
+    "Ich halte die neue Datenschutzerklärung für unverständlich, sagte die Abgeordnete.",
+])
+def test_articles_about_privacy_policies_survive(line):
+    from newsclean.cleaners.rules.consent import cookie_consent
+    from tests.ruletools import alone
+
+    assert alone(cookie_consent, line) is None

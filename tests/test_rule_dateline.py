@@ -262,3 +262,14 @@ def test_a_date_and_a_negative_number_is_a_row_of_data_not_a_stamp(line):
 def test_a_date_and_a_dash_before_a_time_or_a_name_is_still_a_stamp(line):
     from newsclean.cleaners.rules.dateline import date_stamp
     assert alone(date_stamp, line) is not None
+
+
+@pytest.mark.parametrize("stamp", [
+    "Pubblicato il 3 marzo 2021 Ultima modifica 4 marzo 2021 10:15",
+    "Veröffentlicht am 3. März 2021 Zuletzt aktualisiert 4. März 2021",
+    "Published March 3, 2021 Last updated March 4, 2021",
+])
+def test_a_stamp_with_its_update_after_a_space(stamp):
+    from newsclean.cleaners.rules.dateline import date_stamp
+
+    assert alone(date_stamp, stamp) is not None

@@ -281,3 +281,62 @@ def test_one_heading_with_a_count_is_no_widget():
 @pytest.mark.parametrize("line", ["NEWYou can now listen to Courier articles!", "New: You can now listen to our stories."])
 def test_an_audio_feature_promo_is_page_furniture(line):
     assert kind_of(line, "middle") == "navigation"
+
+
+# The reply form's title with its "Cancel reply" link, a thread's count of thoughts, comment-form
+# fields, a content blocker's placeholder and "close"/"show" buttons in the other languages
+@pytest.mark.parametrize("line", [
+    "Schreibe einen Kommentar Antworten abbrechen", "Deine Meinung zählt… Antwort abbrechen",
+    "Laisser un commentaire Annuler la réponse", "Deja una respuesta Cancelar respuesta", "Join the discussion Cancel reply",
+    "3 Gedanken zu „Neue Buslinien für die Stadt“", "12 thoughts on “New bus routes”",
+])
+def test_comment_form_titles_and_thread_counts_in_other_languages(line):
+    from newsclean.cleaners.rules.navigation import comments_header
+
+    assert alone(comments_header, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Gedanken", "10 Antworten zu den wichtigsten Fragen", "Wir haben die Antwort abbrechen müssen, weil der Strom ausfiel.",
+    "12 Gedanken zu einem schwierigen Thema.",
+])
+def test_headings_and_sentences_like_comment_headers_survive(line):
+    from newsclean.cleaners.rules.navigation import comments_header
+
+    assert alone(comments_header, line) is None
+
+
+@pytest.mark.parametrize("line", [
+    "E-Mail (wird benötigt und nicht veröffentlicht)", "Name (erforderlich)", "Mail (will not be published) (required)",
+    "Nom (obligatoire)", "Correo electrónico (no será publicado)", "Imię (wymagane)",
+    "Klicken Sie auf den unteren Button, um den Inhalt von maps.example.com zu laden.",
+    "Click the button below to load the content from example.com.",
+])
+def test_form_fields_and_embed_placeholders_in_other_languages(line):
+    from newsclean.cleaners.rules.navigation import placeholder
+
+    assert alone(placeholder, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Name (erforderlich) und Adresse gab die Polizei nicht bekannt.", "Die E-Mail (wird nicht veröffentlicht) liegt der Redaktion vor.",
+    "Klicken Sie auf den Button, sagte der Techniker, dann startet das Programm.",
+])
+def test_sentences_like_form_fields_survive(line):
+    from newsclean.cleaners.rules.navigation import placeholder
+
+    assert alone(placeholder, line) is None
+
+
+@pytest.mark.parametrize("line", ["Menü schließen", "Bild anzeigen Bild schließen", "Zum Shop", "Fermer", "Cerrar", "Zamknij"])
+def test_close_and_show_buttons_in_other_languages(line):
+    from newsclean.cleaners.rules.navigation import ui_words
+
+    assert alone(ui_words, line) is not None
+
+
+@pytest.mark.parametrize("line", ["Das Bild der Woche", "Die Stadt schließt", "Anzeigen gegen Unbekannt", "La mostra"])
+def test_headings_with_the_same_words_are_no_buttons(line):
+    from newsclean.cleaners.rules.navigation import ui_words
+
+    assert alone(ui_words, line) is None

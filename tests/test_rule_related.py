@@ -198,3 +198,33 @@ def test_names_and_a_lone_label_are_no_pager_link(text):
     from newsclean.cleaners.rules.related import pager_link
 
     assert alone(pager_link, text) is None
+
+
+@pytest.mark.parametrize("line", [
+    "Mehr dazu: Was die neue Grundsteuer für Mieter bedeutet", "Lesenswert: Wie Städte ihre Busnetze ausbauen",
+    "MIRA: Así quedó el puente tras la crecida del río", "Dowiedz się więcej: Jak głosowali posłowie?",
+    "En savoir plus : les nouvelles lignes de bus", "Saiba mais: o que muda no transporte público",
+    "Scopri di più: le nuove linee dell'autobus", "Lees meer: wat de nieuwe dienstregeling betekent",
+])
+def test_read_more_prefixes_in_other_languages(line):
+    from newsclean.cleaners.rules.related import link_prefix
+
+    assert alone(link_prefix, line) is not None
+
+
+@pytest.mark.parametrize("header", ["Das Thema könnte dich auch interessieren:", "Dies könnte Sie ebenfalls interessieren", "Lesenswert"])
+def test_related_box_headers_in_german(header):
+    from newsclean.cleaners.rules.related import related_header
+
+    assert alone(related_header, header) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Mehr dazu sagte der Bürgermeister am Dienstag nicht.", "Mira a su alrededor y no reconoce su barrio.",
+    "Lesenswert ist vor allem das letzte Kapitel, schreibt die Kritikerin.",
+    "Das Thema könnte die Wahl entscheiden, sagen Meinungsforscher.",
+])
+def test_sentences_that_start_like_the_new_cues_survive(line):
+    from newsclean.cleaners.rules.related import link_prefix, related_header
+
+    assert alone(link_prefix, line) is None and alone(related_header, line) is None

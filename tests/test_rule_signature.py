@@ -49,3 +49,11 @@ def test_german_wire_credit_is_a_signature():
                                   "Tutti i diritti riservati", "Wszelkie prawa zastrzeżone"])
 def test_all_rights_reserved_in_other_languages(line):
     assert kind_of(line, "after") == "outlet_signature"
+
+
+def test_a_polish_copyright_notice_is_a_signature():
+    from newsclean.cleaners.rules.signature import copyright_line
+    from tests.ruletools import alone
+
+    assert alone(copyright_line, "Materiał chroniony prawem autorskim. Przedruk tylko za zgodą wydawcy.") is not None
+    assert alone(copyright_line, "Prawo autorskie chroni materiał zebrany przez dziennikarzy, orzekł sąd.") is None

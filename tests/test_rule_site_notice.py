@@ -95,3 +95,16 @@ def test_affiliate_disclosures_in_other_languages(line):
 def test_reports_about_affiliate_payments_in_other_languages_survive(line):
     assert alone(site_notice, line) is None
 
+
+
+@pytest.mark.parametrize("line", [
+    "Trotz sorgfältiger Prüfung übernehmen wir keine Haftung für die Inhalte externer Links auf dieser Seite.",
+    "Für den Inhalt der verlinkten Seiten sind ausschließlich deren Betreiber verantwortlich, nicht die Redaktion.",
+])
+def test_german_external_links_disclaimers(line):
+    assert alone(site_notice, line) is not None
+
+
+def test_an_article_about_liability_for_links_survives():
+    line = "Das Gericht entschied, dass Plattformen keine Haftung für Inhalte ihrer Nutzer tragen, solange sie nichts davon wissen."
+    assert alone(site_notice, line) is None

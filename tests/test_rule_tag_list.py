@@ -47,3 +47,32 @@ def test_tag_header_look_alikes_are_not_tag_lists(line):
 
 def test_a_wordpress_entry_footer_is_a_tag_list():
     assert kind_of("This entry was posted in News and tagged buses, council on May 3, 2020 by admin.", "after") == "tag_list"
+
+
+@pytest.mark.parametrize("line", [
+    "Schlagwörter: Nahverkehr, Stadtrat, Haushalt", "Themen: Verkehr | Kommunalpolitik", "Kategorie: Lokales",
+    "Etiquetas: transporte, ayuntamiento", "Catégories : Transports, Politique locale", "Tagi: komunikacja, budżet",
+    "Abgelegt unter: Verkehr, Stadt",
+    "Dieser Eintrag wurde veröffentlicht in Verkehr und verschlagwortet mit Bus, Stadtrat von Anna Beispiel.",
+    "Veröffentlicht am 3. März 2021 um 10:15 und abgelegt unter Verkehr, Stadtrat.",
+    "Der Beitrag wurde am Montag, den 1. März 2021 veröffentlicht und wurde unter Verkehr, Lokales abgelegt.",
+    "Esta entrada fue publicada en Transporte y etiquetada autobús.",
+    "Questa voce è stata pubblicata in Trasporti e contrassegnata con autobus.",
+    "Dit bericht is geplaatst in Verkeer.", "Ten wpis został opublikowany w kategorii Transport.",
+])
+def test_tag_labels_and_category_footers_in_other_languages(line):
+    from newsclean.cleaners.rules.tag_list import tag_header, tag_prefix
+
+    assert alone(tag_prefix, line) is not None or alone(tag_header, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Der Beitrag wurde am Montag in der Fachzeitschrift veröffentlicht und wurde unter Experten viel diskutiert.",
+    "Veröffentlicht wurde die Studie im Mai, die Daten sind unter www.example.org abrufbar.",
+    "Themen wie Verkehr und Wohnen bestimmten den Wahlkampf.",
+    "Esta entrada al museo fue publicada en el boletín oficial como gratuita.",
+])
+def test_sentences_like_category_footers_survive(line):
+    from newsclean.cleaners.rules.tag_list import tag_header, tag_prefix
+
+    assert alone(tag_prefix, line) is None and alone(tag_header, line) is None

@@ -29,7 +29,7 @@ _OPENINGS = re.compile(
       | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
       | never\ miss\ (?:(?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)|the\ latest|out\ on\ (?:our|the\ latest))\b
       | press\ play\b
-      | (?:did\ you\ (?:like|enjoy)|(?:if\ )?you\ (?:liked|enjoyed)|(?:liked|enjoyed)|do\ you\ (?:like|enjoy))\ (?:this|the|our|my)\ (?:article|post|story|piece|guide|tutorial|recipe|episode|video|newsletter|blog)\b
+      | (?:did\ you\ (?:like|enjoy)|(?:if\ )?you\ (?:liked|enjoyed)|(?:liked|enjoyed)|do\ you\ (?:like|enjoy))(?:\ reading)?\ (?:this|the|our|my)\ (?:article|post|story|piece|guide|tutorial|recipe|episode|video|newsletter|blog)\b
       | buy\ me\ a\ coffee | (?:support|join|follow)\ (?:me|us)\ on\ (?:patreon|ko-?fi|substack)\b
       | pin\ (?:this|it|me)\ (?:for\ later|now)\b | (?:save|pin)\ (?:this|it)\ (?:to|on)\ pinterest\b
       | did\ you\ (?:make|try|cook|bake)\ (?:this|these)\b | tag\ (?:me|us)\ on\ (?:instagram|facebook|tiktok)\b
@@ -75,7 +75,17 @@ _OPENINGS = re.compile(
       # headline's "Jetzt müssen sich alle Bürger anmelden": the word after "jetzt" is no verb)
       | jetzt\ (?:für|kostenlos|gratis|hier|den|die|das|zum|unseren?|unsere|bei|im|gleich)\ (?:[\w-]+\ ){0,3}
         (?:anmelden|abonnieren|registrieren|spenden|herunterladen)\s*!?$
-      | (?:diesen\ )?(?:artikel|beitrag)\ (?:teilen|kommentieren|drucken|merken)$
+      | (?:(?:den|diesen)\ )?(?:artikel|beitrag)\ (?:mit\ (?:anderen|freunden)\ )?(?:teilen|kommentieren|drucken|merken)(?:\s*/\s*\w+)?\s*:?$
+      # a blog's share and like bar, as WordPress labels it in its languages ("Like this:", "Gefällt mir:", "Teilen mit:")
+      | (?:like\ this|gefällt\ mir|teilen\ mit|j['’]aime(?:\ (?:ça|ceci))?|me\ gusta\ esto|mi\ piace|curtir\ isso|vind\ ik\ leuk|lubię\ to)\s*:$
+      # "If you enjoyed this article" in the other languages
+      | wenn\ (?:ihnen|dir|euch)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\ (?:artikel|beitrag|text|podcast|newsletter)\ gefallen\ hat
+      | si\ (?:te|le)\ (?:ha\ )?gust(?:ó|ado)\ (?:este|esta|el|la|nuestr[oa])\ (?:artículo|nota|noticia|contenido|newsletter)
+      | se\ ti\ è\ piaciut[oa]\ (?:questo|questa|l['’])\ ?(?:articolo|post|contenuto|newsletter)
+      | se\ (?:você\ )?gostou\ (?:deste|desta|do|da)\ (?:artigo|matéria|post|conteúdo|newsletter)
+      | (?:jeśli|jeżeli)\ (?:spodobał|podobał)\ (?:ci|wam|się)\ (?:się\ )?(?:ten\ )?(?:artykuł|tekst|wpis)
+      # "Never miss …" in German: "Keine Neuigkeiten aus der Branche mehr verpassen:", "Nichts mehr verpassen!"
+      | (?:keine\ [\w-]+(?:\ [\w-]+){0,4}\ mehr|nichts\ mehr|nie\ (?:mehr|wieder))\ verpassen\s*[:!]
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
       | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)
       | gefällt\ (?:dir|ihnen)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\b | besuchen\ sie\ unser

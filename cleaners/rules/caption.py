@@ -6,7 +6,11 @@ import re
 from newsclean.cleaners import shape
 from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, in_context, starts_with, tail_start, when, whole_line
 
-_CREDIT_WORDS = r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa)"
+_CREDIT_WORDS = (r"(?:photo|photos|photograph|photographer|image|images|picture|pictures|pic|video|credit|credits|courtesy|screenshot|screen\ ?grab|illustration|graphic|file|getty|shutterstock|istock|reuters|afp|ap|epa|alamy|pool|handout|unsplash|pixabay|pexels|imago|dpa"
+                 # the same words in the other languages of the cue rules ("(Foto: privat)", "(Bildquelle: …)",
+                 # "(Symbolbild)"), not their words for a source, which a paragraph cites ("(Quelle: Destatis)")
+                 r"|foto|fotos|fot|bild|bilder|bildquelle|bildnachweis|fotoquelle|symbolbild|archivbild|archivfoto|kuva"
+                 r"|imagen|imágenes|immagine|immagini|imagem|imagens|zdjęcie|afbeelding)")
 # The picture agencies and stock libraries a credit names after a photographer's name ("Jane Doe/AFP").
 _AGENCIES = r"getty(?:\ images)?|afp|reuters|ap|dpa|epa|imago|picture\ alliance|shutterstock|istock(?:photo)?|alamy"
 # A parenthetical at the end of a line that credits an image: "(AP Photo/Evan Vucci)", "(Image source: …)".
@@ -15,10 +19,12 @@ _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80
 _LEAD_CREDIT = re.compile(r"^\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s+(?=\S)", re.I | re.X)
 # "Photo" in other languages (German, Finnish, Spanish, Italian, Portuguese, Polish, Dutch): "Foto: dpa",
 # "Bild: Reuters", "Kuva: Lehtikuva".
-_PHOTO_ELSEWHERE = r"foto|bild(?:er)?|kuva|imagen|immagine|imagem|zdjęcie|afbeelding|crédits?\ photos?|quelle|fuente|fonte|źródło|bron"
+_PHOTO_ELSEWHERE = (r"foto|bild(?:er)?|bildquelle|bildnachweis|fotoquelle|kuva|imagen|immagine|imagem|zdjęcie|afbeelding"
+                    r"|crédits?\ photos?|quelle|fuente|fonte|źródło|bron")
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
     rf"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
+    r"|fot\.\s*\S"  # Polish "Fot. Jan Kowalski / Agencja Gazeta"
     r"|(?:photo|image|picture|photograph|screenshot|screen\ ?grab)s?\s+(?:by|via|courtesy\ of|credit)\b"
     # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")
     r"|(?:getty\ images|shutterstock|istock(?:photo)?|ap\ photo|afp|reuters|epa)\b(?![-–'’])[^.!?]{0,40}$"
@@ -67,7 +73,7 @@ _WS = r"[\s\x1c-\x1f]"
 # every word of _CREDIT_WORDS holds one of these (lower case)
 _CREDIT_STEMS = ["photo", "imag", "pic", "video", "credit", "courtesy", "screen", "illustration", "graphic", "file",
                  "getty", "stock", "reuters", "afp", "ap", "epa", "alamy", "pool", "handout", "unsplash", "pixabay",
-                 "pexels", "dpa"]
+                 "pexels", "dpa", "fot", "bild", "kuva", "imág", "immagin", "zdjęcie", "afbeelding"]
 # every label of _LABELLED_CREDIT's first two forms holds one of these (lower case; _PHOTO_ELSEWHERE's
 # "imagen", "imagem", "crédit photo" hold "image" or "photo")
 _LABEL_STEMS = ["photo", "image", "picture", "video", "foto", "bild", "kuva", "immagine", "zdjęcie", "afbeelding",

@@ -16,7 +16,16 @@ import re
 
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
-_COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|\bprivacy (?:policy|settings|preferences)\b", re.I)
+# A site's privacy policy, named in the languages of the cue rules.
+_PRIVACY_POLICY = (r"\bprivacy (?:policy|settings|preferences)\b|\bdatenschutz(?:erklärung|bestimmungen|hinweisen?|richtlinien?)\b"
+                   r"|\bpolitique de confidentialité\b|\bpolítica de privacidad(?:e)?\b|\binformativa (?:sulla )?privacy\b"
+                   r"|\bprivacy(?:verklaring|beleid)\b|\bpolityk[aię] prywatności\b")
+_COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|" + _PRIVACY_POLICY, re.I)
+# The reader ticking a sign-up form's box, in the first person, naming the privacy policy: "Ich bin mit
+# der Verarbeitung meiner Daten nach der Datenschutzerklärung einverstanden", "I agree to the privacy
+# policy" (not a quoted "I never accept cookies").
+_FIRST_PERSON = re.compile(r"(?-i:\bI\b)|\b(?:ich|je|j['’]|yo|acepto|io|eu|ik|akceptuję|wyrażam)\b", re.I)
+_NAMES_POLICY = re.compile(_PRIVACY_POLICY, re.I)
 # The site speaking of itself (first person plural).
 SITE_VOICE = re.compile(
     r"""\b(?:we|our|us|wir|unser\w*|uns|nous|notre|nos|utilizamos|usamos|nuestr[oa]s?|noi|nostr[oaie]
@@ -47,17 +56,21 @@ _WEB = re.compile(
     re.I | re.X)
 
 
+# Every _COOKIE match holds one of these (lower case).
+_KEYS = ("cook", "consent", "gdpr", "dsgvo", "privacy", "datenschutz", "confidentialit", "privacidad", "privacy", "prywatno")
+
+
 def _may_name_cookies(low: str) -> bool:
-    """False only where _COOKIE cannot match: none of "cook", "consent", "gdpr", "dsgvo", "vacy " in
-    `low`, the line's gate text (Line.lower)."""
-    return "cook" in low or "consent" in low or "gdpr" in low or "dsgvo" in low or "vacy " in low
+    """False only where _COOKIE cannot match: none of _KEYS in `low`, the line's gate text
+    (Line.lower)."""
+    return any(key in low for key in _KEYS)
 
 
 def _names_cookies():
     """_may_name_cookies over the lines frame (newsclean.cleaners.engine.rule_conditions)."""
     import polars as pl
 
-    return pl.col("lower").str.contains_any(["cook", "consent", "gdpr", "dsgvo", "vacy "])
+    return pl.col("lower").str.contains_any(list(_KEYS))
 
 
 @when(_names_cookies)
@@ -65,6 +78,7 @@ def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
     if line.n_words > 60 or not _may_name_cookies(line.lower) or not _COOKIE.search(t):
         return None
-    if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)):
+    if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)) \
+            or _FIRST_PERSON.search(t) and _CONSENT.search(t) and _NAMES_POLICY.search(t):
         return whole_line("boilerplate", "cookie_consent")
     return None

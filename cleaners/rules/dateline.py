@@ -119,7 +119,11 @@ _STAMP = re.compile(
     # data, not a stamp)
     r"(?:\s*(?:\||/|by\b|[-–—](?!\d+(?:[.,]\d+)*\s*%?\s*$)|[•·⋅・]).{0,60}|\.?\s+\d{1,3}\s*min(?:ute)?s?\s+read"  # "… · 3 min read", "…. 8 minutes read"
     # and its update after a comma or in brackets: "…, modifié le 5 mars 2024", "… (modifica il 12 novembre 2024)"
-    r"|\s*[,(]\s*(?:last\s+)?" + UPDATE_WORD + r"\b.{0,60})?$",
+    r"|\s*[,(]\s*(?:last\s+)?" + UPDATE_WORD + r"\b.{0,60}"
+    # or a label for it after a space: "Pubblicato il 19 Febbraio 2020 Ultima modifica 19 Febbraio 2020"
+    r"|\s+(?:last\ (?:updated|modified)|letzte\ änderung|zuletzt\ (?:aktualisiert|geändert)|dernière\ (?:mise\ à\ jour|modification)"
+    r"|última\ (?:actualización|modificación|atualização)|ultima\ modifica|ultimo\ aggiornamento|laatst\ bijgewerkt"
+    r"|ostatnia\ aktualizacja)\b.{0,60})?$",
     re.I | re.X,
 )
 

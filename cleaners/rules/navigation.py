@@ -13,7 +13,9 @@ UI_WORDS_ELSEWHERE = frozenset(
     """weiterlesen teilen startseite drucken suche anmelden abmelden mehr kontakt impressum datenschutz menü
     partager imprimer rechercher accueil connexion compartir imprimir buscar inicio condividi stampa cerca
     accedi partilhar pesquisar delen zoeken udostępnij szukaj zaloguj lesen oben kommentieren lire suite commenter
-    leggere continua torna commenta comentar leer lees meer czytaj dalej""".split()
+    leggere continua torna commenta comentar leer lees meer czytaj dalej
+    bild bilder anzeigen schließen shop imagen immagine imagem afbeelding zdjęcie fermer afficher cerrar chiudi fechar
+    sluiten zamknij""".split()
 )
 # The vocabulary of site chrome: words menus, buttons and prompts are made of.
 UI_WORDS = frozenset(
@@ -174,10 +176,19 @@ def short_fragment(line: Line, doc: Doc) -> Proposal | None:
 # ("Leave a Reply"). Below the article it closes the article (newsclean.cleaners.decide): what follows is the
 # readers' text, however prose-like, removed as `comments` down to the thread's last post.
 _COMMENT = r"(?:comments?|responses?|replies|thoughts|reactions|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|commenti|risposte|reacties|komentarze?)"
-_COMMENT_FORM = r"(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?"
+# A thread's count of "thoughts" on the post, as blog themes write it ("3 thoughts on …", "12 Gedanken zu
+# „…“"): only with its count, since the word alone is a heading's too.
+_THOUGHTS = r"(?:thoughts|gedanken|réflexions|pensamientos|pensieri|pensamentos|gedachten|przemyśle[nń]\w*)"
+# The reply form's "Cancel reply" link after its title ("Leave a Reply Cancel reply", "Schreibe einen
+# Kommentar Antworten abbrechen"), in the languages of the cue rules: a form's title whatever it says.
+_CANCEL_REPLY = (r"(?:cancel\s+reply|antwort(?:en)?\s+abbrechen|annuler\s+(?:la\s+)?réponse|cancelar\s+(?:la\s+)?respuesta"
+                 r"|annulla\s+(?:la\s+)?risposta|cancelar\s+resposta|reactie\s+annuleren|anuluj\s+(?:pisanie\s+)?odpowied[zź]i?)")
+_COMMENT_FORM = (r"(?:(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?"
+                 rf"|[^.!?]{{0,60}}?(?:\.\.\.|…)?\s*{_CANCEL_REPLY})")
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
-        \d[\d,.]*\s+(?:reader\s+|user\s+)?{_COMMENT}\b(?:\s+(?:on|to|for|zu|sur|en|su|op|do)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
+        \d[\d,.]*\s+(?:reader\s+|user\s+)?(?:{_COMMENT}|{_THOUGHTS})\b
+        (?:\s+(?:on|to|for|zu|über|sur|en|sobre|su|em|op|over|do|na)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
       | {_COMMENT}\s*(?:\(\d[\d,.]*\)|\d[\d,.]*)?\s*:?
       | {_COMMENT_FORM}
     )$""",
@@ -215,6 +226,10 @@ _EMBED_NOTICE = re.compile(
       | your\ browser\ does\ not\ support\ (?:the\ )?(?:video|audio|iframe|html5)
       | media\ playback\ is\ (?:unsupported|not\ supported)
       | loading\ [\w\ ]{0,40}(?:…|\.\.\.)$ | embedded\ content\ from\b
+      # a content blocker's placeholder for an embed ("Klicken Sie auf den unteren Button, um den Inhalt von
+      # www.komoot.de zu laden.", "Click the button below to load the content from …")
+      | klicken\ sie\ auf\ den\ (?:unteren\ |folgenden\ )?button,?\ um\ (?:den\ )?inhalte?\ (?:von\ \S+\ )?zu\ laden
+      | click\ (?:on\ )?the\ (?:button|link)(?:\ below)?\ to\ load\ the\ content\b
       | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$ | contenuto\ esterno$
       # an audio player's label: "Listen to this article · 5:12 min Learn more"
       | listen\ to\ (?:this|the)\ (?:article|story)\b[^.!?]{0,40}$
@@ -286,6 +301,13 @@ _RELATIVE_TIME = re.compile(
 # "Back to top" links.
 _FURNITURE = re.compile(
     r"""^(?:(?:e-?mail|name|phone|website|username|comment)\s*\*?\s*\((?:required|optional)\)$
+      # the same fields as a comment form labels them in the languages of the cue rules: "E-Mail (wird
+      # benötigt und nicht veröffentlicht)", "Mail (will not be published) (required)"
+      | (?:e-?mail|mail|name|website|webseite|kommentar|nom|courriel|site\ web|nombre|correo(?:\ electrónico)?|sitio\ web|nome
+         |sito\ web|naam|imię|komentarz)\s*\*?(?:\s*\([^()]{0,60}\b(?:required|optional|will\ not\ be\ published|erforderlich|pflichtfeld
+         |(?:wird\ )?(?:benötigt|nicht\ veröffentlicht)|obligatoire|requis|facultatif|ne\ sera\ pas\ publiée?|obligatorio|requerido|opcional
+         |no\ (?:será|se)\ publica(?:do|rá)|obbligatorio|richiesto|facoltativo|non\ (?:sarà|verrà)\ pubblicat[oa]|obrigatório
+         |não\ será\ publicado|verplicht|wordt\ niet\ gepubliceerd|wymagane|nie\ zostanie\ opublikowany)\b[^()]{0,40}\)){1,2}$
       | type\ your\ (?:e-?mail|name|username)(?:\ address)?\s*(?:…|\.\.\.|\*)?$
       | this\ field\ is\ for\ validation\ purposes\b
       | \{\{.*\}\}$ | \{%.*%\}$ | lorem\ ipsum\ dolor\b

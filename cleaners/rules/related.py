@@ -26,7 +26,7 @@ RELATED_CUES = r"""
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
     | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3} | mehr\ von(?:\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,2})?
-    | das\ könnte\ (?:sie|dich)\ (?:auch\ )?interessieren | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
+    | (?:das|dies(?:es)?)(?:\ thema)?\ könnte\ (?:sie|dich|euch)\ (?:auch\ |ebenfalls\ )?interessieren | lesenswert | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
     | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
@@ -43,6 +43,8 @@ _PREFIX = re.compile(
         | more\ (?:on|from|about)\ [\w .'’]+ | read\ more | more | watch(?:\ live|\ now|\ (?:the\ )?video)? | video
         | listen(?:\ now|\ live)? | up\ next | next | previously | trending | top\ stories | latest
         | lea | puedes\ ver | vea\ también | ver\ también
+        # "Read more" / "Watch" before a link in the other languages
+        | mehr\ dazu | mira | dowiedz\ się\ więcej | czytaj\ więcej | en\ savoir\ plus | saiba\ mais | scopri\ di\ più | lees\ meer
     )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
     re.IGNORECASE | re.VERBOSE,
 )

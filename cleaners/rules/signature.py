@@ -23,7 +23,8 @@ _WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X
 RIGHTS_RESERVED = (r"(?:all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados"
                    r"|tutti i diritti riservati|riproduzione riservata|todos os direitos reservados"
                    r"|alle rechten voorbehouden|wszelkie prawa zastrzeżone)")
-_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|" + RIGHTS_RESERVED + ")", re.I)
+# (and Polish sites' "Materiał chroniony prawem autorskim": "material protected by copyright")
+_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|materiał\ chroniony\ prawem\ autorskim|" + RIGHTS_RESERVED + ")", re.I)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 

@@ -69,7 +69,10 @@ _WRITER_EARNS = re.compile(r"\bI\ (?:may\ |might\ |will\ |could\ |can\ )?(?:earn
                            r"(?:commission|compensation|fee)", re.X)
 # A site disclaiming the pages it links to, in its own name or "we": no article says this of itself.
 _EXTERNAL_LINKS_DISCLAIMER = re.compile(
-    r"\bnot\ responsible\ for\ the\ content\ of\ (?:external|third[-\ ]party|linked|other)\ (?:web\ ?)?(?:sites|pages|links)\b",
+    r"""\bnot\ responsible\ for\ the\ content\ of\ (?:external|third[-\ ]party|linked|other)\ (?:web\ ?)?(?:sites|pages|links)\b
+    # German sites' standard disclaimer: "… übernehmen wir keine Haftung für die Inhalte externer Links"
+    | \bkeine\ haftung\ für\ (?:die\ )?inhalte?\ (?:externer|fremder|verlinkter)\ (?:links|seiten|webseiten|internetseiten|websites)\b
+    | \bfür\ den\ inhalt\ der\ verlinkten\ seiten\ sind\ ausschlie(?:ß|ss)lich\ deren\ betreiber\ verantwortlich\b""",
     re.I | re.X)
 
 
@@ -81,7 +84,7 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "n
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
          "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
-         "please share", "tell us", "not responsible")
+         "please share", "tell us", "not responsible", "keine haftung", "verlinkten seiten")
 
 
 _ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))

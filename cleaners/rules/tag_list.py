@@ -7,13 +7,26 @@ from operator import itemgetter
 from newsclean.cleaners import shape
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line, starts_with
 
-_PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?)\s*[:|]\s*\S", re.I)
+# (with the same labels in the other languages of the cue rules)
+_PREFIX = re.compile(r"^(?:tags?|tagged(?: with)?|topics?|filed under|keywords?|categories|category|subjects?"
+                     r"|schlagw(?:ö|oe)rter|schlagworte|stichw(?:ö|oe)rter|themen|kategorien?|abgelegt unter"
+                     r"|mots-cl(?:é|e)s|(?:é|e)tiquettes|cat(?:é|e)gories?|etiquetas|categor(?:í|i)as?|temas"
+                     r"|argomenti|categori[ae]|trefwoorden|categorie(?:ë|e)n|onderwerpen|tagi|kategori[ae]|tematy)"
+                     r"\s*[:|]\s*\S", re.I)
 # The header of a tag box, alone on its line ("Tags", "Schlagwörter:", "Mots-clés"), and a blog's
 # category footer ("Posted in News | Tagged economy, jobs", "This entry was posted in News on …").
 _HEADER = re.compile(r"^(?:tags?|tagged|keywords|schlagw(?:ö|oe)rter|schlagworte|stichw(?:ö|oe)rter|mots-cl(?:é|e)s"
                      r"|(?:é|e)tiquettes|etiquetas|tagi|trefwoorden)\s*:?$", re.I)
 _CATEGORY_FOOTER = re.compile(r"^(?:posted\s+in\s+(?-i:[A-Z])[\w&'’ -]*(?:\s*[,|]\s*[\w&'’ -]+)+$"
-                              r"|this\s+(?:entry|post)\s+was\s+(?:posted|filed)\s+(?:in|under)\b)", re.I)
+                              r"|this\s+(?:entry|post)\s+was\s+(?:posted|filed)\s+(?:in|under)\b"
+                              # the same footer as blogs write it in the other languages: "Dieser Beitrag wurde
+                              # veröffentlicht in …", "Erstellt am … und abgelegt unter …", "Esta entrada fue publicada en …"
+                              r"|dieser\s+(?:beitrag|eintrag)\s+wurde\s+(?:veröffentlicht|abgelegt)\s+(?:in|unter)\b"
+                              r"|(?:(?:dieser|der)\s+(?:beitrag|eintrag)\s+wurde|erstellt|veröffentlicht|geschrieben)\b.{0,120}?"
+                              r"\b(?:abgelegt\s+unter|(?:wurde|ist)\s+unter\s.{0,200}\sabgelegt|gekennzeichnet\s+mit|verschlagwortet\s+mit)\b"
+                              r"|(?:cette\s+entrée|ce\s+billet)\s+a\s+été\s+publiée?\s+dans\b|esta\s+entrada\s+(?:fue|ha\s+sido)\s+publicada\s+en\b"
+                              r"|questa\s+voce\s+è\s+stata\s+pubblicata\s+in\b|esta\s+entrada\s+foi\s+publicada\s+em\b"
+                              r"|dit\s+(?:bericht|item)\s+is\s+geplaatst\s+in\b|ten\s+wpis\s+(?:został\s+)?opublikowan[oy]\s+w\b)", re.I)
 
 
 @starts_with(_PREFIX)
