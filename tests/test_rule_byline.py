@@ -263,3 +263,20 @@ def test_several_names_over_the_article_s_date_are_a_byline_of_each(names):
     doc = clean_text(article(before=[names, "Dec 14, 2025"]), Settings())
     assert (names, "byline") in [(s.text, s.kind) for s in doc.removed]
     assert doc.author == "; ".join(byline_names(names)) and doc.author.count("; ") == names.count(",") + names.count(" and ")
+
+
+@pytest.mark.parametrize("line", [
+    "von Anna Beispiel am 14. Mai 2014, 15:40 Uhr", "Von Jan Muster am 24.11.2022", "par Marie Exemple le 3 mars 2021",
+])
+def test_a_byline_with_its_date_after_on_in_other_languages(line):
+    from newsclean.cleaners.rules.byline import byline
+    from tests.ruletools import alone
+
+    assert alone(byline, line) is not None
+
+
+def test_a_sentence_with_von_and_am_is_no_byline():
+    from newsclean.cleaners.rules.byline import byline
+    from tests.ruletools import alone
+
+    assert alone(byline, "Von der Regierung am 14. Mai 2014 beschlossen, trat das Gesetz erst später in Kraft.") is None

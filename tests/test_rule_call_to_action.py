@@ -232,3 +232,27 @@ def test_sentences_with_the_same_words_survive(line):
     from tests.ruletools import alone
 
     assert alone(reader_engagement, line) is None
+
+
+@pytest.mark.parametrize("line", [
+    "Schreiben Sie uns eine Mail an redaktion@example.de", "Escríbenos a redaccion@example.com", "Napisz do nas",
+    "Écrivez-nous à redaction@example.fr", "Jede Spende zählt!", "Every little donation helps.",
+    "Teste dein Wissen!", "Test your knowledge with our weekly quiz", "Sprawdź swoją wiedzę",
+])
+def test_write_to_us_donation_and_quiz_prompts(line):
+    from newsclean.cleaners.rules.call_to_action import reader_engagement
+    from tests.ruletools import alone
+
+    assert alone(reader_engagement, line) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Teste dich regelmäßig auf das Virus, rät die Ärztin, vor allem vor Besuchen im Pflegeheim.",
+    "Jede Spende wird von der Stiftung geprüft, bevor sie weitergeleitet wird.",
+    "Der Bürgermeister schreibt uns, er habe von dem Plan nichts gewusst.",
+])
+def test_sentences_with_prompt_words_survive(line):
+    from newsclean.cleaners.rules.call_to_action import reader_engagement
+    from tests.ruletools import alone
+
+    assert alone(reader_engagement, line) is None

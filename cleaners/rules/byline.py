@@ -36,7 +36,8 @@ _EMAIL_IN = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _APPOSITIVE_ROLE = re.compile(r",\s+(?:an?|the)\s+(?:[\w'’-]+\s+){0,3}(?:writer|reporter|correspondent|contributor"
                              r"|editor|columnist|journalist|reviewer|analyst|critic|producer)s?\b", re.I)
 _STAMP_LABEL = r"(?:last\s+)?(?:updated|published|posted|modified|reviewed)"
-_BEFORE_DATE = re.compile(r"(?:\s*(?:,|\bon\b|" + _STAMP_LABEL + r"(?:\s+on)?:?))*\s*$", re.I)
+# ("on" as the other cue languages write it before a date: "von Jane Roe am 14. Mai 2014", "par Jane Roe le 3 mars")
+_BEFORE_DATE = re.compile(r"(?:\s*(?:,|\b(?:on|am|le|el|il|em|op|dnia)\b|" + _STAMP_LABEL + r"(?:\s+on)?:?))*\s*$", re.I)
 _LABEL_WORD = re.compile(r"\b" + _STAMP_LABEL + r"\b", re.I)  # "Last Updated · January 28, 2026" names no one
 _SEPARATOR_WORDS = frozenset({"and", "und", "et", "y", "e", "en", "i"})
 _NAME_SEPARATOR = re.compile(r"\s*(?:,|&|\b(?:" + "|".join(sorted(_SEPARATOR_WORDS)) + r")\b)\s*")

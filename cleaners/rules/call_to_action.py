@@ -84,6 +84,14 @@ _OPENINGS = re.compile(
       | se\ ti\ è\ piaciut[oa]\ (?:questo|questa|l['’])\ ?(?:articolo|post|contenuto|newsletter)
       | se\ (?:você\ )?gostou\ (?:deste|desta|do|da)\ (?:artigo|matéria|post|conteúdo|newsletter)
       | (?:jeśli|jeżeli)\ (?:spodobał|podobał)\ (?:ci|wam|się)\ (?:się\ )?(?:ten\ )?(?:artykuł|tekst|wpis)
+      # "Write to us" and "Every donation helps" in the other languages; a quiz's "Test your knowledge"
+      | (?:puedes?\ |puede\ )?escr[ií]b(?:enos|anos|irnos)\b | schreib(?:en\ sie|t)?\ uns\b | écrivez-nous | scriv(?:ici|eteci)\b
+      | escreva-nos | schrijf\ ons\b | napisz\ do\ nas\b
+      | (?:every|jede|chaque|cada|ogni|każda)\ (?:small\ |little\ |kleine\ |petit\ |pequeña\ |piccola\ |mała\ )?(?:donation|spende|don|donación|donazione|doação|darowizna)
+        \ (?:helps|counts|hilft|zählt|compte|aide|ayuda|cuenta|aiuta|conta|ajuda|pomaga)\b
+      | (?:test\ your\ knowledge|teste\ dein\ wissen|testen\ sie\ ihr\ wissen|teste\ dich|testez\ vos\ connaissances
+        |pon\ a\ prueba\ tus\ conocimientos|metti\ alla\ prova\ le\ tue\ conoscenze|teste\ seus\ conhecimentos
+        |test\ je\ kennis|sprawdź\ swoją\ wiedzę)\b[^.!?]{0,40}[!?:]?$
       # "Never miss …" in German: "Keine Neuigkeiten aus der Branche mehr verpassen:", "Nichts mehr verpassen!"
       | (?:keine\ [\w-]+(?:\ [\w-]+){0,4}\ mehr|nichts\ mehr|nie\ (?:mehr|wieder))\ verpassen\s*[:!]
       | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
