@@ -57,7 +57,7 @@ _WEB = re.compile(
 
 
 # Every _COOKIE match holds one of these (lower case).
-_KEYS = ("cook", "consent", "gdpr", "dsgvo", "privacy", "datenschutz", "confidentialit", "privacidad", "privacy", "prywatno")
+_KEYS = ("cook", "consent", "gdpr", "dsgvo", "privacy", "datenschutz", "confidentialit", "privacidad", "prywatno")
 
 
 def _may_name_cookies(low: str) -> bool:
