@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 import sys
 import time
 from dataclasses import replace
@@ -137,6 +138,23 @@ def with_rules(page: dict, kept: str) -> str:
     return doc.text
 
 
+def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> None:
+    """The `n` pages where the block model loses most F1 against the best body the blocks allow."""
+    from newsclean.cleaners.model.labels import tokens
+    from newsclean.cleaners.model.score import prf
+
+    oracle, model, path = (systems["blocks labelled body (ceiling of a block picker)"], systems["block model"],
+                           systems["HTML path (clean_document)"])
+    rows = []
+    for i, page in enumerate(pages):
+        truth = tokens(page["truth"])
+        p, r, f = prf(tokens(model.get(i, "")), truth)
+        rows.append((prf(tokens(oracle.get(i, "")), truth)[2] - f, i, page["id"], p, r, f, prf(tokens(path[i]), truth)[2]))
+    print(f"pages losing most F1 against the ceiling (sum of losses / pages {sum(r[0] for r in rows) / len(rows):.4f}):")
+    for loss, i, page_id, p, r, f, path_f1 in sorted(rows, reverse=True)[:n]:
+        print(f"  {loss:.3f}  page {i} {page_id}  P {p:.3f} R {r:.3f} F1 {f:.3f}  (HTML path F1 {path_f1:.3f})")
+
+
 GRID = [(a, b) for a in (0.3, 0.4, 0.5) for b in (0.5, 0.6, 0.7, 0.8, 0.9)]
 
 
@@ -173,7 +191,8 @@ def tune_thresholds(X, y, w, names, tr, page_of, pages, rows, member) -> tuple[f
     return best
 
 
-def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False) -> None:
+def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False,
+           drop: str | None = None, worst: int = 0) -> None:
     import lightgbm as lgb
     import polars as pl
 
@@ -189,6 +208,8 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: 
     names = [c for c in feature_names(rows) if c not in ("page", "truth_share", "tokens")]
     if not recall:
         names = [c for c in names if "recall" not in c]
+    if drop:  # an ablation: the features whose names the pattern finds left out
+        names = [c for c in names if not re.search(drop, c)]
     X = rows.select(names).to_numpy().astype(np.float64)
     y = (rows["truth_share"].to_numpy() >= 0.5).astype(np.int8)
     w = weights(rows, how)
@@ -232,6 +253,8 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: 
         for name, texts in systems.items():
             s = score([pages[i] for i in chosen], {ids[i]: {"text": texts.get(i, "")} for i in chosen})
             print(f"  {name:<52} F1 {s['F1']:.4f}  P {s['P']:.4f}  R {s['R']:.4f}  leak {s['leak']:.4f}  F1<0.5 {s['F1<0.5']}")
+    if worst:
+        losses(pages, systems, worst)
     acc = (keep == y)
     print(f"block accuracy {acc.mean():.4f} (tokens weighted {np.average(acc, weights=rows['tokens'].to_numpy() + 1e-9):.4f})")
     if not rules:
@@ -250,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--tune", action="store_true",
                     help="per fold, thresholds for blocks in and out of trafilatura's body chosen on the training folds")
+    ap.add_argument("--drop", default=None, help="leave out the features whose names this regular expression finds")
+    ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--aligned", action="store_true",
                     help="membership in trafilatura's bodies by token alignment (page_blocks(aligned=True))")
@@ -260,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "rows":
         build_rows(a.limit, a.aligned)
     else:
-        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune)
+        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune, a.drop, a.worst)
     return 0
 
 

@@ -29,7 +29,7 @@ from newsclean.cleaners.corpus import tokens
 from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, recall_mode_body, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.page_features import HEADING_TAGS
-from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
+from newsclean.cleaners.shape import FUNCTION_WORDS, content_words, ends_sentence, stop_share, words
 
 # Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
 # id value, split at non-letters and at lower-to-upper case changes ("relatedPosts" -> related, posts).
@@ -272,6 +272,8 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     for i, name in enumerate(ANCESTORS):
         cols[f"in_{name}"] = ((ancestry >> i) & 1).astype(np.int8)
     cols.update(_context(in_body, in_recall, chars, cols["link_share"], container))
+    cols.update(sequence_context(chars, cols["link_share"], cols["tag"], in_body))
+    cols.update(topic_fit(texts, body, in_body, cols["tag"]))
     return pl.DataFrame(cols)
 
 
@@ -329,6 +331,87 @@ def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link
     return out
 
 
+SEQUENCE = 3  # blocks on each side whose size and link share are features
+
+
+def sequence_context(chars: np.ndarray, link_share: np.ndarray, tag: np.ndarray, in_body: np.ndarray) -> dict[str, np.ndarray]:
+    """The run a block sits in: the size (log characters) and link share of the SEQUENCE blocks on
+    each side (-1 past the page's ends), the characters between it and the nearest block of
+    trafilatura's body before and after it (log; -1 when there is none), the share of the body's
+    characters before it, and the run of blocks with its tag around it (its length and the body
+    share of its characters: a list's items together)."""
+    n = len(chars)
+    out: dict[str, np.ndarray] = {}
+    size = np.log1p(chars)
+    for k in range(1, SEQUENCE + 1):
+        for name, values in (("chars", size), ("link", link_share)):
+            pad = np.concatenate([np.full(k, -1.0), values, np.full(k, -1.0)])
+            out[f"prev{k}_{name}"] = pad[:n]
+            out[f"next{k}_{name}"] = pad[2 * k:]
+    member = in_body >= 0.5
+    before_end = np.cumsum(chars)  # characters up to the block's end
+    start = before_end - chars
+    index = np.arange(n)
+    last = np.maximum.accumulate(np.where(member, index, -1)) if n else np.zeros(0, dtype=np.int64)
+    shifted = np.concatenate([[-1], last[:-1]]) if n else last  # the last body block before each block
+    first_after = (np.minimum.accumulate(np.where(member, index, n)[::-1])[::-1] if n else np.zeros(0, dtype=np.int64))
+    following = np.concatenate([first_after[1:], [n]]) if n else first_after
+    gap_before = np.where(shifted >= 0, start - before_end[np.maximum(shifted, 0)], -1.0)
+    gap_after = np.where(following < n, start[np.minimum(following, n - 1)] - before_end, -1.0) if n else np.zeros(0)
+    out["body_gap_before"] = np.where(gap_before >= 0, np.log1p(np.maximum(gap_before, 0)), -1.0)
+    out["body_gap_after"] = np.where(gap_after >= 0, np.log1p(np.maximum(gap_after, 0)), -1.0)
+    body_chars = in_body * chars
+    total_body = max(float(body_chars.sum()), 1.0)
+    out["body_before_share"] = (np.cumsum(body_chars) - body_chars) / total_body
+    out["body_chars"] = np.full(n, np.log1p(float(body_chars.sum())))
+    out["page_chars"] = np.full(n, np.log1p(float(chars.sum())))
+    # runs of consecutive blocks with one tag
+    run_id = np.cumsum(np.concatenate([[1], tag[1:] != tag[:-1]])) - 1 if n else np.zeros(0, dtype=np.int64)
+    run_blocks = np.bincount(run_id).astype(np.float64) if n else np.zeros(0)
+    run_chars = np.bincount(run_id, weights=chars) if n else np.zeros(0)
+    run_body = np.bincount(run_id, weights=body_chars) if n else np.zeros(0)
+    out["tag_run_blocks"] = run_blocks[run_id] if n else np.zeros(0)
+    out["tag_run_in_body"] = run_body[run_id] / np.maximum(run_chars[run_id], 1.0) if n else np.zeros(0)
+    return out
+
+
+def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray) -> dict[str, np.ndarray]:
+    """How much a block is about what the page is about: the share of its content words
+    (shape.content_words) that trafilatura's body holds elsewhere (the block's own words taken out
+    of the body where the body holds it), the same over the blocks around it (TOPIC_WINDOW on each
+    side, by content words), and the share of its content words in the page's first <h1>."""
+    n = len(texts)
+    block_words = [content_words(t) for t in texts]
+    counts: dict[str, float] = {}
+    for w in content_words(body):
+        counts[w] = counts.get(w, 0.0) + 1.0
+    hits = np.zeros(n)
+    sizes = np.fromiter((len(ws) for ws in block_words), dtype=np.float64, count=n)
+    h1 = TAGS.index("h1")
+    first_h1 = next((i for i in range(n) if tag[i] == h1), None)
+    heading = set(block_words[first_h1]) if first_h1 is not None else set()
+    in_heading = np.zeros(n)
+    for i, ws in enumerate(block_words):
+        if not ws:
+            continue
+        own: dict[str, float] = {}
+        if in_body[i] >= 0.5:
+            for w in ws:
+                own[w] = own.get(w, 0.0) + 1.0
+        hits[i] = sum(counts.get(w, 0.0) - own.get(w, 0.0) > 0 for w in ws)
+        in_heading[i] = sum(w in heading for w in ws) if i != first_h1 else len(ws)
+    out = {"topic_fit": np.where(sizes > 0, hits / np.maximum(sizes, 1.0), -1.0),
+           "heading_fit": np.where(sizes > 0, in_heading / np.maximum(sizes, 1.0), -1.0)}
+    hit_sums = np.concatenate([[0.0], np.cumsum(hits)])
+    size_sums = np.concatenate([[0.0], np.cumsum(sizes)])
+    index = np.arange(n)
+    lo, hi = np.maximum(index - TOPIC_WINDOW, 0), np.minimum(index + TOPIC_WINDOW + 1, n)
+    window = size_sums[hi] - size_sums[lo]
+    out["near_topic_fit"] = np.where(window > 0, (hit_sums[hi] - hit_sums[lo]) / np.maximum(window, 1.0), -1.0)
+    return out
+
+
+TOPIC_WINDOW = 3
 FEATURES_EXCLUDED = ("text",)
 
 
