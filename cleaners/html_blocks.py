@@ -71,6 +71,7 @@ TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span"
         "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 _DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
 # what visible_text leaves out but a page's blocks keep: a whole page can sit inside a <form>
 # (ASP.NET pages), or, in broken markup, inside a <button> left open; the in_form and in_button
@@ -229,6 +230,8 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     facts = [markup.of(el) for el in rows_el]
     parents = [el.getparent() for el in rows_el]
     container = np.array([id(p) if p is not None else 0 for p in parents], dtype=np.int64)
+    lists = _ListOwners()
+    owner_ids = [id(o) if (o := lists.of(el)) is not None else 0 for el in rows_el]
     chars = np.fromiter((nonspace_chars(t) for t in texts), dtype=np.float64, count=n)
     block_words = [words(t) for t in texts]
     n_words = np.fromiter((len(w) for w in block_words), dtype=np.float64, count=n)
@@ -242,6 +245,10 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     seen: dict[str, int] = {}
     for t in texts:
         seen[t] = seen.get(t, 0) + 1
+    patterns = [_DIGITS.sub("0", t.lower()) for t in texts]  # "Item 1", "Item 2": one pattern
+    seen_pattern: dict[str, int] = {}
+    for t in patterns:
+        seen_pattern[t] = seen_pattern.get(t, 0) + 1
     cum = np.cumsum(chars) - chars
     total = max(float(chars.sum()), 1.0)
     cols: dict[str, Any] = {
@@ -258,6 +265,7 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
                                       dtype=np.float64, count=n),
         "digit_share": np.fromiter((len(_DIGIT.findall(t)) / len(t) for t in texts), dtype=np.float64, count=n),
         "repeats": np.fromiter((seen[t] - 1 for t in texts), dtype=np.float64, count=n),
+        "pattern_repeats": np.fromiter((seen_pattern[t] - 1 for t in patterns), dtype=np.float64, count=n),
         "position": np.arange(n, dtype=np.float64) / max(n - 1, 1),
         "char_position": cum / total,
         "in_body": in_body,
@@ -272,8 +280,12 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     for i, name in enumerate(ANCESTORS):
         cols[f"in_{name}"] = ((ancestry >> i) & 1).astype(np.int8)
     cols.update(_context(in_body, in_recall, chars, cols["link_share"], container))
-    cols.update(sequence_context(chars, cols["link_share"], cols["tag"], in_body))
-    cols.update(topic_fit(texts, body, in_body, cols["tag"]))
+    sequence = sequence_context(chars, cols["link_share"], cols["tag"], in_body)
+    cols.update(sequence)
+    cols.update(topic := topic_fit(texts, body, in_body, cols["tag"]))
+    cols["list_group"] = list_groups(owner_ids)
+    cols.update(list_context(cols["list_group"], in_body, chars, topic["topic_fit"], sequence["body_gap_before"],
+                             sequence["body_gap_after"]))
     return pl.DataFrame(cols)
 
 
@@ -328,6 +340,67 @@ def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link
         out["container_blocks"] = counts[group].astype(np.float64)
     else:
         out["container_in_body"] = out["container_link_share"] = out["container_blocks"] = np.zeros(0)
+    return out
+
+
+LIST_TAGS = frozenset(("ul", "ol", "dl", "table"))
+
+
+class _ListOwners:
+    """Per element, its innermost enclosing list or table (LIST_TAGS; itself if it is one), None
+    outside any, memoised along the ancestor chain."""
+
+    def __init__(self) -> None:
+        self.known: dict[Any, Any] = {}
+
+    def of(self, el):
+        chain = []
+        node = el
+        while node is not None and node not in self.known:
+            if isinstance(node.tag, str) and node.tag in LIST_TAGS:
+                break
+            chain.append(node)
+            node = node.getparent()
+        owner = None if node is None else (self.known[node] if node in self.known else node)
+        for seen in chain:
+            self.known[seen] = owner
+        return owner
+
+
+def list_groups(owner_ids: list[int]) -> np.ndarray:
+    """Per block, the index of the first block of its list or table (blocks with one owner, by any
+    key; 0 for none), -1 outside any."""
+    first: dict[int, int] = {}
+    return np.fromiter((-1 if key == 0 else first.setdefault(key, i) for i, key in enumerate(owner_ids)),
+                       dtype=np.int64, count=len(owner_ids))
+
+
+def list_context(group: np.ndarray, in_body: np.ndarray, chars: np.ndarray, topic: np.ndarray,
+                 gap_before: np.ndarray, gap_after: np.ndarray) -> dict[str, np.ndarray]:
+    """A list's or table's items decided together: per block in one (list_groups), the body share
+    of its characters, its blocks, its mean topic fit (by characters, blocks without content words
+    left out), and how far trafilatura's body is before its first block and after its last
+    (sequence_context's log gaps); -1 outside any list."""
+    n = len(group)
+    names = ("list_in_body", "list_blocks", "list_topic_fit", "list_gap_before", "list_gap_after")
+    out = {name: np.full(n, -1.0) for name in names}
+    inside = np.flatnonzero(group >= 0)
+    if not len(inside):
+        return out
+    key = group[inside]
+    _, g = np.unique(key, return_inverse=True)
+    c = chars[inside]
+    fitted = topic[inside] >= 0
+    size = np.bincount(g, weights=c)
+    out["list_in_body"][inside] = (np.bincount(g, weights=in_body[inside] * c) / np.maximum(size, 1.0))[g]
+    out["list_blocks"][inside] = np.bincount(g)[g].astype(np.float64)
+    fit_chars = np.bincount(g, weights=c * fitted)
+    out["list_topic_fit"][inside] = np.where(fit_chars[g] > 0, (np.bincount(g, weights=np.where(fitted, topic[inside] * c, 0.0))
+                                                                / np.maximum(fit_chars, 1.0))[g], -1.0)
+    last = np.zeros(g.max() + 1, dtype=np.int64)
+    np.maximum.at(last, g, inside)
+    out["list_gap_before"][inside] = gap_before[key]
+    out["list_gap_after"][inside] = gap_after[last[g]]
     return out
 
 
@@ -412,7 +485,7 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
 
 
 TOPIC_WINDOW = 3
-FEATURES_EXCLUDED = ("text",)
+FEATURES_EXCLUDED = ("text", "list_group")
 
 
 def feature_names(table: pl.DataFrame) -> list[str]:
