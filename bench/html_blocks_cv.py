@@ -138,6 +138,18 @@ def with_rules(page: dict, kept: str) -> str:
     return doc.text
 
 
+def recall_where_short(rows, below: float):
+    """The rows as page_blocks gives them without a recall body (its recall columns repeating the
+    body's) on the pages where trafilatura's body holds at least `below` of the blocks' characters:
+    the recall extraction asked for only where the body is short, as extract_html asks for it."""
+    import polars as pl
+
+    long_body = pl.col("page_body_share") >= below
+    return rows.with_columns(pl.when(long_body).then(pl.col("in_body")).otherwise(pl.col("in_recall")).alias("in_recall"),
+                             pl.when(long_body).then(pl.col("inside_body_span")).otherwise(pl.col("inside_recall_span"))
+                             .alias("inside_recall_span"))
+
+
 def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> None:
     """The `n` pages where the block model loses most F1 against the best body the blocks allow."""
     from newsclean.cleaners.model.labels import tokens
@@ -192,7 +204,7 @@ def tune_thresholds(X, y, w, names, tr, page_of, pages, rows, member) -> tuple[f
 
 
 def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False,
-           drop: str | None = None, worst: int = 0) -> None:
+           drop: str | None = None, worst: int = 0, recall_below: float | None = None) -> None:
     import lightgbm as lgb
     import polars as pl
 
@@ -210,6 +222,8 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: 
         names = [c for c in names if "recall" not in c]
     if drop:  # an ablation: the features whose names the pattern finds left out
         names = [c for c in names if not re.search(drop, c)]
+    if recall_below is not None:
+        rows = recall_where_short(rows, recall_below)
     X = rows.select(names).to_numpy().astype(np.float64)
     y = (rows["truth_share"].to_numpy() >= 0.5).astype(np.int8)
     w = weights(rows, how)
@@ -275,6 +289,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="per fold, thresholds for blocks in and out of trafilatura's body chosen on the training folds")
     ap.add_argument("--drop", default=None, help="leave out the features whose names this regular expression finds")
     ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
+    ap.add_argument("--recall-below", type=float, default=None,
+                    help="recall body only on pages whose trafilatura body holds under this share of the characters")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--aligned", action="store_true",
                     help="membership in trafilatura's bodies by token alignment (page_blocks(aligned=True))")
@@ -285,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "rows":
         build_rows(a.limit, a.aligned)
     else:
-        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune, a.drop, a.worst)
+        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune, a.drop, a.worst, a.recall_below)
     return 0
 
 

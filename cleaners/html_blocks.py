@@ -29,7 +29,7 @@ from newsclean.cleaners.corpus import tokens
 from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, recall_mode_body, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.page_features import HEADING_TAGS
-from newsclean.cleaners.shape import FUNCTION_WORDS, content_words, ends_sentence, stop_share, words
+from newsclean.cleaners.shape import FUNCTION_WORDS, content_of, content_words, ends_sentence, stop_share, words
 
 # Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
 # id value, split at non-letters and at lower-to-upper case changes ("relatedPosts" -> related, posts).
@@ -454,7 +454,7 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
     of the body where the body holds it), the same over the blocks around it (TOPIC_WINDOW on each
     side, by content words), and the share of its content words in the page's first <h1>."""
     n = len(texts)
-    block_words = [content_words(t) for t in texts]
+    block_words = [content_of(words(t)) for t in texts]  # page_blocks asked for words(t): memoised
     counts: dict[str, float] = {}
     for w in content_words(body):
         counts[w] = counts.get(w, 0.0) + 1.0
