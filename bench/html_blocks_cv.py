@@ -2,7 +2,8 @@
 by site on the dev pages' HTML.
 
     .venv/bin/python bench/html_blocks_cv.py rows            # build and cache the block rows
-    .venv/bin/python bench/html_blocks_cv.py cv [--folds 2] [--rules] [--no-recall]
+    .venv/bin/python bench/html_blocks_cv.py cv [--folds 2] [--rules] [--no-recall] [--recall-below 0.5]
+                                                [--drop REGEX] [--worst N]
 
 `rows`: for each of the 461 dev pages (shared/devset/pages.jsonl.gz), newsclean.cleaners.html_blocks.page_blocks
 on the page's tree with trafilatura's body (extract_html's `text`) and its recall-mode body
@@ -17,6 +18,9 @@ page's blocks; its kept blocks, in order and joined by blank lines, are the page
 with newsclean.cleaners.model.score (token P/R/F1, leak) beside trafilatura's body, the HTML path's output and
 the best body the blocks allow (those labelled body). `--rules`: also the extracted-body policy's
 rule cleaner (newsclean.cleaners.pipeline, as on trafilatura's body) on the model's kept text.
+`--drop`: an ablation (the features whose names match left out); `--worst N`: the pages losing
+most F1 against the ceiling; `--recall-below S`: the recall body only where trafilatura's body
+holds under S of the page's block characters (the others' recall columns repeat the body's).
 """
 from __future__ import annotations
 

@@ -13,6 +13,12 @@ One row per piece of visible text between block-level boundaries, in document or
 - trafilatura's choice: how much of it trafilatura's body holds, and its recall-mode body when
   given (body_share: on the scorer's tokens, each stretch of the body credited to one block, in
   order), and the same facts of its neighbours, of the blocks around it and of its container.
+- its run (sequence_context): the size and link share of the blocks on each side, the characters
+  between it and trafilatura's body before and after it, the body's share before it, the run of
+  blocks with its tag; its innermost list or table (list_context) taken together;
+- its topic (topic_fit): the share of its content words the rest of trafilatura's body holds
+  (alone and around it), and the share in the page's first <h1>; and how often its text repeats
+  with its digits folded ("Item 1", "Item 2").
 
 No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
 """
