@@ -2,7 +2,8 @@
 by site on the dev pages' HTML.
 
     .venv/bin/python bench/html_blocks_cv.py rows            # build and cache the block rows
-    .venv/bin/python bench/html_blocks_cv.py cv [--folds 2] [--rules] [--no-recall]
+    .venv/bin/python bench/html_blocks_cv.py cv [--folds 2] [--rules] [--no-recall] [--recall-below 0.5]
+                                                [--drop REGEX] [--worst N]
 
 `rows`: for each of the 461 dev pages (shared/devset/pages.jsonl.gz), newsclean.cleaners.html_blocks.page_blocks
 on the page's tree with trafilatura's body (extract_html's `text`) and its recall-mode body
@@ -17,12 +18,16 @@ page's blocks; its kept blocks, in order and joined by blank lines, are the page
 with newsclean.cleaners.model.score (token P/R/F1, leak) beside trafilatura's body, the HTML path's output and
 the best body the blocks allow (those labelled body). `--rules`: also the extracted-body policy's
 rule cleaner (newsclean.cleaners.pipeline, as on trafilatura's body) on the model's kept text.
+`--drop`: an ablation (the features whose names match left out); `--worst N`: the pages losing
+most F1 against the ceiling; `--recall-below S`: the recall body only where trafilatura's body
+holds under S of the page's block characters (the others' recall columns repeat the body's).
 """
 from __future__ import annotations
 
 import argparse
 import gzip
 import json
+import re
 import sys
 import time
 from dataclasses import replace
@@ -137,6 +142,35 @@ def with_rules(page: dict, kept: str) -> str:
     return doc.text
 
 
+def recall_where_short(rows, below: float):
+    """The rows as page_blocks gives them without a recall body (its recall columns repeating the
+    body's) on the pages where trafilatura's body holds at least `below` of the blocks' characters:
+    the recall extraction asked for only where the body is short, as extract_html asks for it."""
+    import polars as pl
+
+    long_body = pl.col("page_body_share") >= below
+    return rows.with_columns(pl.when(long_body).then(pl.col("in_body")).otherwise(pl.col("in_recall")).alias("in_recall"),
+                             pl.when(long_body).then(pl.col("inside_body_span")).otherwise(pl.col("inside_recall_span"))
+                             .alias("inside_recall_span"))
+
+
+def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> None:
+    """The `n` pages where the block model loses most F1 against the best body the blocks allow."""
+    from newsclean.cleaners.model.labels import tokens
+    from newsclean.cleaners.model.score import prf
+
+    oracle, model, path = (systems["blocks labelled body (ceiling of a block picker)"], systems["block model"],
+                           systems["HTML path (clean_document)"])
+    rows = []
+    for i, page in enumerate(pages):
+        truth = tokens(page["truth"])
+        p, r, f = prf(tokens(model.get(i, "")), truth)
+        rows.append((prf(tokens(oracle.get(i, "")), truth)[2] - f, i, page["id"], p, r, f, prf(tokens(path[i]), truth)[2]))
+    print(f"pages losing most F1 against the ceiling (sum of losses / pages {sum(r[0] for r in rows) / len(rows):.4f}):")
+    for loss, i, page_id, p, r, f, path_f1 in sorted(rows, reverse=True)[:n]:
+        print(f"  {loss:.3f}  page {i} {page_id}  P {p:.3f} R {r:.3f} F1 {f:.3f}  (HTML path F1 {path_f1:.3f})")
+
+
 GRID = [(a, b) for a in (0.3, 0.4, 0.5) for b in (0.5, 0.6, 0.7, 0.8, 0.9)]
 
 
@@ -173,7 +207,8 @@ def tune_thresholds(X, y, w, names, tr, page_of, pages, rows, member) -> tuple[f
     return best
 
 
-def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False) -> None:
+def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: bool = False,
+           drop: str | None = None, worst: int = 0, recall_below: float | None = None) -> None:
     import lightgbm as lgb
     import polars as pl
 
@@ -189,6 +224,10 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: 
     names = [c for c in feature_names(rows) if c not in ("page", "truth_share", "tokens")]
     if not recall:
         names = [c for c in names if "recall" not in c]
+    if drop:  # an ablation: the features whose names the pattern finds left out
+        names = [c for c in names if not re.search(drop, c)]
+    if recall_below is not None:
+        rows = recall_where_short(rows, recall_below)
     X = rows.select(names).to_numpy().astype(np.float64)
     y = (rows["truth_share"].to_numpy() >= 0.5).astype(np.int8)
     w = weights(rows, how)
@@ -232,6 +271,8 @@ def run_cv(k: int, rules: bool, recall: bool, how: str, threshold: float, tune: 
         for name, texts in systems.items():
             s = score([pages[i] for i in chosen], {ids[i]: {"text": texts.get(i, "")} for i in chosen})
             print(f"  {name:<52} F1 {s['F1']:.4f}  P {s['P']:.4f}  R {s['R']:.4f}  leak {s['leak']:.4f}  F1<0.5 {s['F1<0.5']}")
+    if worst:
+        losses(pages, systems, worst)
     acc = (keep == y)
     print(f"block accuracy {acc.mean():.4f} (tokens weighted {np.average(acc, weights=rows['tokens'].to_numpy() + 1e-9):.4f})")
     if not rules:
@@ -250,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--tune", action="store_true",
                     help="per fold, thresholds for blocks in and out of trafilatura's body chosen on the training folds")
+    ap.add_argument("--drop", default=None, help="leave out the features whose names this regular expression finds")
+    ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
+    ap.add_argument("--recall-below", type=float, default=None,
+                    help="recall body only on pages whose trafilatura body holds under this share of the characters")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--aligned", action="store_true",
                     help="membership in trafilatura's bodies by token alignment (page_blocks(aligned=True))")
@@ -260,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "rows":
         build_rows(a.limit, a.aligned)
     else:
-        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune)
+        run_cv(a.folds, a.rules, not a.no_recall, a.weights, a.threshold, a.tune, a.drop, a.worst, a.recall_below)
     return 0
 
 

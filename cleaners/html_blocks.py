@@ -13,6 +13,12 @@ One row per piece of visible text between block-level boundaries, in document or
 - trafilatura's choice: how much of it trafilatura's body holds, and its recall-mode body when
   given (body_share: on the scorer's tokens, each stretch of the body credited to one block, in
   order), and the same facts of its neighbours, of the blocks around it and of its container.
+- its run (sequence_context): the size and link share of the blocks on each side, the characters
+  between it and trafilatura's body before and after it, the body's share before it, the run of
+  blocks with its tag; its innermost list or table (list_context) taken together;
+- its topic (topic_fit): the share of its content words the rest of trafilatura's body holds
+  (alone and around it), and the share in the page's first <h1>; and how often its text repeats
+  with its digits folded ("Item 1", "Item 2").
 
 No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
 """
@@ -29,7 +35,7 @@ from newsclean.cleaners.corpus import tokens
 from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, recall_mode_body, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.page_features import HEADING_TAGS
-from newsclean.cleaners.shape import FUNCTION_WORDS, ends_sentence, stop_share, words
+from newsclean.cleaners.shape import FUNCTION_WORDS, content_of, content_words, ends_sentence, stop_share, words
 
 # Generic class and id tokens (never a site's own names): each a pattern on one token of a class or
 # id value, split at non-letters and at lower-to-upper case changes ("relatedPosts" -> related, posts).
@@ -71,6 +77,7 @@ TAGS = ("p", "li", "div", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "span"
         "figcaption", "pre", "section", "img", "br", "body", "other")  # the tag codes (TAGS.index), in this order
 _SPLIT = re.compile(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])")
 _DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’»)\]]*(?=\s|$)")
 # what visible_text leaves out but a page's blocks keep: a whole page can sit inside a <form>
 # (ASP.NET pages), or, in broken markup, inside a <button> left open; the in_form and in_button
@@ -229,6 +236,8 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     facts = [markup.of(el) for el in rows_el]
     parents = [el.getparent() for el in rows_el]
     container = np.array([id(p) if p is not None else 0 for p in parents], dtype=np.int64)
+    lists = _ListOwners()
+    owner_ids = [id(o) if (o := lists.of(el)) is not None else 0 for el in rows_el]
     chars = np.fromiter((nonspace_chars(t) for t in texts), dtype=np.float64, count=n)
     block_words = [words(t) for t in texts]
     n_words = np.fromiter((len(w) for w in block_words), dtype=np.float64, count=n)
@@ -242,6 +251,10 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     seen: dict[str, int] = {}
     for t in texts:
         seen[t] = seen.get(t, 0) + 1
+    patterns = [_DIGITS.sub("0", t.lower()) for t in texts]  # "Item 1", "Item 2": one pattern
+    seen_pattern: dict[str, int] = {}
+    for t in patterns:
+        seen_pattern[t] = seen_pattern.get(t, 0) + 1
     cum = np.cumsum(chars) - chars
     total = max(float(chars.sum()), 1.0)
     cols: dict[str, Any] = {
@@ -258,6 +271,7 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
                                       dtype=np.float64, count=n),
         "digit_share": np.fromiter((len(_DIGIT.findall(t)) / len(t) for t in texts), dtype=np.float64, count=n),
         "repeats": np.fromiter((seen[t] - 1 for t in texts), dtype=np.float64, count=n),
+        "pattern_repeats": np.fromiter((seen_pattern[t] - 1 for t in patterns), dtype=np.float64, count=n),
         "position": np.arange(n, dtype=np.float64) / max(n - 1, 1),
         "char_position": cum / total,
         "in_body": in_body,
@@ -272,6 +286,12 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     for i, name in enumerate(ANCESTORS):
         cols[f"in_{name}"] = ((ancestry >> i) & 1).astype(np.int8)
     cols.update(_context(in_body, in_recall, chars, cols["link_share"], container))
+    sequence = sequence_context(chars, cols["link_share"], cols["tag"], in_body)
+    cols.update(sequence)
+    cols.update(topic := topic_fit(texts, body, in_body, cols["tag"]))
+    cols["list_group"] = list_groups(owner_ids)
+    cols.update(list_context(cols["list_group"], in_body, chars, topic["topic_fit"], sequence["body_gap_before"],
+                             sequence["body_gap_after"]))
     return pl.DataFrame(cols)
 
 
@@ -329,7 +349,149 @@ def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link
     return out
 
 
-FEATURES_EXCLUDED = ("text",)
+LIST_TAGS = frozenset(("ul", "ol", "dl", "table"))
+
+
+class _ListOwners:
+    """Per element, its innermost enclosing list or table (LIST_TAGS; itself if it is one), None
+    outside any, memoised along the ancestor chain."""
+
+    def __init__(self) -> None:
+        self.known: dict[Any, Any] = {}
+
+    def of(self, el):
+        chain = []
+        node = el
+        while node is not None and node not in self.known:
+            if isinstance(node.tag, str) and node.tag in LIST_TAGS:
+                break
+            chain.append(node)
+            node = node.getparent()
+        owner = None if node is None else (self.known[node] if node in self.known else node)
+        for seen in chain:
+            self.known[seen] = owner
+        return owner
+
+
+def list_groups(owner_ids: list[int]) -> np.ndarray:
+    """Per block, the index of the first block of its list or table (blocks with one owner, by any
+    key; 0 for none), -1 outside any."""
+    first: dict[int, int] = {}
+    return np.fromiter((-1 if key == 0 else first.setdefault(key, i) for i, key in enumerate(owner_ids)),
+                       dtype=np.int64, count=len(owner_ids))
+
+
+def list_context(group: np.ndarray, in_body: np.ndarray, chars: np.ndarray, topic: np.ndarray,
+                 gap_before: np.ndarray, gap_after: np.ndarray) -> dict[str, np.ndarray]:
+    """A list's or table's items decided together: per block in one (list_groups), the body share
+    of its characters, its blocks, its mean topic fit (by characters, blocks without content words
+    left out), and how far trafilatura's body is before its first block and after its last
+    (sequence_context's log gaps); -1 outside any list."""
+    n = len(group)
+    names = ("list_in_body", "list_blocks", "list_topic_fit", "list_gap_before", "list_gap_after")
+    out = {name: np.full(n, -1.0) for name in names}
+    inside = np.flatnonzero(group >= 0)
+    if not len(inside):
+        return out
+    key = group[inside]
+    _, g = np.unique(key, return_inverse=True)
+    c = chars[inside]
+    fitted = topic[inside] >= 0
+    size = np.bincount(g, weights=c)
+    out["list_in_body"][inside] = (np.bincount(g, weights=in_body[inside] * c) / np.maximum(size, 1.0))[g]
+    out["list_blocks"][inside] = np.bincount(g)[g].astype(np.float64)
+    fit_chars = np.bincount(g, weights=c * fitted)
+    out["list_topic_fit"][inside] = np.where(fit_chars[g] > 0, (np.bincount(g, weights=np.where(fitted, topic[inside] * c, 0.0))
+                                                                / np.maximum(fit_chars, 1.0))[g], -1.0)
+    last = np.zeros(g.max() + 1, dtype=np.int64)
+    np.maximum.at(last, g, inside)
+    out["list_gap_before"][inside] = gap_before[key]
+    out["list_gap_after"][inside] = gap_after[last[g]]
+    return out
+
+
+SEQUENCE = 3  # blocks on each side whose size and link share are features
+
+
+def sequence_context(chars: np.ndarray, link_share: np.ndarray, tag: np.ndarray, in_body: np.ndarray) -> dict[str, np.ndarray]:
+    """The run a block sits in: the size (log characters) and link share of the SEQUENCE blocks on
+    each side (-1 past the page's ends), the characters between it and the nearest block of
+    trafilatura's body before and after it (log; -1 when there is none), the share of the body's
+    characters before it, and the run of blocks with its tag around it (its length and the body
+    share of its characters: a list's items together)."""
+    n = len(chars)
+    out: dict[str, np.ndarray] = {}
+    size = np.log1p(chars)
+    for k in range(1, SEQUENCE + 1):
+        for name, values in (("chars", size), ("link", link_share)):
+            pad = np.concatenate([np.full(k, -1.0), values, np.full(k, -1.0)])
+            out[f"prev{k}_{name}"] = pad[:n]
+            out[f"next{k}_{name}"] = pad[2 * k:]
+    member = in_body >= 0.5
+    before_end = np.cumsum(chars)  # characters up to the block's end
+    start = before_end - chars
+    index = np.arange(n)
+    last = np.maximum.accumulate(np.where(member, index, -1)) if n else np.zeros(0, dtype=np.int64)
+    shifted = np.concatenate([[-1], last[:-1]]) if n else last  # the last body block before each block
+    first_after = (np.minimum.accumulate(np.where(member, index, n)[::-1])[::-1] if n else np.zeros(0, dtype=np.int64))
+    following = np.concatenate([first_after[1:], [n]]) if n else first_after
+    gap_before = np.where(shifted >= 0, start - before_end[np.maximum(shifted, 0)], -1.0)
+    gap_after = np.where(following < n, start[np.minimum(following, n - 1)] - before_end, -1.0) if n else np.zeros(0)
+    out["body_gap_before"] = np.where(gap_before >= 0, np.log1p(np.maximum(gap_before, 0)), -1.0)
+    out["body_gap_after"] = np.where(gap_after >= 0, np.log1p(np.maximum(gap_after, 0)), -1.0)
+    body_chars = in_body * chars
+    total_body = max(float(body_chars.sum()), 1.0)
+    out["body_before_share"] = (np.cumsum(body_chars) - body_chars) / total_body
+    out["body_chars"] = np.full(n, np.log1p(float(body_chars.sum())))
+    out["page_chars"] = np.full(n, np.log1p(float(chars.sum())))
+    # runs of consecutive blocks with one tag
+    run_id = np.cumsum(np.concatenate([[1], tag[1:] != tag[:-1]])) - 1 if n else np.zeros(0, dtype=np.int64)
+    run_blocks = np.bincount(run_id).astype(np.float64) if n else np.zeros(0)
+    run_chars = np.bincount(run_id, weights=chars) if n else np.zeros(0)
+    run_body = np.bincount(run_id, weights=body_chars) if n else np.zeros(0)
+    out["tag_run_blocks"] = run_blocks[run_id] if n else np.zeros(0)
+    out["tag_run_in_body"] = run_body[run_id] / np.maximum(run_chars[run_id], 1.0) if n else np.zeros(0)
+    return out
+
+
+def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray) -> dict[str, np.ndarray]:
+    """How much a block is about what the page is about: the share of its content words
+    (shape.content_words) that trafilatura's body holds elsewhere (the block's own words taken out
+    of the body where the body holds it), the same over the blocks around it (TOPIC_WINDOW on each
+    side, by content words), and the share of its content words in the page's first <h1>."""
+    n = len(texts)
+    block_words = [content_of(words(t)) for t in texts]  # page_blocks asked for words(t): memoised
+    counts: dict[str, float] = {}
+    for w in content_words(body):
+        counts[w] = counts.get(w, 0.0) + 1.0
+    hits = np.zeros(n)
+    sizes = np.fromiter((len(ws) for ws in block_words), dtype=np.float64, count=n)
+    h1 = TAGS.index("h1")
+    first_h1 = next((i for i in range(n) if tag[i] == h1), None)
+    heading = set(block_words[first_h1]) if first_h1 is not None else set()
+    in_heading = np.zeros(n)
+    for i, ws in enumerate(block_words):
+        if not ws:
+            continue
+        own: dict[str, float] = {}
+        if in_body[i] >= 0.5:
+            for w in ws:
+                own[w] = own.get(w, 0.0) + 1.0
+        hits[i] = sum(counts.get(w, 0.0) - own.get(w, 0.0) > 0 for w in ws)
+        in_heading[i] = sum(w in heading for w in ws) if i != first_h1 else len(ws)
+    out = {"topic_fit": np.where(sizes > 0, hits / np.maximum(sizes, 1.0), -1.0),
+           "heading_fit": np.where(sizes > 0, in_heading / np.maximum(sizes, 1.0), -1.0)}
+    hit_sums = np.concatenate([[0.0], np.cumsum(hits)])
+    size_sums = np.concatenate([[0.0], np.cumsum(sizes)])
+    index = np.arange(n)
+    lo, hi = np.maximum(index - TOPIC_WINDOW, 0), np.minimum(index + TOPIC_WINDOW + 1, n)
+    window = size_sums[hi] - size_sums[lo]
+    out["near_topic_fit"] = np.where(window > 0, (hit_sums[hi] - hit_sums[lo]) / np.maximum(window, 1.0), -1.0)
+    return out
+
+
+TOPIC_WINDOW = 3
+FEATURES_EXCLUDED = ("text", "list_group")
 
 
 def feature_names(table: pl.DataFrame) -> list[str]:

@@ -146,7 +146,12 @@ def is_capitalised(word: str) -> bool:
 
 def content_words(text: str) -> list[str]:
     """Lower-cased words of 3+ letters that are not function words: the article's topic vocabulary."""
-    return [w for w in (x.lower() for x in word_pattern(text).findall(text)) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
+    return content_of(word_pattern(text).findall(text))
+
+
+def content_of(ws: Iterable[str]) -> list[str]:
+    """content_words of a text whose words (`words`) are known."""
+    return [w for w in (x.lower() for x in ws) if len(w) > 2 and w not in STOP_WORDS and not w.isdigit()]
 
 
 def topic_similarity(texts_a: Iterable[str], texts_b: Iterable[str]) -> float:
