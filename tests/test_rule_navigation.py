@@ -33,7 +33,7 @@ COMMENTS = [
 
 @pytest.mark.parametrize("header", ["57 Comments", "124 Reader Comments", "10 comments:", "Comments (12)", "Comments 115",
                                     '3 thoughts on "Council backs bigger bus network"', "Leave a Reply Cancel reply",
-                                    "12 Kommentare"])
+                                    "12 Kommentare", "Discussion about this post", "Join the discussion..."])
 def test_comments_header_closes_the_article(header):
     from newsclean.cleaners.pipeline import clean_text
     from newsclean.cleaners.settings import Settings
@@ -86,7 +86,10 @@ def test_no_comment_thread_without_its_header():
 
 @pytest.mark.parametrize("line", ["Comments from the minister were not expected", "57 comments on the plan arrived by Friday.",
                                   "Comments 115 and 116 of the draft were struck", "Responses 2 to 5 came late.",
-                                  "The comments were harsh.", "Leave a comment below and tell us what you think of the plan."])
+                                  "The comments were harsh.", "Leave a comment below and tell us what you think of the plan.",
+                                  # a paper's section heading, a social call, a sentence about a debate
+                                  "Discussion", "DISCUSSION", "Join the conversation on Twitter",
+                                  "Discussion about this story went on for weeks."])
 def test_comments_header_lookalikes_do_not_close_the_article(line):
     from newsclean.cleaners.rules.navigation import _COMMENTS_HEADER
 

@@ -185,12 +185,17 @@ _CANCEL_REPLY = (r"(?:cancel\s+reply|antwort(?:en)?\s+abbrechen|annuler\s+(?:la\
                  r"|annulla\s+(?:la\s+)?risposta|cancelar\s+resposta|reactie\s+annuleren|anuluj\s+(?:pisanie\s+)?odpowied[zź]i?)")
 _COMMENT_FORM = (r"(?:(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?"
                  rf"|[^.!?]{{0,60}}?(?:\.\.\.|…)?\s*{_CANCEL_REPLY})")
+# An invitation to discuss the post, over its thread: "Join the discussion", "Discussion about this post"
+# (never a bare "Discussion": a paper's section is called that too).
+_DISCUSSION = (r"(?:join\s+the\s+(?:discussion|conversation)\s*(?:\.\.\.|…)?"
+               r"|(?:discussion|conversation|comments)\s+(?:about|on)\s+this\s+(?:post|article|story))")
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
         \d[\d,.]*\s+(?:reader\s+|user\s+)?(?:{_COMMENT}|{_THOUGHTS})\b
         (?:\s+(?:on|to|for|zu|über|sur|en|sobre|su|em|op|over|do|na)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
       | {_COMMENT}\s*(?:\(\d[\d,.]*\)|\d[\d,.]*)?\s*:?
       | {_COMMENT_FORM}
+      | {_DISCUSSION}
     )$""",
     re.IGNORECASE | re.VERBOSE,
 )
