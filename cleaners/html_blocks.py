@@ -306,8 +306,6 @@ def _context(in_body: np.ndarray, in_recall: np.ndarray, chars: np.ndarray, link
     for k in range(1, CONTEXT + 1):
         out[f"prev{k}_in_body"] = padded[CONTEXT - k:CONTEXT - k + n]
         out[f"next{k}_in_body"] = padded[CONTEXT + k:CONTEXT + k + n]
-    link_pad = np.concatenate([[-1.0], link_share, [-1.0]])
-    out["prev_link_share"], out["next_link_share"] = link_pad[:n], link_pad[2:]
     member = np.flatnonzero(in_body >= 0.5)
     index = np.arange(n)
     if len(member):
@@ -411,6 +409,7 @@ def list_context(group: np.ndarray, in_body: np.ndarray, chars: np.ndarray, topi
 
 
 SEQUENCE = 3  # blocks on each side whose size and link share are features
+TOPIC_WINDOW = 3  # blocks on each side whose content words make near_topic_fit
 
 
 def sequence_context(chars: np.ndarray, link_share: np.ndarray, tag: np.ndarray, in_body: np.ndarray) -> dict[str, np.ndarray]:
@@ -431,12 +430,14 @@ def sequence_context(chars: np.ndarray, link_share: np.ndarray, tag: np.ndarray,
     before_end = np.cumsum(chars)  # characters up to the block's end
     start = before_end - chars
     index = np.arange(n)
-    last = np.maximum.accumulate(np.where(member, index, -1)) if n else np.zeros(0, dtype=np.int64)
-    shifted = np.concatenate([[-1], last[:-1]]) if n else last  # the last body block before each block
-    first_after = (np.minimum.accumulate(np.where(member, index, n)[::-1])[::-1] if n else np.zeros(0, dtype=np.int64))
-    following = np.concatenate([first_after[1:], [n]]) if n else first_after
+    # the last body block before each block and the first after it (-1 and n for none); every
+    # array here is empty on a page without blocks
+    last = np.maximum.accumulate(np.where(member, index, -1))
+    shifted = np.concatenate([[-1], last])[:n]
+    first_after = np.minimum.accumulate(np.where(member, index, n)[::-1])[::-1]
+    following = np.append(first_after, n)[1:]
     gap_before = np.where(shifted >= 0, start - before_end[np.maximum(shifted, 0)], -1.0)
-    gap_after = np.where(following < n, start[np.minimum(following, n - 1)] - before_end, -1.0) if n else np.zeros(0)
+    gap_after = np.where(following < n, start[np.minimum(following, max(n - 1, 0))] - before_end, -1.0)
     out["body_gap_before"] = np.where(gap_before >= 0, np.log1p(np.maximum(gap_before, 0)), -1.0)
     out["body_gap_after"] = np.where(gap_after >= 0, np.log1p(np.maximum(gap_after, 0)), -1.0)
     body_chars = in_body * chars
@@ -445,12 +446,10 @@ def sequence_context(chars: np.ndarray, link_share: np.ndarray, tag: np.ndarray,
     out["body_chars"] = np.full(n, np.log1p(float(body_chars.sum())))
     out["page_chars"] = np.full(n, np.log1p(float(chars.sum())))
     # runs of consecutive blocks with one tag
-    run_id = np.cumsum(np.concatenate([[1], tag[1:] != tag[:-1]])) - 1 if n else np.zeros(0, dtype=np.int64)
-    run_blocks = np.bincount(run_id).astype(np.float64) if n else np.zeros(0)
-    run_chars = np.bincount(run_id, weights=chars) if n else np.zeros(0)
-    run_body = np.bincount(run_id, weights=body_chars) if n else np.zeros(0)
-    out["tag_run_blocks"] = run_blocks[run_id] if n else np.zeros(0)
-    out["tag_run_in_body"] = run_body[run_id] / np.maximum(run_chars[run_id], 1.0) if n else np.zeros(0)
+    run_id = np.concatenate([[0], np.cumsum(tag[1:] != tag[:-1])])[:n].astype(np.int64)
+    run_chars = np.bincount(run_id, weights=chars)
+    out["tag_run_blocks"] = np.bincount(run_id).astype(np.float64)[run_id]
+    out["tag_run_in_body"] = np.bincount(run_id, weights=body_chars)[run_id] / np.maximum(run_chars[run_id], 1.0)
     return out
 
 
@@ -490,7 +489,6 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
     return out
 
 
-TOPIC_WINDOW = 3
 FEATURES_EXCLUDED = ("text", "list_group")
 
 
