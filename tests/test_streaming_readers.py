@@ -8,6 +8,7 @@ import io
 import json
 import lzma
 import tracemalloc
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -41,6 +42,18 @@ def _warc(pages: int, big: int | None = None) -> bytes:
         w.write_record(w.create_warc_record(f"https://www.reuters.com/world/story-{i}", "response",
                                             payload=io.BytesIO(body), http_headers=http))
     return out.getvalue()
+
+
+def test_a_damaged_gzip_member_read_as_extra_records_takes_no_place(tmp_path):
+    # Record 2's gzip data is damaged in the middle (tests/data/warc/damaged-member.warc.gz, six
+    # pages): warcio decodes it into a record that is no page and reads the rest of the member as a
+    # record of its own. Record 2 is quarantined, and the records after it keep their places.
+    import shutil
+    shutil.copy(Path(__file__).parent / "data" / "warc" / "damaged-member.warc.gz", tmp_path / "crawl.warc.gz")
+    items = list(read_source(tmp_path, "crawl.warc.gz", Settings()))
+    assert [i.source for i in items if isinstance(i, RawDocument)] == [f"crawl.warc.gz#{k}" for k in (0, 1, 3, 4, 5)]
+    errors = [i for i in items if isinstance(i, DocumentError)]
+    assert [e.source for e in errors] == ["crawl.warc.gz#2"] and "re-download" in errors[0].reason.lower()
 
 
 def test_a_record_file_larger_than_max_bytes_is_read_whole(tmp_path):

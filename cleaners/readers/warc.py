@@ -12,7 +12,7 @@ is the crawl time, not the publication date, so it is not used as `published`.
 from __future__ import annotations
 
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -22,6 +22,7 @@ from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError, RawDocument
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
+RECENT_RECORDS = 16  # records remembered to place a damaged gzip member (it decodes into a few at most)
 
 
 def _mime(content_type: str | None) -> str:
@@ -45,6 +46,9 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         index = part.start - 1
     found = 0  # documents and damaged-record errors yielded
     kinds: Counter[str] = Counter()  # what the records are, to say so when none is a page
+    # the last records read: (index, offset, whether it was skipped as no page), to find which one a
+    # damaged gzip member belongs to (_damaged_member)
+    recent: deque[tuple[int, int | None, bool]] = deque(maxlen=RECENT_RECORDS)
     archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
     records = iter(archive)
     checked_from = part.offset if part.start and part.offset is not None else 0  # a gzip member's start
@@ -70,18 +74,44 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
             # a record gzipped on its own: the next one starts a gzip member of its own, so reading
             # goes on from there and only the damaged record is lost
-            resume = _next_record(stream, getattr(archive, "offset", None)) if head[:2] == b"\x1f\x8b" else None
+            failed_at = getattr(archive, "offset", None)
+            gzipped = head[:2] == b"\x1f\x8b"
+            damaged = _damaged_member(stream, failed_at, recent) if gzipped else None
+            if damaged is not None:
+                # Not a record at all: the rest of an earlier record's gzip member, whose damaged data
+                # warcio decoded as far as it could (it drops the error), read as records of their own
+                # up to here. That earlier record is the damaged one, and what was read after it takes
+                # no place in the archive: reading goes on at the first record after it (the damaged
+                # data may have run into the members after it). One skipped as no page is quarantined
+                # now; one already quarantined or read stays as it is.
+                index, was_skipped, damaged_at = damaged
+                if was_skipped:
+                    found += 1
+                    yield DocumentError("read", f"WARC record {index} is damaged (its gzip data does not check); "
+                                                "re-download the archive", source=f"{source}#{index}")
+                resume = _next_record(stream, damaged_at)
+                if resume is None:  # it was the last record
+                    return
+                recent.clear()
+                stream.seek(resume)
+                checked_from = resume
+                archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+                records = iter(archive)
+                continue
+            resume = _next_record(stream, failed_at) if gzipped else None
             if resume is None:
                 yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
                 return
             found += 1
             yield DocumentError("read", f"WARC record {index} cannot be read, its header is damaged ({type(exc).__name__}: {exc}); "
                                         "reading goes on at the next record. Re-download the archive to get it", source=where)
+            recent.clear()  # a damaged member found later lies after this point
             stream.seek(resume)
             checked_from = resume  # the damage before it is said already
             archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
             records = iter(archive)
             continue
+        offset = getattr(archive, "offset", None)
         if index < part.start:  # before the part: read past, not into a document
             continue
         kinds[_kind(record)] += 1
@@ -98,6 +128,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
             found += 1
             yield DocumentError("read", f"WARC record {index} is damaged ({type(exc).__name__}: {exc}); re-download the archive", source=where)
             continue
+        recent.append((index, offset, doc is None))
         if doc is not None:
             found += 1
             yield doc
@@ -144,6 +175,24 @@ def _next_record(stream: BinaryIO, damaged_at: int | None) -> int | None:
                 return at + found
             found = chunk.find(b"\x1f\x8b\x08", found + 1)
         at += len(chunk) - 2  # a gzip header split over two chunks is seen whole in the next
+
+
+def _opens_member(stream: BinaryIO, offset: int) -> bool:
+    stream.seek(offset)
+    return stream.read(3) == b"\x1f\x8b\x08"
+
+
+def _damaged_member(stream: BinaryIO, failed_at: int | None, recent) -> tuple[int, bool, int] | None:
+    """When the unreadable record at `failed_at` starts inside a gzip member rather than at one (the
+    tail of a damaged member), the record that member holds: (its index, whether it was skipped as
+    no page, its offset), from `recent` (index, offset, skipped): the last one read that starts a
+    member. None when the failure starts a member of its own, or no recent record does."""
+    if failed_at is None or _opens_member(stream, failed_at):
+        return None
+    for index, offset, skipped in reversed(recent):
+        if offset is not None and offset < failed_at and _opens_member(stream, offset):
+            return index, skipped, offset
+    return None
 
 
 def _opens_a_record(stream: BinaryIO, offset: int) -> bool:
