@@ -62,7 +62,7 @@ def test_sentences_about_photos_survive(line):
 
 
 @pytest.mark.parametrize("line", ["Foto: Hans Müller/dpa", "Bild: Keystone", "Kuva: Lehtikuva", "Fotos: Stadt Köln",
-                                  "Imagen: Archivo"])
+                                  "Imagen: Archivo", "(Foto: DBT/Jane Doe (bearbeitet durch example.de))"])
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_photo_credits_in_other_languages(line, where):
     assert kind_of(line, where) == "caption"

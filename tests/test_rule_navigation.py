@@ -174,7 +174,8 @@ def test_chrome_look_alikes_are_not_menus(line):
 
 @pytest.mark.parametrize("line", ["Do Not Sell My Personal Information", "Text size", "A A A", "Save for later",
                                   "Add to favourites", "Privacy Policy | Terms of Use | Accessibility", "Site Map / Contact Us",
-                                  "Mehr lesen", "Lire la suite", "Nach oben", "Featured Video", "Go to comments", "Dark mode"])
+                                  "Mehr lesen", "Lire la suite", "Nach oben", "Featured Video", "Go to comments", "Dark mode",
+                                  "Weitere Informationen", "więcej informacji:", "More information", "Aktuelle Ausgabe"])
 @pytest.mark.parametrize("where", ["before", "middle"])
 def test_toolbar_and_footer_links_are_navigation(line, where):
     assert kind_of(line, where) == "navigation"
@@ -186,6 +187,8 @@ def test_toolbar_and_footer_links_are_navigation(line, where):
     "Save the date",
     "Text size matters more than colour on a bus stop sign, the designers said.",
     "Paid newsletters and subscriptions",
+    "Weitere Informationen zum Verfahren gab die Behörde nicht bekannt.",
+    "More information is expected on Monday, the ministry said.",
 ])
 def test_footer_link_look_alikes_are_not_navigation(line):
     from newsclean.cleaners.rules.navigation import footer_link, ui_words
@@ -216,7 +219,8 @@ def test_relative_time_look_alikes_survive(line):
     assert survives(line)
 
 
-@pytest.mark.parametrize("line", ["Jump to Recipe", "Print Recipe", "Rezept drucken", "Sort by: Newest", "Explore further"])
+@pytest.mark.parametrize("line", ["Jump to Recipe", "Print Recipe", "Rezept drucken", "Sort by: Newest", "Explore further",
+                                  "Print Recipe Pin Recipe", "Rezept drucken Bei Pinterest speichern"])
 def test_recipe_toolbar_and_sorting_links(line):
     assert kind_of(line, "middle") == "navigation"
 
@@ -257,7 +261,8 @@ def test_an_articles_own_imperatives_are_no_buttons(line):
                                   "Learn more about the new routes at the depot.",
                                   "Get a quote from three installers before you sign anything.",
                                   "Book a demo only after you have listed what the software must do.",
-                                  "Try it free for a month, then decide whether the paid plan is worth it."])
+                                  "Try it free for a month, then decide whether the paid plan is worth it.",
+                                  "Shop now, pay later and learn more about the terms, the bank told its customers."])
 def test_shop_button_look_alikes_survive(line):
     assert survives(line)
 
@@ -292,6 +297,7 @@ def test_an_audio_feature_promo_is_page_furniture(line):
     "Schreibe einen Kommentar Antworten abbrechen", "Deine Meinung zählt… Antwort abbrechen",
     "Laisser un commentaire Annuler la réponse", "Deja una respuesta Cancelar respuesta", "Join the discussion Cancel reply",
     "3 Gedanken zu „Neue Buslinien für die Stadt“", "12 thoughts on “New bus routes”",
+    "Pingback von Ein anderes Blog - Lesezeichen | 11.09.2011 23:31", "Pingback: New bus routes for the city", "Trackback from Example Blog",
 ])
 def test_comment_form_titles_and_thread_counts_in_other_languages(line):
     from newsclean.cleaners.rules.navigation import comments_header
@@ -302,6 +308,7 @@ def test_comment_form_titles_and_thread_counts_in_other_languages(line):
 @pytest.mark.parametrize("line", [
     "Gedanken", "10 Antworten zu den wichtigsten Fragen", "Wir haben die Antwort abbrechen müssen, weil der Strom ausfiel.",
     "12 Gedanken zu einem schwierigen Thema.",
+    "Pingbacks tell a blogger that another site links to a post.",
 ])
 def test_headings_and_sentences_like_comment_headers_survive(line):
     from newsclean.cleaners.rules.navigation import comments_header
@@ -314,6 +321,7 @@ def test_headings_and_sentences_like_comment_headers_survive(line):
     "Nom (obligatoire)", "Correo electrónico (no será publicado)", "Imię (wymagane)",
     "Klicken Sie auf den unteren Button, um den Inhalt von maps.example.com zu laden.",
     "Click the button below to load the content from example.com.",
+    "Video verfügbar bis 28.02.2021", "Video available until 3 March 2026",
 ])
 def test_form_fields_and_embed_placeholders_in_other_languages(line):
     from newsclean.cleaners.rules.navigation import placeholder
@@ -324,6 +332,7 @@ def test_form_fields_and_embed_placeholders_in_other_languages(line):
 @pytest.mark.parametrize("line", [
     "Name (erforderlich) und Adresse gab die Polizei nicht bekannt.", "Die E-Mail (wird nicht veröffentlicht) liegt der Redaktion vor.",
     "Klicken Sie auf den Button, sagte der Techniker, dann startet das Programm.",
+    "Das Video ist in der Mediathek verfügbar bis zum Ende des Jahres, sagte der Sender.",
 ])
 def test_sentences_like_form_fields_survive(line):
     from newsclean.cleaners.rules.navigation import placeholder

@@ -124,7 +124,7 @@ def test_german_box_headers(line):
     assert kind_of(line, "after") == "related_headline"
 
 
-@pytest.mark.parametrize("line", ["Mehr von", "Mehr von Anja Roe"])
+@pytest.mark.parametrize("line", ["Mehr von", "Mehr von Anja Roe", "Mehr vonAnja Roe"])  # the link's text glued to its label
 def test_mehr_von_heads_a_box_of_an_author_s_stories(line):
     assert kind_of(line, "after") == "related_headline"
 
@@ -176,6 +176,7 @@ def test_a_spec_sheets_video_heading_keeps_its_rows():
     "Newer Post Older Post Home",
     "Vorheriger BeitragNeuerscheinung: Klaus Seidl über die Revolution",
     "Article précédent : Le gouvernement annonce un nouveau budget",
+    "Vorschau auf den nächsten ArtikelMein Motto Konsumsparen: Fazit und Pläne",
 ])
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_pager_links_are_related_headlines(line, where):
@@ -212,7 +213,8 @@ def test_read_more_prefixes_in_other_languages(line):
     assert alone(link_prefix, line) is not None
 
 
-@pytest.mark.parametrize("header", ["Das Thema könnte dich auch interessieren:", "Dies könnte Sie ebenfalls interessieren", "Lesenswert"])
+@pytest.mark.parametrize("header", ["Das Thema könnte dich auch interessieren:", "Dies könnte Sie ebenfalls interessieren", "Lesenswert",
+                                    ":: Relevantes aus dem example.org-Archiv:", "Aus unserem Archiv", "From the archives"])
 def test_related_box_headers_in_german(header):
     from newsclean.cleaners.rules.related import related_header
 
@@ -223,6 +225,7 @@ def test_related_box_headers_in_german(header):
     "Mehr dazu sagte der Bürgermeister am Dienstag nicht.", "Mira a su alrededor y no reconoce su barrio.",
     "Lesenswert ist vor allem das letzte Kapitel, schreibt die Kritikerin.",
     "Das Thema könnte die Wahl entscheiden, sagen Meinungsforscher.",
+    "Aus dem Archiv der Stadt stammt ein Foto von 1950, das den Platz zeigt.", "From the archives of the city council came the plans.",
 ])
 def test_sentences_that_start_like_the_new_cues_survive(line):
     from newsclean.cleaners.rules.related import link_prefix, related_header

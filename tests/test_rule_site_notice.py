@@ -86,6 +86,9 @@ def test_a_long_article_paragraph_is_not_a_notice_however_it_speaks():
     # a German site's disclaimer for its external links
     "Trotz sorgfältiger Prüfung übernehmen wir keine Haftung für die Inhalte externer Links auf dieser Seite.",
     "Für den Inhalt der verlinkten Seiten sind ausschließlich deren Betreiber verantwortlich, nicht die Redaktion.",
+    # the links named as affiliate links, in no one's voice
+    "Letzte Aktualisierung am 2.02.2022 / Bei den Verlinkungen handelt es sich um Affiliate Links / Bilder von der API",
+    "Some of the links in this list are affiliate links and earn the site a commission.",
 ])
 def test_site_notices_in_other_languages(line):
     assert alone(site_notice, line) is not None
@@ -95,6 +98,7 @@ def test_site_notices_in_other_languages(line):
     "Die Firma zahlt ihren Vertriebspartnern eine Provision für jeden vermittelten Vertrag, sagte der Sprecher.",
     "Les liens affiliés sont désormais encadrés par la loi, a rappelé le ministre mardi devant les députés.",
     "Das Gericht entschied, dass Plattformen keine Haftung für Inhalte ihrer Nutzer tragen, solange sie nichts davon wissen.",
+    "The regulator asked whether links in influencer posts are affiliate links, and how to label them.",
 ])
 def test_reports_about_the_same_topics_in_other_languages_survive(line):
     assert alone(site_notice, line) is None

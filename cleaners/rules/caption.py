@@ -23,7 +23,8 @@ _PHOTO_ELSEWHERE = (r"foto|bild(?:er)?|bildquelle|bildnachweis|fotoquelle|kuva|i
                     r"|crédits?\ photos?|quelle|fuente|fonte|źródło|bron")
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
-    rf"^(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
+    # (in brackets too: "(Foto: DBT/Jane Doe)")
+    rf"^\(?(?:(?:photo|image|picture|video|main|top|header|featured)?\s*(?:photo|image|picture|photograph|credit|source|courtesy|caption|{_PHOTO_ELSEWHERE})s?(?:\s+(?:credit|source|by))?\s*[:|/–—-]"
     r"|fot\.\s*\S"  # Polish "Fot. Jan Kowalski / Agencja Gazeta"
     r"|(?:photo|image|picture|photograph|screenshot|screen\ ?grab)s?\s+(?:by|via|courtesy\ of|credit)\b"
     # a bare agency name, not the first part of a compound ("EPA-rated range: 245-318 miles")

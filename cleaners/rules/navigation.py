@@ -98,6 +98,7 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
                  r"|paid\ (?:content|post|partnership)|sort(?:ed)?\ by(?::?\ \w+)?"
                  r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette"
+                 r"|(?:save|pin)\ (?:it\ )?(?:to|on)\ pinterest|(?:bei|auf)\ pinterest\ (?:speichern|merken)"
                  # a shop's or booking site's buttons ("Shop Gucci Now", "Check Price - Walmart", "Get the
                  # Catan Board Game on Amazon"), and a business site's ("Apply Now", "Request a Quote",
                  # "Start your 7-day free trial", "Download the Report")
@@ -118,21 +119,38 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|try\ (?:[\w'’&.-]+\ ){0,3}(?:for\ )?free|(?:get|buy|book)\ (?:your\ )?tickets"
                  r"|(?:access|download|get|grab|claim)\ (?:the|our|your|my)\ (?:free\ )?(?:e-?book|checklist|template|report"
                  r"|white\ ?paper|toolkit|cheat\ sheet|freebie)"
-                 r"|(?:jetzt\ |hier\ |buch\ |online\ )?(?:bestellen|kaufen)|dowiedz\ się\ więcej|en\ savoir\ plus|más\ información)"
+                 r"|(?:jetzt\ |hier\ |buch\ |online\ )?(?:bestellen|kaufen)|dowiedz\ się\ więcej|en\ savoir\ plus|más\ información"
+                 # a link to more on the subject, or to the magazine's issue ("Weitere Informationen", "Aktuelle Ausgabe")
+                 r"|(?:(?:more|further)\ information|(?:weitere|mehr)\ informationen|więcej\ informacji|meer\ informatie"
+                 r"|plus\ d['’]informations?|maggiori\ informazioni|mais\ informações)\s*:?"
+                 r"|(?:current|latest)\ issue|(?:aktuelle|neueste)\ ausgabe)"
                  # where it leads: "... at AJ Madison", a phone number, a screen reader's "Links to <site>"
                  r"(?:\ (?:on|at)\ [\w.]+(?:\ [\w.]+)?|\s*\(?\+?\d[\d\s().-]{6,}\d|\ links?\ to\ \S+(?:\ \S+){0,3})?[.!]*")
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
 _TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:[>»›→]+\s*)?$", re.IGNORECASE | re.VERBOSE)  # a trailing arrow: "Learn more >>"
+# A bar of such links on one line ("Print Recipe Pin Recipe"), read one link at a time: one regular
+# expression over the repeated links would backtrack through their overlapping forms ("Shop now").
+_TOOLBAR_ITEM = re.compile(rf"(?:{_TOOLBAR_LINK}){_SEPARATORS}", re.IGNORECASE | re.VERBOSE)
+_TOOLBAR_BAR_START = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:{_TOOLBAR_LINK})", re.IGNORECASE | re.VERBOSE)
+_TOOLBAR_END = re.compile(r"(?:[>»›→]+\s*)?$")
 _LEGAL_LINKS = re.compile(rf"^(?:{_LEGAL_LINK})(?:{_SEPARATORS}(?:{_LEGAL_LINK}))+{_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
 
 
-@starts_with(_TOOLBAR, _LEGAL_LINKS)
+@starts_with(_TOOLBAR, _LEGAL_LINKS, _TOOLBAR_BAR_START)
 def footer_link(line: Line, doc: Doc) -> Proposal | None:
-    if len(line.text) <= 160 and (_TOOLBAR.search(line.text) or _LEGAL_LINKS.search(line.text)):
+    if len(line.text) <= 160 and (_TOOLBAR.search(line.text) or _LEGAL_LINKS.search(line.text) or _is_toolbar_bar(line.text)):
         return whole_line("navigation", "footer_link")
     return None
+
+
+def _is_toolbar_bar(text: str) -> bool:
+    """Two or more _TOOLBAR links one after another, and nothing else but a trailing arrow."""
+    pos = links = 0
+    while pos < len(text) and (m := _TOOLBAR_ITEM.match(text, pos)) is not None and m.end() > pos:
+        pos, links = m.end(), links + 1
+    return links >= 2 and _TOOLBAR_END.match(text, pos) is not None
 
 
 def _may_be_breadcrumb():
@@ -189,10 +207,14 @@ _COMMENT_FORM = (r"(?:(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\
 # (never a bare "Discussion": a paper's section is called that too).
 _DISCUSSION = (r"(?:join\s+the\s+(?:discussion|conversation)\s*(?:\.\.\.|…)?"
                r"|(?:discussion|conversation|comments)\s+(?:about|on)\s+this\s+(?:post|article|story))")
+# A blog's pingback or trackback in its thread ("Pingback: Title", "Pingback von Site | 11.09.2011 23:31"):
+# another site's post linking here, listed among the comments.
+_LINKBACK = r"(?:pingback|trackback)(?:\s*:|\s+(?:von|from|by|de|da|di|od|van|z)\b).{0,240}"
 _COMMENTS_HEADER = re.compile(
     rf"""^(?:
         \d[\d,.]*\s+(?:reader\s+|user\s+)?(?:{_COMMENT}|{_THOUGHTS})\b
         (?:\s+(?:on|to|for|zu|über|sur|en|sobre|su|em|op|over|do|na)(?:\s+["“„«'‘].{{0,200}})?)?\s*:?
+      | {_LINKBACK}
       | {_COMMENT}\s*(?:\(\d[\d,.]*\)|\d[\d,.]*)?\s*:?
       | {_COMMENT_FORM}
       | {_DISCUSSION}
@@ -238,6 +260,8 @@ _EMBED_NOTICE = re.compile(
       | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$ | contenuto\ esterno$
       # an audio player's label: "Listen to this article · 5:12 min Learn more"
       | listen\ to\ (?:this|the)\ (?:article|story)\b[^.!?]{0,40}$
+      # a player's availability ("Video verfügbar bis 28.02.2021", "Video available until 3 March")
+      | (?:video|audio|vidéo|vídeo)\ (?:verfügbar\ bis|available\ (?:until|till)|disponible\ (?:jusqu['’]au|hasta\ el))\b(?:[^.!?]|\.(?=\d)){0,30}$
       | (?:new:?\s*)?you\ can\ now\ listen\ to\ [^.!?]{0,40}\b(?:articles?|stories|news)\s*[!.]?$
       | (?:this|the)\ (?:video|audio|content|media|embed|player|post|tweet|graphic|map)\ (?:is\ )?(?:currently\ )?
         (?:not\ available|unavailable|no\ longer\ available|could\ not\ be\ loaded|cannot\ be\ displayed)

@@ -25,9 +25,10 @@ RELATED_CUES = r"""
     | (?:from\ )?around\ the\ web | (?:promoted|sponsored|partner)\ (?:stories|links|content|posts)
     | you\ (?:may|might)\ also\ (?:like|be\ interested\ in) | editor'?s\ picks?
     | lesen\ sie\ (?:auch|dazu(?:\ auch)?|hier|mehr) | lies\ auch | mehr\ zum\ thema | auch\ interessant
-    | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3} | mehr\ von(?:\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,2})?
+    | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3} | mehr\ von(?:\ ?(?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,2})?
     | (?:das|dies(?:es)?)(?:\ thema)?\ könnte\ (?:sie|dich|euch)\ (?:auch\ |ebenfalls\ )?interessieren | lesenswert | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
+    | from\ (?:the|our)\ archives? | (?:(?:mehr|relevantes|neues)\ )?aus\ (?:dem|unserem)\ (?:[\w.]+-)?archiv
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
     | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
     | le[ae]r?\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
@@ -52,7 +53,7 @@ _PREFIX = re.compile(
 # header of a box of links, with at most the outlet named after it. Not one ending in a full stop:
 # "More on FoxNews.com." is an outlet's signature.
 _HEADER = re.compile(
-    r"""^(?:""" + RELATED_CUES + r""")
+    r"""^(?:[:»>•|]+\s*)?(?:""" + RELATED_CUES + r""")  # after a marker too (":: Aus dem Archiv:")
         (?:\ (?:on|at|from|in|auf|bei|zu|zum|zur|sur|en|su|op|na|em)(?:\ [\w.'’-]+(?:\ [\w.'’-]+)?)?)?
         \s*(?:…|\.\.\.)?\s*[:»>]*$""",
     re.IGNORECASE | re.VERBOSE,
@@ -76,7 +77,7 @@ def link_prefix(line: Line, doc: Doc) -> Proposal | None:
 # the navigation rules).
 _PAGER_WORD = r"(?:prev(?:ious)?|next|older|newer)"
 _PAGER_NOUN = r"(?:posts?|articles?|stor(?:y|ies)|entry)"
-_PAGER_LABEL = (rf"(?:{_PAGER_WORD}\ ?{_PAGER_NOUN}|(?:vorheriger|voriger|nächster)\ ?(?:artikel|beitrag)"
+_PAGER_LABEL = (rf"(?:{_PAGER_WORD}\ ?{_PAGER_NOUN}|(?:vorheriger|voriger|nächster|(?:vorschau\ auf\ den\ )?nächsten)\ ?(?:artikel|beitrag)"
                 r"|article\ (?:précédent|suivant)|(?:artículo|entrada)\ (?:anterior|siguiente)"
                 r"|(?:siguiente|anterior)\ (?:artículo|entrada)|articolo\ (?:precedente|successivo))")
 _PAGER = re.compile(

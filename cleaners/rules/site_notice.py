@@ -76,7 +76,15 @@ _EXTERNAL_LINKS_DISCLAIMER = re.compile(
     re.I | re.X)
 
 
-# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE and _EXTERNAL_LINKS_DISCLAIMER match holds one of
+# A disclosure that names the links themselves, in no one's voice: "Bei den Verlinkungen handelt es sich
+# um Affiliate Links", "Some of the links below are affiliate links".
+_LINKS_ARE_AFFILIATE = re.compile(
+    r"\b(?:the|these|all|die|den|diese|alle|les|ces|los|estos)\ (?:\w+\ ){0,2}(?:links?|verlinkungen|liens|enlaces)\b[^.!?/,]{0,40}?"
+    r"\b(?:are|sind|handelt\ es\ sich\ um|sont|son)\ (?:\w+\ ){0,2}affiliate[\ -]?links?\b",
+    re.I | re.X)
+
+
+# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE, _EXTERNAL_LINKS_DISCLAIMER and _LINKS_ARE_AFFILIATE match holds one of
 # these (lower case): one scan for them leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
@@ -111,7 +119,7 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
     if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower):
         return None
-    if _EXTERNAL_LINKS_DISCLAIMER.search(text):
+    if _EXTERNAL_LINKS_DISCLAIMER.search(text) or _LINKS_ARE_AFFILIATE.search(text):
         return whole_line("boilerplate", "site_notice")
     site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
     if not site_voice and not _WRITER_VOICE.search(text):
