@@ -89,6 +89,9 @@ def test_a_long_article_paragraph_is_not_a_notice_however_it_speaks():
     # the links named as affiliate links, in no one's voice
     "Letzte Aktualisierung am 2.02.2022 / Bei den Verlinkungen handelt es sich um Affiliate Links / Bilder von der API",
     "Some of the links in this list are affiliate links and earn the site a commission.",
+    # a subscription offer's fine print
+    "Tú también puedes hacer periodismo independiente con nosotros. Cancela cuando quieras.",
+    "Unlimited digital access for $1 a week for a year. Cancel anytime.",
 ])
 def test_site_notices_in_other_languages(line):
     assert alone(site_notice, line) is not None
@@ -99,6 +102,8 @@ def test_site_notices_in_other_languages(line):
     "Les liens affiliés sont désormais encadrés par la loi, a rappelé le ministre mardi devant les députés.",
     "Das Gericht entschied, dass Plattformen keine Haftung für Inhalte ihrer Nutzer tragen, solange sie nichts davon wissen.",
     "The regulator asked whether links in influencer posts are affiliate links, and how to label them.",
+    "Das Abo kostet fünf Euro im Monat und ist laut Anbieter jederzeit kündbar.",
+    "The service costs $10 a month, and you can cancel anytime, the company said.",
 ])
 def test_reports_about_the_same_topics_in_other_languages_survive(line):
     assert alone(site_notice, line) is None

@@ -87,10 +87,8 @@ _OPENINGS = re.compile(
       # "Write to us" and "Every donation helps" in the other languages; a quiz's "Test your knowledge"
       | (?:puedes?\ |puede\ )?escr[ií]b(?:enos|anos|irnos)\b | schreib(?:en\ sie|t)?\ uns\b | écrivez-nous | scriv(?:ici|eteci)\b
       | escreva-nos | schrijf\ ons\b | napisz\ do\ nas\b
-      # "Your contribution helps …" and a subscription offer's "Cancel anytime", in the cue languages
+      # "Your contribution helps …", in the cue languages
       | (?:your|ihr|ihre|dein|deine)\ (?:support|contribution|donation|beitrag|spende|unterstützung)\ (?:helps|hilft)\b[^.!?]{0,40}?\b(?:us|our|uns|unser\w*)\b
-      | [^.!?]{0,160}[.!?]\s+(?:cancel\ (?:at\ )?any\ ?time|cancela\ cuando\ quieras|jederzeit\ kündbar
-        |résiliable\ à\ tout\ moment|annulla\ quando\ vuoi|cancele\ quando\ quiser|op\ elk\ moment\ opzegbaar)[.!]?$
       | lesen\ sie\ (?:hier\ )?(?:auch\ )?(?:einen\ )?weiteren\b
       | (?:every|jede|chaque|cada|ogni|każda)\ (?:small\ |little\ |kleine\ |petit\ |pequeña\ |piccola\ |mała\ )?(?:donation|spende|don|donación|donazione|doação|darowizna)
         \ (?:helps|counts|hilft|zählt|compte|aide|ayuda|cuenta|aiuta|conta|ajuda|pomaga)\b

@@ -133,12 +133,12 @@ _TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:[>»›→]+\s*)?$"
 # A bar of such links on one line ("Print Recipe Pin Recipe"), read one link at a time: one regular
 # expression over the repeated links would backtrack through their overlapping forms ("Shop now").
 _TOOLBAR_ITEM = re.compile(rf"(?:{_TOOLBAR_LINK}){_SEPARATORS}", re.IGNORECASE | re.VERBOSE)
-_TOOLBAR_BAR_START = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:{_TOOLBAR_LINK})", re.IGNORECASE | re.VERBOSE)
+_TOOLBAR_START = re.compile(rf"^(?:{_TOOLBAR_LINK})", re.IGNORECASE | re.VERBOSE)  # footer_link's start test: one link
 _TOOLBAR_END = re.compile(r"(?:[>»›→]+\s*)?$")
 _LEGAL_LINKS = re.compile(rf"^(?:{_LEGAL_LINK})(?:{_SEPARATORS}(?:{_LEGAL_LINK}))+{_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
 
 
-@starts_with(_TOOLBAR, _LEGAL_LINKS, _TOOLBAR_BAR_START)
+@starts_with(_TOOLBAR_START, _LEGAL_LINKS)
 def footer_link(line: Line, doc: Doc) -> Proposal | None:
     if len(line.text) <= 160 and (_TOOLBAR.search(line.text) or _LEGAL_LINKS.search(line.text) or _is_toolbar_bar(line.text)):
         return whole_line("navigation", "footer_link")

@@ -84,7 +84,15 @@ _LINKS_ARE_AFFILIATE = re.compile(
     re.I | re.X)
 
 
-# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE, _EXTERNAL_LINKS_DISCLAIMER and _LINKS_ARE_AFFILIATE match holds one of
+# A subscription offer's fine print, as a sentence of its own after the offer ("… for $1 a week. Cancel
+# anytime.", "Cancela cuando quieras."): the site addressing its reader.
+_CANCEL_ANYTIME = re.compile(
+    r"""[.!?]\s+(?:cancel\ (?:at\ )?any\ ?time|cancela\ cuando\ quieras|cancele\ quando\ quiser|annulla\ quando\ vuoi
+      |jederzeit\ kündbar|résiliable\ à\ tout\ moment|op\ elk\ moment\ opzegbaar)[.!]?$""",
+    re.I | re.X)
+
+
+# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE, _EXTERNAL_LINKS_DISCLAIMER, _LINKS_ARE_AFFILIATE and _CANCEL_ANYTIME match holds one of
 # these (lower case): one scan for them leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
@@ -92,7 +100,8 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "n
          "install our", "support our", "support independent", "support local", "support quality",
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
          "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
-         "please share", "tell us", "not responsible", "keine haftung", "verlinkten seiten")
+         "please share", "tell us", "not responsible", "keine haftung", "verlinkten seiten",
+         "cancel", "annulla", "jederzeit", "siliable", "opzegbaar")
 
 
 _ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))
@@ -119,7 +128,7 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     text = line.text
     if not 8 <= line.n_words <= MAX_WORDS or not _may_be_notice(line.lower):
         return None
-    if _EXTERNAL_LINKS_DISCLAIMER.search(text) or _LINKS_ARE_AFFILIATE.search(text):
+    if _EXTERNAL_LINKS_DISCLAIMER.search(text) or _LINKS_ARE_AFFILIATE.search(text) or _CANCEL_ANYTIME.search(text):
         return whole_line("boilerplate", "site_notice")
     site_voice = SITE_VOICE.search(text) is not None or _THIS_SITE.search(text) is not None
     if not site_voice and not _WRITER_VOICE.search(text):
