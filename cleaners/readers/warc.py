@@ -79,18 +79,25 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
             damaged = _damaged_member(stream, failed_at, recent) if gzipped else None
             if damaged is not None:
                 # Not a record at all: the rest of an earlier record's gzip member, whose damaged data
-                # warcio decoded as far as it could (it drops the error), read as records of their own
-                # up to here. That earlier record is the damaged one, and what was read after it takes
-                # no place in the archive: reading goes on at the first record after it (the damaged
-                # data may have run into the members after it). One skipped as no page is quarantined
-                # now; one already quarantined or read stays as it is.
-                index, was_skipped, damaged_at = damaged
-                if was_skipped:
-                    found += 1
-                    yield DocumentError("read", f"WARC record {index} is damaged (its gzip data does not check); "
-                                                "re-download the archive", source=f"{source}#{index}")
-                resume = _next_record(stream, damaged_at)
-                if resume is None:  # it was the last record
+                # warcio decoded as far as it could (it drops the error). That earlier record is the
+                # damaged one. When every record read after it was skipped as no page, those were
+                # pieces of its member (its data may have run on into the members after it): they take
+                # no place in the archive, the damaged record is quarantined if it was skipped too (one
+                # already quarantined or read stays as it is), and reading goes on at the first record
+                # after it. Otherwise only this failure takes no place, and reading goes on after it.
+                # A resume point always lies past the last one, so reading always ends.
+                damaged_index, was_skipped, damaged_at, pieces = damaged
+                resume = _next_record(stream, damaged_at) if pieces else None
+                if pieces and (resume is None or resume > checked_from):
+                    index = damaged_index
+                    if was_skipped:
+                        found += 1
+                        yield DocumentError("read", f"WARC record {index} is damaged (its gzip data does not check); "
+                                                    "re-download the archive", source=f"{source}#{index}")
+                else:
+                    index -= 1
+                    resume = _next_record(stream, failed_at)
+                if resume is None or resume <= checked_from:  # nothing readable after it
                     return
                 recent.clear()
                 stream.seek(resume)
@@ -99,6 +106,8 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
                 records = iter(archive)
                 continue
             resume = _next_record(stream, failed_at) if gzipped else None
+            if resume is not None and resume <= checked_from:  # no way past it: reading ends here
+                resume = None
             if resume is None:
                 yield DocumentError("read", f"WARC record {index} cannot be read, the archive is cut short or damaged there ({type(exc).__name__}: {exc}); the rest of it is skipped. Re-download the archive", source=where)
                 return
@@ -115,6 +124,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         if index < part.start:  # before the part: read past, not into a document
             continue
         kinds[_kind(record)] += 1
+        recent.append((index, offset, False))
         try:
             doc = _document(record, where, settings.max_bytes)
         except DocumentError as err:  # a record over max_bytes: that record alone
@@ -128,13 +138,14 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
             found += 1
             yield DocumentError("read", f"WARC record {index} is damaged ({type(exc).__name__}: {exc}); re-download the archive", source=where)
             continue
-        recent.append((index, offset, doc is None))
         if doc is not None:
             found += 1
             yield doc
         elif _truncated(record):  # a skipped record cut short: the archive ends here
             yield DocumentError("read", f"the archive is cut short inside record {index}; re-download it", source=where)
             return
+        else:
+            recent[-1] = (index, offset, True)
 
 
 def _kind(record) -> str:
@@ -182,16 +193,19 @@ def _opens_member(stream: BinaryIO, offset: int) -> bool:
     return stream.read(3) == b"\x1f\x8b\x08"
 
 
-def _damaged_member(stream: BinaryIO, failed_at: int | None, recent) -> tuple[int, bool, int] | None:
+def _damaged_member(stream: BinaryIO, failed_at: int | None, recent) -> tuple[int, bool, int, bool] | None:
     """When the unreadable record at `failed_at` starts inside a gzip member rather than at one (the
-    tail of a damaged member), the record that member holds: (its index, whether it was skipped as
-    no page, its offset), from `recent` (index, offset, skipped): the last one read that starts a
-    member. None when the failure starts a member of its own, or no recent record does."""
+    tail of a damaged member): the last recent record (index, offset, skipped as no page) that starts
+    a member, as (its index, whether it was skipped, its offset, whether every record read after it
+    was skipped as no page: pieces of its member). None when the failure starts a member of its
+    own, or no recent record does."""
     if failed_at is None or _opens_member(stream, failed_at):
         return None
+    after_skipped = True
     for index, offset, skipped in reversed(recent):
         if offset is not None and offset < failed_at and _opens_member(stream, offset):
-            return index, skipped, offset
+            return index, skipped, offset, after_skipped
+        after_skipped = after_skipped and skipped
     return None
 
 
