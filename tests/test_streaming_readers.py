@@ -60,8 +60,8 @@ def test_random_damage_to_an_archive_never_loops_nor_misnumbers_a_page(tmp_path)
     # 300 damages (1-59 random bytes anywhere in one of the eight gzip members of
     # tests/data/warc/eight-pages.warc.gz, drawn with a fixed seed): reading always ends, with at
     # most one row per record and one for a cut-short end; no page is read twice or numbered past
-    # the archive's eight records. (Before, damaged members that warcio decoded into extra records
-    # lost a page and numbered the rest one too high: draws 145, 244 and 277.)
+    # the archive's eight records. (Draws 145, 244 and 277 damage a member that warcio decodes into
+    # extra records.)
     import random
 
     data = (Path(__file__).parent / "data" / "warc" / "eight-pages.warc.gz").read_bytes()
