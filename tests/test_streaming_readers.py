@@ -80,7 +80,7 @@ def test_random_damage_to_an_archive_never_loops_nor_misnumbers_a_page(tmp_path)
             for item in read_source(tmp_path, "a.warc.gz", Settings()):
                 items.append(item)
                 assert len(items) <= 9, f"draw {draw}: the reader does not end"
-        except DocumentError:  # the first record unreadable: the file is no WARC it can read, quarantined whole
+        except DocumentError:  # its opening bytes damaged: the file no longer reads as a WARC, quarantined whole
             assert not items, f"draw {draw}"
         pages = [int(i.source.rpartition("#")[2]) for i in items if isinstance(i, RawDocument)]
         assert len(set(pages)) == len(pages) and all(n < 8 for n in pages), f"draw {draw}: {pages}"

@@ -70,12 +70,13 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
                                             "HTML responses (status 2xx), HTML resources and text conversions")
             return
         except Exception as exc:  # ArchiveLoadFailed, or warcio tripping over a cut-off header
-            if index == 0:
+            gzipped = head[:2] == b"\x1f\x8b"
+            if index == 0 and not gzipped:
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
             # a record gzipped on its own: the next one starts a gzip member of its own, so reading
-            # goes on from there and only the damaged record is lost
+            # goes on from there and only the damaged record is lost (the first one too: the file
+            # opened as a WARC)
             failed_at = getattr(archive, "offset", None)
-            gzipped = head[:2] == b"\x1f\x8b"
             damaged = _damaged_member(stream, failed_at, recent) if gzipped else None
             if damaged is not None:
                 # Not a record at all: the rest of an earlier record's gzip member, whose damaged data
