@@ -63,7 +63,18 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
             if index == 0:
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
             if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream, checked_from):
-                yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
+                last = recent[-1] if recent else None
+                state = _member_state(stream, last[1]) if last is not None and last[1] is not None else "whole"
+                if state != "whole":
+                    # the last record's own gzip member is damaged or cut short, not one after it: that
+                    # record is quarantined when it was skipped as no page, and was said otherwise
+                    if last[2]:
+                        found += 1
+                        why = "its gzip data does not check" if state == "damaged" else "its gzip data ends early"
+                        yield DocumentError("read", f"WARC record {last[0]} is damaged ({why}); re-download the archive",
+                                            source=f"{source}#{last[0]}")
+                else:
+                    yield DocumentError("read", f"the archive is cut short after record {index - 1} (its gzip data ends early); re-download it", source=where)
             elif not found and part.whole:
                 held = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(5))
                 raise DocumentError("read", f"no HTML page among its {index} record{'s' * (index != 1)} ({held}); newsclean reads a WARC's "
@@ -187,6 +198,23 @@ def _next_record(stream: BinaryIO, damaged_at: int | None) -> int | None:
                 return at + found
             found = chunk.find(b"\x1f\x8b\x08", found + 1)
         at += len(chunk) - 2  # a gzip header split over two chunks is seen whole in the next
+
+
+def _member_state(stream: BinaryIO, offset: int) -> str:
+    """The gzip member at `offset`: "whole", "damaged" (zlib finds its data or its check wrong) or
+    "short" (its data ends before the member does)."""
+    stream.seek(offset)
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        while chunk := stream.read(CHUNK):
+            while chunk:
+                member.decompress(chunk, CHUNK)
+                chunk = member.unconsumed_tail
+                if member.eof:
+                    return "whole"
+    except zlib.error:
+        return "damaged"
+    return "short"
 
 
 def _opens_member(stream: BinaryIO, offset: int) -> bool:
