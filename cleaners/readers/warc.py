@@ -39,6 +39,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         return
     if not _looks_like_warc(head):
         raise DocumentError("read", "not a WARC archive (it does not start with a WARC/ or ARC header); check the file")
+    gzipped = head[:2] == b"\x1f\x8b"
     part = part or Part(source)
     index = -1
     if part.start and part.offset is not None:
@@ -62,7 +63,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
         except StopIteration:
             if index == 0:
                 raise DocumentError("read", "no WARC record found; check the file is a WARC archive") from None
-            if head[:2] == b"\x1f\x8b" and not _gzip_complete(stream, checked_from):
+            if gzipped and not _gzip_complete(stream, checked_from):
                 last = recent[-1] if recent else None
                 state = _member_state(stream, last[1]) if last is not None and last[1] is not None else "whole"
                 if state != "whole":
@@ -81,7 +82,6 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
                                             "HTML responses (status 2xx), HTML resources and text conversions")
             return
         except Exception as exc:  # ArchiveLoadFailed, or warcio tripping over a cut-off header
-            gzipped = head[:2] == b"\x1f\x8b"
             if index == 0 and not gzipped:
                 raise DocumentError("read", f"not a readable WARC file ({exc}); check it is a WARC archive") from None
             # a record gzipped on its own: the next one starts a gzip member of its own, so reading
@@ -200,23 +200,6 @@ def _next_record(stream: BinaryIO, damaged_at: int | None) -> int | None:
         at += len(chunk) - 2  # a gzip header split over two chunks is seen whole in the next
 
 
-def _member_state(stream: BinaryIO, offset: int) -> str:
-    """The gzip member at `offset`: "whole", "damaged" (zlib finds its data or its check wrong) or
-    "short" (its data ends before the member does)."""
-    stream.seek(offset)
-    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        while chunk := stream.read(CHUNK):
-            while chunk:
-                member.decompress(chunk, CHUNK)
-                chunk = member.unconsumed_tail
-                if member.eof:
-                    return "whole"
-    except zlib.error:
-        return "damaged"
-    return "short"
-
-
 def _opens_member(stream: BinaryIO, offset: int) -> bool:
     stream.seek(offset)
     return stream.read(3) == b"\x1f\x8b\x08"
@@ -251,8 +234,17 @@ def _gzip_complete(stream: BinaryIO, start: int = 0) -> bool:
     """Every gzip member of the archive from `start` (a member's start) ends properly (warcio stops
     quietly at a cut-off member). Read again, a chunk at a time; a stream that cannot seek is taken
     as complete."""
-    if not stream.seekable():
-        return True
+    return not stream.seekable() or _gzip_state(stream, start) == "whole"
+
+
+def _member_state(stream: BinaryIO, offset: int) -> str:
+    """The one gzip member at `offset`, as _gzip_state tells it."""
+    return _gzip_state(stream, offset, first_only=True)
+
+
+def _gzip_state(stream: BinaryIO, start: int, first_only: bool = False) -> str:
+    """The gzip members from `start` (only the first with `first_only`): "whole", "damaged" (zlib
+    finds data or a check wrong) or "short" (the data ends inside a member)."""
     stream.seek(start)
     member = None  # the member being decompressed; None between members
     try:
@@ -263,10 +255,12 @@ def _gzip_complete(stream: BinaryIO, start: int = 0) -> bool:
                 member.decompress(chunk, CHUNK)  # the output is not kept: only where members end
                 chunk = member.unconsumed_tail
                 if member.eof:
+                    if first_only:
+                        return "whole"
                     chunk, member = member.unused_data, None
     except zlib.error:
-        return False
-    return member is None
+        return "damaged"
+    return "whole" if member is None else "short"
 
 
 def _truncated(record) -> bool:

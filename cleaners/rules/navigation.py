@@ -129,12 +129,13 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
-_TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}(?:[>»›→]+\s*)?$", re.IGNORECASE | re.VERBOSE)  # a trailing arrow: "Learn more >>"
+_ARROW_END = r"(?:[>»›→]+\s*)?$"  # a trailing arrow: "Learn more >>"
+_TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}{_ARROW_END}", re.IGNORECASE | re.VERBOSE)
 # A bar of such links on one line ("Print Recipe Pin Recipe"), read one link at a time: one regular
 # expression over the repeated links would backtrack through their overlapping forms ("Shop now").
 _TOOLBAR_ITEM = re.compile(rf"(?:{_TOOLBAR_LINK}){_SEPARATORS}", re.IGNORECASE | re.VERBOSE)
 _TOOLBAR_START = re.compile(rf"^(?:{_TOOLBAR_LINK})", re.IGNORECASE | re.VERBOSE)  # footer_link's start test: one link
-_TOOLBAR_END = re.compile(r"(?:[>»›→]+\s*)?$")
+_TOOLBAR_END = re.compile(_ARROW_END)
 _LEGAL_LINKS = re.compile(rf"^(?:{_LEGAL_LINK})(?:{_SEPARATORS}(?:{_LEGAL_LINK}))+{_SEPARATORS}$", re.IGNORECASE | re.VERBOSE)
 
 
