@@ -28,7 +28,7 @@ RELATED_CUES = r"""
     | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3} | mehr\ von(?:\ ?(?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,2})?
     | (?:das|dies(?:es)?)(?:\ thema)?\ könnte\ (?:sie|dich|euch)\ (?:auch\ |ebenfalls\ )?interessieren | lesenswert | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
-    | from\ (?:the|our)\ archives? | (?:(?:mehr|relevantes|neues)\ )?aus\ (?:dem|unserem)\ (?:[\w.]+-)?archiv
+    | from\ (?:the|our)\ archives? | (?:[\w-]+\ )?aus\ (?:dem|unserem)\ (?:[\w.]+-)?archiv
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
     | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
     | le[ae]r?\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
