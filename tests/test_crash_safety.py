@@ -11,7 +11,8 @@ moment after its staging folder appears (uniform over 1.15x the length of a run,
 land in the final renames and after). Afterwards the output must be readable and valid (pandera
 models, cross-table checks, run.json and manifest.json parse), and each table must be A's or B's,
 never a mix or a partial file. After every tenth kill the next run is let finish: its tables
-must equal the uninterrupted run's (excluding cleaned_at), with no duplicates.
+must equal the uninterrupted run's (excluding cleaned_at), with no duplicates. The kills run in two
+lanes at once, each with its own OUT_DIR and seeded RNG.
 
 To keep the test within its budget the runs share the session's Prefect server (conftest, instead
 of an ephemeral server per run) and use the thread task runner with a small batch size, so that kills
@@ -27,6 +28,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -41,6 +43,7 @@ from tests.test_properties import DATELINES, DEBRIS, HEADLINES, PROSE
 pytestmark = [pytest.mark.slow, pytest.mark.prefect]
 
 N_KILLS = 20
+LANES = 2
 SEED = 5_2026
 CLI = str(Path(sys.executable).with_name("newsclean"))
 TABLES = ("articles", "removed", "quarantine")
@@ -139,16 +142,18 @@ def test_states_differ_and_are_valid(states):
     assert not same(a["articles"], b["articles"]) and not same(a["removed"], b["removed"])
 
 
-def test_sigkill_at_20_random_points(env, states):
-    rng = random.Random(SEED)
-    raw, out = states["raw"], states["base"] / "out"
+def kill_lane(env, states, lane: int, n_kills: int) -> list:
+    """n_kills runs over B, each from a fresh copy of A's output in the lane's own OUT_DIR, killed at
+    a random moment (the lane's seeded RNG); after every tenth kill a run is let finish. Returns the log."""
+    rng = random.Random(SEED + lane)
+    raw, out = states["raw"], states["base"] / f"out-{lane}"
     want_a, want_b = tables(states["a"]), tables(states["b"])
     window = max(1.0, states["run_seconds"]) * 1.15
     log = []
     kills = attempts = 0
-    while kills < N_KILLS:
+    while kills < n_kills:
         attempts += 1
-        assert attempts <= 3 * N_KILLS, f"could not land {N_KILLS} kills: {log}"
+        assert attempts <= 3 * n_kills, f"lane {lane} could not land {n_kills} kills: {log}"
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(states["a"], out, symlinks=True)
         proc = subprocess.Popen([CLI, "run", str(raw), str(out), "--batch-size", "25", "--task-runner", "thread"],
@@ -171,8 +176,8 @@ def test_sigkill_at_20_random_points(env, states):
         versions = {name: ("A" if same(got[name], want_a[name]) else "B" if same(got[name], want_b[name]) else "?")
                     for name in TABLES}
         log.append((round(delay, 2), parts, "".join(versions.values())))
-        assert "?" not in versions.values(), f"kill {kills}: a table is neither A's nor B's: {versions}"
-        if kills % 10 == 0:  # the next run completes and equals the uninterrupted run
+        assert "?" not in versions.values(), f"lane {lane}, kill {kills}: a table is neither A's nor B's: {versions}"
+        if kills % 10 == 0 or kills == n_kills:  # the next run completes and equals the uninterrupted run
             cli(env, raw, out)
             assert_valid(out)
             got = tables(out)
@@ -183,7 +188,17 @@ def test_sigkill_at_20_random_points(env, states):
             assert not (out / ".staging").exists() or not any((out / ".staging").iterdir())
             leftovers = sorted(p.name for p in out.iterdir() if p.name.endswith(".tmp"))
             log.append(("completed run", "leftover tmp files in OUT_DIR:", leftovers))
-    print(f"\nkill log (delay s, staged parts, table versions A/B): {log}")
-    assert kills == N_KILLS
+    return log
+
+
+def test_sigkill_at_20_random_points(env, states):
+    # Two lanes of kills at once, each in its own OUT_DIR: a killed run spends most of its life
+    # starting up on one core, so two lanes take about the time of one.
+    with ThreadPoolExecutor(LANES) as pool:
+        lanes = [pool.submit(kill_lane, env, states, lane, N_KILLS // LANES) for lane in range(LANES)]
+        logs = [lane.result() for lane in lanes]
+    for lane, log in enumerate(logs):
+        print(f"\nlane {lane} kill log (delay s, staged parts, table versions A/B): {log}")
+    assert sum(1 for log in logs for entry in log if isinstance(entry[0], float)) == N_KILLS
     # Nothing was written outside OUT_DIR: the folder beside it holds only what this test made.
-    assert sorted(p.name for p in states["base"].iterdir()) == ["out", "out-a", "out-b", "raw"]
+    assert sorted(p.name for p in states["base"].iterdir()) == [*(f"out-{lane}" for lane in range(LANES)), "out-a", "out-b", "raw"]
