@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
 
 from newsclean.cleaners import upstream
 
 upstream.require("ftfy")  # the tables below are ftfy's internals: another ftfy stops here, saying what to do
 import ftfy  # noqa: E402
+import polars as pl  # noqa: E402
 from ftfy import chardata, fixes  # noqa: E402
 from ftfy.badness import BADNESS_RE, is_bad  # noqa: E402
 
@@ -82,6 +85,11 @@ def _ftfy_tables() -> tuple[re.Pattern, re.Pattern]:
     return re.compile(_char_class(special - quotes) + "|" + chardata.HTML_ENTITY_RE.pattern), re.compile(_char_class(quotes))
 
 
+def _ftfy_special_chars() -> re.Pattern:
+    """_FTFY_SPECIAL's characters (its class without the HTML entities)."""
+    return re.compile(_FTFY_SPECIAL.pattern.split("|", 1)[0])
+
+
 def _mojibake_required() -> re.Pattern:
     """A set of characters of which any text that ftfy.badness.is_bad flags contains at least one.
 
@@ -126,6 +134,35 @@ def _mojibake_required() -> re.Pattern:
 
 _FTFY_SPECIAL, _FTFY_QUOTE = _ftfy_tables()
 _MOJIBAKE_REQUIRED = _mojibake_required()
+_FTFY_SPECIAL_CHARS = _ftfy_special_chars()
+
+
+def _regex_class(codepoints: set[int]) -> str:
+    """A character class of `codepoints` as polars' regular expressions read it (the surrogates
+    left out: Arrow text holds none)."""
+    cps, parts, i = sorted(c for c in codepoints if not 0xD800 <= c < 0xE000), [], 0
+    while i < len(cps):
+        j = i
+        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
+            j += 1
+        parts.append(f"\\x{{{cps[i]:x}}}" if i == j else f"\\x{{{cps[i]:x}}}-\\x{{{cps[j]:x}}}")
+        i = j + 1
+    return "[" + "".join(parts) + "]"
+
+
+@lru_cache(maxsize=1)
+def _columnar_tables() -> tuple[str, str, str, str]:
+    """The patterns of line_forms_many: a character that sends a line to normalise_line (a
+    separator, a character of ftfy's per-character fixers other than quotes and line ends, a
+    character mojibake needs), ftfy's single and double curly quotes, and a run of spaces to fold
+    within a line (_SPACES_TO_FOLD less the line ends)."""
+    special = _class_chars(_FTFY_SPECIAL_CHARS) | _class_chars(_HAS_SEPARATOR) | _class_chars(_MOJIBAKE_REQUIRED)
+    spaces = {ord(c) for c in " \t\x85\u00a0\u1680\u202f\u205f\u3000\ufeff"} | set(range(0x2000, 0x200B))
+    spaces |= {0x0B, 0x0C, 0x2028, 0x2029, *range(0x1C, 0x20)}  # as _SPACE_CHARS (such lines go one by one)
+    other = _regex_class(spaces - {0x20})
+    either = _regex_class(spaces)
+    return (_regex_class(special - {ord("\r"), ord("\n")}), _regex_class(_class_chars(chardata.SINGLE_QUOTE_RE)),
+            _regex_class(_class_chars(chardata.DOUBLE_QUOTE_RE)), f" {either}+|{other}{either}*")
 
 
 def has_mojibake(text: str) -> bool:
@@ -194,11 +231,72 @@ def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
     return line
 
 
-def normalise_lines(text: str, keep_curly_quotes: bool = False) -> list[str]:
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass
+class LineForms:
+    """What one look at a text's lines over a whole batch found (line_forms_many): per line,
+    whether it must go through normalise_line, and its quotes-straightened and folded forms."""
+
+    lines: list[str]  # split_lines(text)
+    one_by_one: list[bool]
+    straight: list[str]
+    folded: list[str]
+
+
+def line_forms_many(texts: list[str], keep_curly_quotes: bool) -> list[LineForms | None]:
+    """For a batch of texts, the scans normalise_lines makes of each line of a non-ASCII text
+    without entities or control characters, run over all their lines at once (polars, Rust
+    regex): a line with a character ftfy may change other than a curly quote, or one mojibake
+    needs (_MOJIBAKE_REQUIRED), is marked to go through normalise_line; on the others ftfy's only
+    work is to straighten the quotes, so every line's quotes are straightened and its spaces folded
+    and trimmed in one expression each. None for a text those scans do not serve (ASCII, with an
+    entity or a control character, or not Arrow text). normalise_lines(text, forms=...) finishes
+    each text in its own cleaning step."""
+    out: list[LineForms | None] = [None] * len(texts)
+    chosen = [i for i, t in enumerate(texts) if not t.isascii() and not _ascii_suspect(t)]
+    split = [split_lines(texts[i]) for i in chosen]
+    try:
+        column = pl.Series("text", [line for lines in split for line in lines], dtype=pl.String)
+    except (UnicodeEncodeError, pl.exceptions.PolarsError):  # a lone surrogate is not Arrow text: leave its text out
+        keep = [k for k, i in enumerate(chosen) if not _SURROGATE.search(texts[i])]
+        chosen, split = [chosen[k] for k in keep], [split[k] for k in keep]
+        column = pl.Series("text", [line for lines in split for line in lines], dtype=pl.String)
+    needs_ftfy, single, double, spaces = _columnar_tables()
+    text = pl.col("text")
+    straight = text if keep_curly_quotes else text.str.replace_all(double, '"').str.replace_all(single, "'")
+    found = column.to_frame().select(text.str.contains(needs_ftfy).alias("one"), straight.alias("straight"),
+                                     straight.str.replace_all(spaces, " ").str.strip_chars(" ").alias("folded"))
+    one, straight_lines, folded = (found.get_column(c).to_list() for c in ("one", "straight", "folded"))
+    pos = 0
+    for i, lines in zip(chosen, split):
+        end = pos + len(lines)
+        out[i] = LineForms(lines, one[pos:end], straight_lines[pos:end], folded[pos:end])
+        pos = end
+    return out
+
+
+def _lines_of(forms: LineForms, keep_curly_quotes: bool) -> list[str]:
+    """normalise_line of each line, from the text's LineForms: a line is taken as folded where no
+    scan sent it to normalise_line and it is NFC before and after folding (else normalise_line,
+    which leaves the rest to ftfy). An ASCII line folds as " ".join(line.split()) does."""
+    out = forms.folded.copy()
+    for i, line in enumerate(forms.lines):
+        if not line.isascii() and (forms.one_by_one[i] or not unicodedata.is_normalized("NFC", forms.straight[i])
+                                   or not unicodedata.is_normalized("NFC", out[i])):
+            out[i] = normalise_line(line, keep_curly_quotes)
+    return out
+
+
+def normalise_lines(text: str, keep_curly_quotes: bool = False, forms: LineForms | None = None) -> list[str]:
     """The text's lines, each normalised, Markdown rendered to plain text (newsclean.cleaners.markdown) and
     hard-wrapped paragraphs joined (newsclean.cleaners.unwrap): one entry per raw line, so list positions are
-    raw line numbers."""
-    if _ascii_suspect(text):
+    raw line numbers. `forms`: the text's line_forms_many entry, when a batch's lines were scanned
+    together (the same lines)."""
+    if forms is not None:
+        lines = _lines_of(forms, keep_curly_quotes)
+    elif _ascii_suspect(text):
         lines = [normalise_line(line, keep_curly_quotes) for line in split_lines(text)]
     # No entity or control character anywhere (_ascii_suspect finds none in a line that the text
     # lacks): an ASCII line has nothing for ftfy or the separators, only spaces and tabs to fold

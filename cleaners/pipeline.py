@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterator
 
 from newsclean.cleaners.decide import NO_BODY, Decision
-from newsclean.cleaners.engine.scoring import KindRequest, RulesRequest, Steps, run_batch, run_steps, with_page_rows
+from newsclean.cleaners.engine.scoring import KindRequest, LinesRequest, RulesRequest, Steps, run_batch, run_steps, with_page_rows
 from newsclean.cleaners.fixpoint import decide_stable_steps
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
@@ -59,7 +59,9 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     (newsclean.cleaners.page_kind.text_kind_reason) and holds no access notice.
     `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
-        lines = normalise_lines(text, settings.keep_curly_quotes)
+        # the lines' scans, made for a whole batch at once when one is cleaned
+        forms = yield LinesRequest(text, settings.keep_curly_quotes)
+        lines = normalise_lines(text, settings.keep_curly_quotes, forms)
     judge = page_kind and settings.quarantine_non_articles
     decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
     if features is not None:

@@ -85,6 +85,23 @@ def test_each_round_of_requests_is_one_call(monkeypatch, texts):
     assert len(calls) <= 16 and calls == sorted(calls, reverse=True)  # later rounds: those still changing
 
 
+def test_a_batch_scans_its_lines_in_one_call(monkeypatch, texts):
+    from newsclean.cleaners import lines as L
+
+    calls = []
+    real = L.line_forms_many
+
+    def counted(batch, keep_curly_quotes):
+        calls.append(len(batch))
+        forms = real(batch, keep_curly_quotes)
+        assert any(f is not None for f in forms)  # the dev pages' texts are served by the scans
+        return forms
+
+    monkeypatch.setattr(L, "line_forms_many", counted)
+    clean_texts(texts[:10], Settings())
+    assert calls == [10]
+
+
 def test_a_failing_document_leaves_the_others_alone():
     def fine():
         scores = yield ScoreRequest(LineModel.default(), ["A line.", "Another line of text here."], None)

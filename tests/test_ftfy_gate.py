@@ -113,3 +113,33 @@ def test_gated_mojibake_test_equals_is_bad_on_edge_cases_and_dev_lines():
     texts = EDGE_CASES + [mojibake(x) for x in EDGE_CASES if "\ud83d" not in x] + _sample_lines()
     texts.append("\n\n".join(texts))  # a whole text as the schema sees it
     assert [L.has_mojibake(t) for t in texts] == [ftfy.badness.is_bad(t) for t in texts]
+
+
+# The batch's scans (newsclean.cleaners.lines.line_forms_many): the lines normalise_lines gives from them
+# are the lines it gives one by one, for every kind of text a batch holds side by side.
+def _batch_texts() -> list[str]:
+    texts = ["plain ascii\n\nonly", "ascii with an entity &amp; here\nand caf\u00e9", "lone \ud83d surrogate \u2019s line\nnext",
+             "\n".join(EDGE_CASES), "\n".join(mojibake(x) for x in EDGE_CASES if "\ud83d" not in x),
+             "quotes \u201conly\u201d\r\nand\u00a0no-break\u2009spaces \u3000 here\rcaf\u0065\u0301 decomposed",
+             "\u00c2\u00a0at a line start\n\u00c2 again\nx\u00a0\u0301 combining after a space"]
+    sample = _sample_lines(n_pages=20, per_page=40)
+    texts += ["\n".join(sample[k:k + 30]) for k in range(0, len(sample), 30)]
+    return texts
+
+
+@pytest.mark.parametrize("keep_curly", [False, True])
+def test_batch_scans_give_the_same_lines(keep_curly):
+    texts = _batch_texts()
+    forms = L.line_forms_many(texts, keep_curly)
+    assert sum(f is not None for f in forms) >= 5  # the scans serve most texts (not ASCII, surrogate or entity ones)
+    assert forms[0] is None and forms[1] is None and forms[2] is None
+    for text, f in zip(texts, forms):
+        assert L.normalise_lines(text, keep_curly, f) == L.normalise_lines(text, keep_curly), repr(text[:80])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_ALPHABET | st.sampled_from(["\n", "\r\n", " ", "\t", "\u3000"]), max_size=30).map("".join),
+                min_size=1, max_size=4), st.booleans())
+def test_batch_scans_give_the_same_lines_on_generated_texts(texts, keep_curly):
+    for text, f in zip(texts, L.line_forms_many(texts, keep_curly)):
+        assert L.normalise_lines(text, keep_curly, f) == L.normalise_lines(text, keep_curly)

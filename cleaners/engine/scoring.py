@@ -4,6 +4,9 @@ A document's cleaning (newsclean.cleaners.pipeline.clean_document_steps, down to
 is a generator that yields a request where work is cheaper done for many documents at once, and is
 sent back the answer:
 
+- a LinesRequest (a text to split into normalised lines): the scans normalisation makes of every
+  line (newsclean.cleaners.lines.line_forms_many), run over the lines of the whole batch at once; alone,
+  the text is normalised line by line as before (the same lines);
 - a RulesRequest (its normalised lines, before the first decision pass): the rules' first look at
   new lines (newsclean.cleaners.rules.prime), each rule's declared condition evaluated over the lines of the
   whole batch in one columnar pass;
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from newsclean.cleaners.model import LineModel
 
 T = TypeVar("T")
-# a cleaning step generator: yields requests (RulesRequest, ScoreRequest, KindRequest), is sent their answers, returns T
+# a cleaning step generator: yields requests (LinesRequest, RulesRequest, ScoreRequest, KindRequest), is sent their answers, returns T
 Steps = Generator["ScoreRequest", Any, T]
 
 
@@ -105,6 +108,25 @@ def with_page_rows(steps: Steps[T], into: list) -> Steps[T]:
 
 
 @dataclass
+class LinesRequest:
+    text: str
+    keep_curly_quotes: bool
+
+    def answer_alone(self) -> None:
+        """No forms: normalise_lines scans the text's lines one by one (cheaper for one text)."""
+        return None
+
+    def group_key(self):
+        return LinesRequest, self.keep_curly_quotes
+
+    @staticmethod
+    def answer_together(requests: "list[LinesRequest]") -> list:
+        from newsclean.cleaners.lines import line_forms_many
+
+        return line_forms_many([r.text for r in requests], requests[0].keep_curly_quotes)
+
+
+@dataclass
 class RulesRequest:
     rules: tuple  # the rule set that will propose (newsclean.cleaners.rules.RULES or a subset)
     texts: list[str]  # the document's lines
@@ -142,7 +164,7 @@ def run_batch(all_steps: Sequence[Steps[T]],
     document i (its time limit, its corpus context). Returns per document what its steps returned, or the exception (an Exception
     or DocumentTimeout) that ended them: one document's failure never stops the others."""
     results: list[Any] = [None] * len(all_steps)
-    waiting: dict[int, ScoreRequest | RulesRequest] = {}
+    waiting: dict[int, ScoreRequest | RulesRequest | LinesRequest] = {}
 
     def advance(i: int, scores) -> None:
         try:
