@@ -45,13 +45,15 @@ _CURLY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "
                         "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"'})
 
 
-def _char_class(codepoints: set[int]) -> str:
+def _char_class(codepoints: set[int], escape: str = "\\U{:08x}") -> str:
+    """A character class of `codepoints`, written as ranges, each code point as `escape` formats it
+    (Python's "\\U0001f600" by default; polars reads "\\x{1f600}")."""
     cps, parts, i = sorted(codepoints), [], 0
     while i < len(cps):
         j = i
         while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
             j += 1
-        parts.append(f"\\U{cps[i]:08x}" if i == j else f"\\U{cps[i]:08x}-\\U{cps[j]:08x}")
+        parts.append(escape.format(cps[i]) if i == j else escape.format(cps[i]) + "-" + escape.format(cps[j]))
         i = j + 1
     return "[" + "".join(parts) + "]"
 
@@ -140,14 +142,7 @@ _FTFY_SPECIAL_CHARS = _ftfy_special_chars()
 def _regex_class(codepoints: set[int]) -> str:
     """A character class of `codepoints` as polars' regular expressions read it (the surrogates
     left out: Arrow text holds none)."""
-    cps, parts, i = sorted(c for c in codepoints if not 0xD800 <= c < 0xE000), [], 0
-    while i < len(cps):
-        j = i
-        while j + 1 < len(cps) and cps[j + 1] == cps[j] + 1:
-            j += 1
-        parts.append(f"\\x{{{cps[i]:x}}}" if i == j else f"\\x{{{cps[i]:x}}}-\\x{{{cps[j]:x}}}")
-        i = j + 1
-    return "[" + "".join(parts) + "]"
+    return _char_class({c for c in codepoints if not 0xD800 <= c < 0xE000}, "\\x{{{:x}}}")
 
 
 @lru_cache(maxsize=1)
