@@ -76,20 +76,17 @@ def _class_chars(pattern: re.Pattern) -> set[int]:
     return out
 
 
-def _ftfy_tables() -> tuple[re.Pattern, re.Pattern]:
+def _ftfy_tables() -> tuple[re.Pattern, re.Pattern, set[int]]:
     """From ftfy's own tables, every character one of fix_text's per-character fixers may change,
     other than curly quotes: HTML entities (as its HTML_ENTITY_RE finds them), C1 controls, Latin ligatures, half- and
     full-width forms, line and paragraph separators, surrogates, terminal escapes and the control
-    characters it removes; and the curly quotes its uncurl_quotes step straightens."""
+    characters it removes; and the curly quotes its uncurl_quotes step straightens. Then the
+    first pattern's characters as code points (its class without the entities)."""
     special = {0x1B, ord("\r"), ord("\n"), 0x2028, 0x2029, *range(0x80, 0xA0), *range(0xD800, 0xE000)}
     special |= set(chardata.LIGATURES) | set(chardata.WIDTH_MAP) | set(chardata.CONTROL_CHARS)
     quotes = _class_chars(chardata.SINGLE_QUOTE_RE) | _class_chars(chardata.DOUBLE_QUOTE_RE)
-    return re.compile(_char_class(special - quotes) + "|" + chardata.HTML_ENTITY_RE.pattern), re.compile(_char_class(quotes))
-
-
-def _ftfy_special_chars() -> re.Pattern:
-    """_FTFY_SPECIAL's characters (its class without the HTML entities)."""
-    return re.compile(_FTFY_SPECIAL.pattern.split("|", 1)[0])
+    special -= quotes
+    return re.compile(_char_class(special) + "|" + chardata.HTML_ENTITY_RE.pattern), re.compile(_char_class(quotes)), special
 
 
 def _mojibake_required() -> re.Pattern:
@@ -134,9 +131,8 @@ def _mojibake_required() -> re.Pattern:
     return re.compile(_char_class(required))
 
 
-_FTFY_SPECIAL, _FTFY_QUOTE = _ftfy_tables()
+_FTFY_SPECIAL, _FTFY_QUOTE, _FTFY_SPECIAL_CHARS = _ftfy_tables()
 _MOJIBAKE_REQUIRED = _mojibake_required()
-_FTFY_SPECIAL_CHARS = _ftfy_special_chars()
 
 
 def _regex_class(codepoints: set[int]) -> str:
@@ -151,9 +147,8 @@ def _columnar_tables() -> tuple[str, str, str, str]:
     separator, a character of ftfy's per-character fixers other than quotes and line ends, a
     character mojibake needs), ftfy's single and double curly quotes, and a run of spaces to fold
     within a line (_SPACES_TO_FOLD less the line ends)."""
-    special = _class_chars(_FTFY_SPECIAL_CHARS) | _class_chars(_HAS_SEPARATOR) | _class_chars(_MOJIBAKE_REQUIRED)
-    spaces = {ord(c) for c in " \t\x85\u00a0\u1680\u202f\u205f\u3000\ufeff"} | set(range(0x2000, 0x200B))
-    spaces |= {0x0B, 0x0C, 0x2028, 0x2029, *range(0x1C, 0x20)}  # as _SPACE_CHARS (such lines go one by one)
+    special = _FTFY_SPECIAL_CHARS | _class_chars(_HAS_SEPARATOR) | _class_chars(_MOJIBAKE_REQUIRED)
+    spaces = (_class_chars(re.compile("[" + _SPACE_CHARS + "]")) | {0x20}) - {ord("\r"), ord("\n")}
     other = _regex_class(spaces - {0x20})
     either = _regex_class(spaces)
     return (_regex_class(special - {ord("\r"), ord("\n")}), _regex_class(_class_chars(chardata.SINGLE_QUOTE_RE)),
