@@ -59,9 +59,7 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     (newsclean.cleaners.page_kind.text_kind_reason) and holds no access notice.
     `lines`: normalise_lines(text) when the caller has them already."""
     if lines is None:
-        # the lines' scans, made for a whole batch at once when one is cleaned
-        forms = yield LinesRequest(text, settings.keep_curly_quotes)
-        lines = normalise_lines(text, settings.keep_curly_quotes, forms)
+        lines = yield from _normalised_lines_steps(text, settings)
     judge = page_kind and settings.quarantine_non_articles
     decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
     if features is not None:
@@ -71,10 +69,17 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     return _document(decision, source, doc_id, lines)
 
 
+def _normalised_lines_steps(text: str, settings: Settings) -> Steps[list[str]]:
+    """normalise_lines(text), as steps: the lines' scans made for a whole batch at once when one
+    is cleaned (LinesRequest), each text finished in its own step."""
+    forms = yield LinesRequest(text, settings.keep_curly_quotes)
+    return normalise_lines(text, settings.keep_curly_quotes, forms)
+
+
 def text_page_features_steps(text: str, settings: Settings, meta: dict | None = None) -> Steps[tuple[float, ...] | None]:
     """The text path's page-kind features of a text (newsclean.cleaners.text_page_features), as
     steps, or None when no line model scores; raises DocumentError when no article body is left."""
-    lines = normalise_lines(text, settings.keep_curly_quotes)
+    lines = yield from _normalised_lines_steps(text, settings)
     return (yield from _decided_text_steps(lines, settings, meta, True))[1]
 
 
@@ -178,7 +183,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     if ext.fallback:
         return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta,
                                             page_kind=False)), []
-    lines = normalise_lines(ext.text, settings.keep_curly_quotes)
+    lines = yield from _normalised_lines_steps(ext.text, settings)
     decision = yield from _decision_steps(lines, settings, extracted_body(ext.text, ext.headlines), meta)
     if not decision.kept:
         raise DocumentError("extract", ONLY_DEBRIS)

@@ -102,6 +102,34 @@ def test_a_batch_scans_its_lines_in_one_call(monkeypatch, texts):
     assert calls == [10]
 
 
+def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(monkeypatch):
+    """The HTML path's chosen bodies are normalised as the text path's texts are: one scan of
+    every body's lines in the batch, each page then the same as cleaned alone."""
+    from newsclean.cleaners import lines as L
+    from newsclean.cleaners.pipeline import clean_document, clean_document_steps
+    from newsclean.cleaners.types import RawDocument
+
+    pages = sorted((Path(__file__).parent / "data" / "html_pages").glob("*.html.gz"))[:6]
+    docs = [RawDocument(source=p.name, data=gzip.decompress(p.read_bytes()), format="html") for p in pages]
+    alone = []
+    for doc in docs:
+        try:
+            alone.append(clean_document(doc, Settings()))
+        except DocumentError as err:
+            alone.append(err)
+    calls = []
+    real = L.line_forms_many
+
+    def counted(batch, keep_curly_quotes):
+        calls.append(len(batch))
+        return real(batch, keep_curly_quotes)
+
+    monkeypatch.setattr(L, "line_forms_many", counted)
+    together = run_batch([clean_document_steps(doc, Settings()) for doc in docs])
+    assert calls and calls[0] >= 3  # the pages' bodies in one scan (a visible-text check may add its own)
+    assert all(_same(a, b) for a, b in zip(alone, together))
+
+
 def test_a_failing_document_leaves_the_others_alone():
     def fine():
         scores = yield ScoreRequest(LineModel.default(), ["A line.", "Another line of text here."], None)
