@@ -1,7 +1,7 @@
 """The packaged boosters under LLVM's two code models (lleaves' `fcodemodel`): the same rows, the
 same bits, the time a row.
 
-    .venv/bin/python bench/code_model_speed.py [--pages 461] [--repeats 5]
+    .venv/bin/python bench/code_model_speed.py [--pages 461] [--repeats 5] [--out bench/out/code-model-speed.json]
 
 The rows are the line model's own: the text path (clean_texts, lock step groups of 32) runs over
 the dev pages' text and every row matrix a booster is asked to score is kept. Each packaged model
@@ -14,7 +14,6 @@ from title.lgb.txt: not compiled here.)
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 import time
@@ -28,7 +27,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from newsclean.cleaners.model import FILES  # noqa: E402
 from newsclean.cleaners.settings import Settings  # noqa: E402
-from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
 MODELS = ("large", "small")
 
@@ -59,11 +57,13 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, default=461)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "code-model-speed.json")
     args = ap.parse_args(argv)
     import lleaves
 
-    with gzip.open(devset_dir() / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:args.pages]
+    from bench_baselines import load_pages
+
+    texts = [page["text"] for page in load_pages(args.pages)]
     rows = kept_rows(texts)
     out: dict = {"pages": len(texts), "boosters": {}}
     totals = dict.fromkeys(MODELS, 0.0)
@@ -89,10 +89,9 @@ def main(argv: list[str] | None = None) -> dict:
                                  "identical": same}
         print(f"{name:22s} {len(X):>8,} rows  " + "  ".join(f"{m} {best[m] / len(X) * 1e6:6.3f} µs a row" for m in MODELS))
     out["ms_a_page"] = {m: round(totals[m] / len(texts) * 1000, 3) for m in MODELS}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     print("all of them, CPU-ms a page:", out["ms_a_page"])
-    dest = ROOT / "bench" / "out" / "code-model-speed.json"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(json.dumps(out, indent=1), encoding="utf-8")
     return out
 
 

@@ -1,7 +1,7 @@
 """Normalising a batch's texts one by one against with their lines scanned together
 (newsclean.cleaners.lines.line_forms_many, a LinesRequest's batch answer): the same lines, the time.
 
-    .venv/bin/python bench/line_scans_speed.py [--pages 461] [--group 32] [--rounds 3]
+    .venv/bin/python bench/line_scans_speed.py [--pages 461] [--group 32] [--rounds 3] [--out bench/out/line-scans-speed.json]
 
 Two sets of texts: the dev pages' full-page text (the text path), and the body trafilatura
 extracts from the same pages' HTML (the HTML path's chosen body, newsclean.cleaners.extract_html).
@@ -12,7 +12,6 @@ equal.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
 import sys
@@ -24,7 +23,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from newsclean.cleaners.lines import line_forms_many, normalise_lines  # noqa: E402
-from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
 
 
 def alone(texts: list[str], group: int) -> list[list[str]]:
@@ -44,13 +42,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--pages", type=int, default=461)
     ap.add_argument("--group", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "line-scans-speed.json")
     args = ap.parse_args(argv)
     from bench_baselines import load_pages
     from newsclean.cleaners.extract_html import extract_html
 
-    with gzip.open(devset_dir() / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:args.pages]
-    bodies = [extract_html(page["html_bytes"]).text for page in load_pages(args.pages)]
+    pages = load_pages(args.pages)
+    texts = [page["text"] for page in pages]
+    bodies = [extract_html(page["html_bytes"]).text for page in pages]
     out: dict = {"pages": len(texts), "group": args.group}
     for label, batch in (("full-page text", texts), ("HTML bodies", bodies)):
         if alone(batch, args.group) != scanned_together(batch, args.group):
@@ -65,9 +64,8 @@ def main(argv: list[str] | None = None) -> dict:
         out[label] = {"ms_a_page": row, "non_ascii": sum(not t.isascii() for t in batch)}
         print(f"{label}: CPU-ms a page alone {row['alone']}, scanned together {row['together']} "
               f"({out[label]['non_ascii']} of {len(batch)} texts not ASCII)")
-    dest = ROOT / "bench" / "out" / "line-scans-speed.json"
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(json.dumps(out, indent=1), encoding="utf-8")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     return out
 
 
