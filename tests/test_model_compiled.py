@@ -136,29 +136,6 @@ def test_unwritable_cache_still_compiles(tmp_path, monkeypatch):
     assert np.array_equal(predict(X), booster.predict(X, num_threads=1))
 
 
-def test_boosters_compile_under_the_small_code_model_and_the_cache_says_so(tmp_path, monkeypatch):
-    """Compiled under LLVM's small code model (faster than lleaves' default "large", the same
-    bits: test_small_model_bit_identical, test_packaged_model_identical_on_dev_pages); an object
-    file compiled under another code model is never read back as this one."""
-    lleaves = pytest.importorskip("lleaves")
-    monkeypatch.setenv(compiled.ENV_CACHE, str(tmp_path / "cache"))
-    seen = []
-    real = lleaves.Model.compile
-
-    def recorded(self, *args, **kwargs):
-        seen.append(kwargs.get("fcodemodel"))
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(lleaves.Model, "compile", recorded)
-    booster, path = _small_booster(tmp_path)
-    compiled.predictor(lambda: booster, path)  # compiled, checked, cached
-    compiled.predictor(lambda: booster, path)  # read from the cache
-    assert seen == ["small", "small"]
-    key = compiled._cache_key(b"tree a")
-    monkeypatch.setattr(compiled, "_CODE_MODEL", "large")
-    assert compiled._cache_key(b"tree a") != key
-
-
 def test_packaged_model_identical_on_dev_pages(monkeypatch):
     """The shipped boosters, compiled, give LightGBM's exact scores on real documents."""
     pytest.importorskip("lleaves")

@@ -11,12 +11,11 @@ versions and the host CPU, so it is compiled once per machine (about 1 s per boo
 file is written under a temporary name and renamed, so concurrent workers never read half a file).
 
 The result must equal LightGBM's, bit for bit: trees are summed in LightGBM's order (no cache
-blocking, fblocksize = the number of trees; the code model, LLVM's small one, changes addressing
-only), and once compiled the code is checked against `Booster.predict` on probe rows built from
-every split threshold of the model (each threshold, its floating-point neighbours, zero, NaN)
-before the object code enters the cache, so loading from the cache needs no LightGBM at all.
-Anything amiss (lleaves not installed, no compiler, a probe that differs) and the booster's own
-`predict` is used, with one warning.
+blocking, fblocksize = the number of trees), and once compiled the code is checked against
+`Booster.predict` on probe rows built from every split threshold of the model (each threshold,
+its floating-point neighbours, zero, NaN) before the object code enters the cache, so loading
+from the cache needs no LightGBM at all. Anything amiss (lleaves not installed, no compiler,
+a probe that differs) and the booster's own `predict` is used, with one warning.
 
 NEWSCLEAN_COMPILED_MODEL=0 turns the compiled path off; NEWSCLEAN_MODEL_CACHE sets the cache folder
 (default: $XDG_CACHE_HOME/newsclean/compiled-model, i.e. ~/.cache/...).
@@ -41,11 +40,6 @@ ENV_CACHE = "NEWSCLEAN_MODEL_CACHE"
 # Inlining the trees into one function would score ~25% faster still, but compiling the 150-tree
 # booster that way takes ~40 s instead of ~1 s: not worth it on a fresh machine or in CI.
 _INLINE = False
-# LLVM's small code model (offsets within 2 GB: our boosters' code is a few MB) instead of lleaves'
-# default "large", which it keeps for forests of ~1,000 trees: the same arithmetic, so the same
-# bits, and on the line model's own rows 28% faster for stage 1 (5.49 -> 3.97 µs a row), 12% for
-# stage 2 and 20% for the headline ranker (bench/RESULTS.md, "Text path speed").
-_CODE_MODEL = "small"
 _PROBE_ROWS = 512
 _CACHE_FILES = 64  # object files kept in the cache folder (5 per model: its chain's two boosters, title, the title's first member and gate)
 _ZERO = float(np.float32(1e-35))  # LightGBM's kZeroThreshold
@@ -81,7 +75,7 @@ def _cache_key(model_bytes: bytes) -> str:
         features = ""
     h = hashlib.sha256(model_bytes)
     for part in (version("lleaves"), llvmlite.__version__, llvm.get_process_triple(), llvm.get_host_cpu_name(),
-                 features, f"inline={_INLINE}", "fblocksize=all", f"codemodel={_CODE_MODEL}"):
+                 features, f"inline={_INLINE}", "fblocksize=all"):
         h.update(b"\0" + part.encode())
     return h.hexdigest()[:32]
 
@@ -94,7 +88,7 @@ def _compile(model_file: Path, cache: Path | None, verify: Callable[[object], No
 
     model = lleaves.Model(model_file=str(model_file))
     if cache is not None and cache.exists():
-        model.compile(cache=str(cache), fblocksize=model.num_trees(), finline=_INLINE, fcodemodel=_CODE_MODEL)
+        model.compile(cache=str(cache), fblocksize=model.num_trees(), finline=_INLINE)
         return model
     tmp = None
     if cache is not None:
@@ -107,7 +101,7 @@ def _compile(model_file: Path, cache: Path | None, verify: Callable[[object], No
         except OSError:
             tmp = None  # no writable cache: compile in memory only
     try:
-        model.compile(cache=str(tmp) if tmp else None, fblocksize=model.num_trees(), finline=_INLINE, fcodemodel=_CODE_MODEL)
+        model.compile(cache=str(tmp) if tmp else None, fblocksize=model.num_trees(), finline=_INLINE)
         verify(model)
         if tmp is not None and tmp.exists():
             os.replace(tmp, cache)

@@ -1,13 +1,15 @@
 """The packaged boosters under LLVM's two code models (lleaves' `fcodemodel`): the same rows, the
-same bits, the time a row.
+same bits, the time a row. The small code model is not shipped: a process that loaded the
+compiled boosters under it crashed (bench/RESULTS.md, "Tried and dropped";
+small-code-model.patch beside this file is the change that was tried).
 
-    .venv/bin/python bench/code_model_speed.py [--pages 461] [--repeats 5] [--out bench/out/code-model-speed.json]
+    .venv/bin/python bench/experiments/code_model_speed.py [--pages 461] [--repeats 5] [--out bench/out/code-model-speed.json]
 
 The rows are the line model's own: the text path (clean_texts, lock step groups of 32) runs over
 the dev pages' text and every row matrix a booster is asked to score is kept. Each packaged model
-file is then compiled twice, under "large" (lleaves' default) and "small" (newsclean's,
-newsclean.cleaners.model.compiled._CODE_MODEL), without the cache; both score the kept rows in
-alternation, one thread, and the least CPU time over the repeats is kept. The predictions must be
+file is then compiled twice, under "large" (lleaves' default, newsclean's) and "small", without
+the cache; both score the kept rows in alternation, one thread, and the least CPU time over the
+repeats is kept. The predictions must be
 equal bit for bit. (The headline ranker's first-quarter screen scores from a temporary file cut
 from title.lgb.txt: not compiled here.)
 """
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
