@@ -1,7 +1,9 @@
 """`make test` runs the suite with pytest-xdist's `--dist loadgroup` (conftest): each module's tests
 stay on one worker, so a module fixture (a CLI run, a corpus, a Prefect server) is built once.
 If the grouping stops working (it did silently with pytest 9.2, see pyproject), every module's
-fixtures are built on both workers and the suite runs over its time budget; this catches it."""
+fixtures are built on both workers and the suite runs over its time budget; this catches it.
+A test that crashes its worker ends the run with a failure instead of hanging it (the Makefile's
+--max-worker-restart=0)."""
 from __future__ import annotations
 
 import re
@@ -22,3 +24,29 @@ def test_each_module_runs_on_one_worker(tmp_path):
         workers[module].add(worker)
     assert set(workers) == set(modules), proc.stdout[-3000:]
     assert all(len(w) == 1 for w in workers.values()), dict(workers)
+
+
+def _make_test_options() -> list[str]:
+    """The options `make test` gives pytest (the Makefile's test recipe)."""
+    recipe = re.search(r"^test:.*\n\t(.+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+    return recipe.split("-m pytest", 1)[1].split()
+
+
+def test_a_crashed_worker_fails_the_run_instead_of_hanging_it(tmp_path):
+    (tmp_path / "test_crash.py").write_text(
+        "import ctypes, pytest\n"
+        "@pytest.mark.xdist_group('g')\n"
+        "def test_crash():\n"
+        "    ctypes.string_at(0)  # a native fault: the worker dies\n"
+        "@pytest.mark.xdist_group('g')\n"
+        "def test_after_in_its_group():\n"
+        "    pass\n"
+        "def test_elsewhere():\n"
+        "    pass\n", encoding="utf-8")
+    options = [o for o in _make_test_options() if o != "-q"]
+    assert "--max-worker-restart=0" in options
+    proc = subprocess.run([sys.executable, "-m", "pytest", *options, "-p", "no:cacheprovider", "-p", "no:faulthandler",
+                           "--rootdir", str(tmp_path), str(tmp_path / "test_crash.py")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    assert "crashed while running" in proc.stdout, proc.stdout[-3000:]
