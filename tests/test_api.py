@@ -144,10 +144,12 @@ def test_version_option_prints_the_package_version():
 # --- a whole folder: the CLI's run and clean_corpus, compared with each other and with clean_text
 
 @pytest.fixture(scope="module")
-def cli_run(tmp_path_factory) -> Path:
+def cli_run(tmp_path_factory, prefect_server) -> Path:
     out = tmp_path_factory.mktemp("cli-out")
+    # a client of the session's Prefect server: the run's own temporary server (tests/test_cli.py
+    # runs one) would add ~8 CPU-s to the suite
     proc = subprocess.run([str(Path(sys.executable).with_name("newsclean")), "run", str(SEEDS_RAW), str(out)],
-                          capture_output=True, text=True, timeout=300, env=os.environ.copy(), cwd=ROOT)
+                          capture_output=True, text=True, timeout=300, env=prefect_server[1], cwd=ROOT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return out
 

@@ -1,4 +1,5 @@
-"""The `newsclean run` command end to end, through the real Prefect flow in ephemeral mode."""
+"""The `newsclean run` command end to end, through the real Prefect flow: in ephemeral mode as a user
+runs it, and (the failing run) as a client of the session's Prefect server."""
 from __future__ import annotations
 
 import json
@@ -17,8 +18,10 @@ from tests.seedcheck import differences
 CLI = [str(Path(sys.executable).with_name("newsclean"))]
 
 
-def run_cli(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
-    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout, env=os.environ.copy(), cwd=ROOT)
+def run_cli(*args: str, timeout: float = 240, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The CLI as a user runs it (its own temporary Prefect server), or with `env`."""
+    return subprocess.run(CLI + list(args), capture_output=True, text=True, timeout=timeout,
+                          env=env if env is not None else os.environ.copy(), cwd=ROOT)
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +95,7 @@ def test_unwritable_out_dir_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.prefect
-def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path):
+def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path, prefect_server):
     """OUT_DIR passes the CLI's checks, but its generations folder is a file: the flow fails at
     the write step. The CLI ends with that error on one line and a non-zero exit, no traceback."""
     raw, out = tmp_path / "raw", tmp_path / "out"
@@ -100,7 +103,7 @@ def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path):
     shutil.copy(sorted(SEEDS_RAW.glob("*.txt"))[0], raw)
     out.mkdir()
     (out / ".tables").write_text("in the way\n")
-    proc = run_cli("run", str(raw), str(out))
+    proc = run_cli("run", str(raw), str(out), env=prefect_server[1])  # a client of the session's server
     assert proc.returncode == 1, proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr + proc.stdout
     last = proc.stderr.strip().splitlines()[-1]

@@ -52,7 +52,7 @@ def _generations(s3fs_, prefix: str) -> set[str]:
 
 @pytest.mark.prefect
 @pytest.mark.slow
-def test_a_run_writes_its_tables_to_a_bucket_and_reruns_incrementally(s3, s3_env, tmp_path, work_dir):
+def test_a_run_writes_its_tables_to_a_bucket_and_reruns_incrementally(s3, s3_env, tmp_path, work_dir, prefect_server):
     files = _corpus(tmp_path)
     local, out_local = tmp_path / "raw", tmp_path / "out-local"
     _write_local(local, files)
@@ -86,7 +86,7 @@ def test_a_run_writes_its_tables_to_a_bucket_and_reruns_incrementally(s3, s3_env
     assert con.execute(f"select count(*) from read_parquet('{OUT_URL}/articles.parquet')").fetchone()[0] == first["docs_cleaned"]
 
     # another machine: a fresh working copy downloads the live generation and cleans nothing
-    fresh = {**s3_env, storage.WORK_DIR_ENV: str(tmp_path / "other-machine")}
+    fresh = {**prefect_server[1], **s3_env, storage.WORK_DIR_ENV: str(tmp_path / "other-machine")}  # the session's Prefect server
     proc = _cli("run", raw_url, OUT_URL, "--batch-size", str(SETTINGS.batch_size), env=fresh)
     assert proc.returncode == 0, proc.stderr[-3000:]
     again = json.loads(s3.cat_file(f"{BUCKET}/tables/run.json"))["incremental"]

@@ -242,13 +242,13 @@ def _cli(*args: str, env: dict, timeout: float = 300) -> subprocess.CompletedPro
 
 @pytest.mark.prefect
 @pytest.mark.slow
-def test_the_cli_runs_over_a_bucket_prefix(s3, s3_env, tmp_path):
+def test_the_cli_runs_over_a_bucket_prefix(s3, s3_env, tmp_path, prefect_server):
     files = {k: v for k, v in _corpus(tmp_path).items() if not k.startswith("dumps/")}
     local = tmp_path / "raw"
     _write_local(local, files)
     _upload(s3, files, f"{BUCKET}/cli")
     out, out_local = tmp_path / "out", tmp_path / "out-local"
-    proc = _cli("run", f"s3://{BUCKET}/cli", str(out), env=s3_env)
+    proc = _cli("run", f"s3://{BUCKET}/cli", str(out), env={**prefect_server[1], **s3_env})  # the session's Prefect server
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert json.loads((out / "run.json").read_text(encoding="utf-8"))["raw_dir"] == f"s3://{BUCKET}/cli"
     _flow()(raw_dir=str(local), out_dir=str(out_local), settings=Settings())

@@ -121,7 +121,7 @@ def _newsclean() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def sample_run(tmp_path_factory):
+def sample_run(tmp_path_factory, prefect_server):
     """`newsclean run raw OUT` once per session on a copy of the sample corpus plus a hostile article;
     returns (out_dir, raw_dir, report_path)."""
     import shutil
@@ -132,7 +132,8 @@ def sample_run(tmp_path_factory):
     shutil.copytree(REPO / "raw", raw)
     (raw / HOSTILE).write_text(HOSTILE_TEXT, encoding="utf-8")
     proc = subprocess.run([*_newsclean(), "run", str(raw), str(out)], cwd=base, capture_output=True, text=True,
-                          env={**os.environ, **PREFECT_ENV}, timeout=600)
+                          env={**prefect_server[1], **PREFECT_ENV, "PREFECT_HOME": prefect_server[1]["PREFECT_HOME"]},
+                          timeout=600)  # a client of the session's Prefect server
     assert proc.returncode == 0, f"newsclean run failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     report = out / "report.html"
     if not report.exists():  # until the flow writes it itself
