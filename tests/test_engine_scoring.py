@@ -85,27 +85,33 @@ def test_each_round_of_requests_is_one_call(monkeypatch, texts):
     assert len(calls) <= 16 and calls == sorted(calls, reverse=True)  # later rounds: those still changing
 
 
-def test_a_batch_scans_its_lines_in_one_call(monkeypatch, texts):
+def _counted_line_scans(monkeypatch) -> list[tuple[int, list]]:
+    """Each call of the batch's line scans (newsclean.cleaners.lines.line_forms_many) from now on:
+    (how many texts, their forms)."""
     from newsclean.cleaners import lines as L
 
     calls = []
     real = L.line_forms_many
 
     def counted(batch, keep_curly_quotes):
-        calls.append(len(batch))
         forms = real(batch, keep_curly_quotes)
-        assert any(f is not None for f in forms)  # the dev pages' texts are served by the scans
+        calls.append((len(batch), forms))
         return forms
 
     monkeypatch.setattr(L, "line_forms_many", counted)
+    return calls
+
+
+def test_a_batch_scans_its_lines_in_one_call(monkeypatch, texts):
+    calls = _counted_line_scans(monkeypatch)
     clean_texts(texts[:10], Settings())
-    assert calls == [10]
+    assert [n for n, _ in calls] == [10]
+    assert any(f is not None for f in calls[0][1])  # the dev pages' texts are served by the scans
 
 
 def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(monkeypatch):
     """The HTML path's chosen bodies are normalised as the text path's texts are: one scan of
     every body's lines in the batch, each page then the same as cleaned alone."""
-    from newsclean.cleaners import lines as L
     from newsclean.cleaners.pipeline import clean_document, clean_document_steps
     from newsclean.cleaners.types import RawDocument
 
@@ -117,16 +123,9 @@ def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(monkeypatch)
             alone.append(clean_document(doc, Settings()))
         except DocumentError as err:
             alone.append(err)
-    calls = []
-    real = L.line_forms_many
-
-    def counted(batch, keep_curly_quotes):
-        calls.append(len(batch))
-        return real(batch, keep_curly_quotes)
-
-    monkeypatch.setattr(L, "line_forms_many", counted)
+    calls = _counted_line_scans(monkeypatch)
     together = run_batch([clean_document_steps(doc, Settings()) for doc in docs])
-    assert calls and calls[0] >= 3  # the pages' bodies in one scan (a visible-text check may add its own)
+    assert calls and calls[0][0] >= 3  # the pages' bodies in one scan (a visible-text check may add its own)
     assert all(_same(a, b) for a, b in zip(alone, together))
 
 

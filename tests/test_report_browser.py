@@ -1,7 +1,6 @@
 """The run report in a real headless chromium (Debian's package, see browser_fixture.py)."""
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -92,13 +91,6 @@ def test_script_in_an_article_is_text(small):
 # The report of a real `newsclean run` on the sample corpus (plus one hostile article)
 
 REPO = Path(__file__).resolve().parents[1]
-PREFECT_ENV = {
-    "PREFECT_HOME": os.environ["PREFECT_HOME"],  # set by conftest (one per xdist worker)
-    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
-    "PREFECT_LOGGING_LEVEL": "WARNING",
-    "PREFECT_SERVER_LOGGING_LEVEL": "CRITICAL",
-}
 HOSTILE = "900_hostile_markup.txt"
 HOSTILE_TEXT = "\n\n".join([
     "City council <b>approves</b> library budget after long debate",
@@ -132,8 +124,8 @@ def sample_run(tmp_path_factory, prefect_server):
     shutil.copytree(REPO / "raw", raw)
     (raw / HOSTILE).write_text(HOSTILE_TEXT, encoding="utf-8")
     proc = subprocess.run([*_newsclean(), "run", str(raw), str(out)], cwd=base, capture_output=True, text=True,
-                          env={**prefect_server[1], **PREFECT_ENV, "PREFECT_HOME": prefect_server[1]["PREFECT_HOME"]},
-                          timeout=600)  # a client of the session's Prefect server
+                          env={**prefect_server[1], "PREFECT_LOGGING_LEVEL": "WARNING"},  # the session's Prefect server
+                          timeout=600)
     assert proc.returncode == 0, f"newsclean run failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     report = out / "report.html"
     if not report.exists():  # until the flow writes it itself
