@@ -7,6 +7,7 @@ Steps (each also runs on its own, see its --help):
 1. bench/profile_hot_path.py   pyinstrument reports of the text and HTML paths -> bench/out/profile-*.txt;
    bench/speed_accuracy.py     the text path's variants (shipped, rules only, model alone) on new pages
    bench/lockstep.py           the columnar engine: a batch cleaned 1 and 32 documents at a time (CPU, peak RSS)
+   bench/batch_memory.py       a worker's peak RSS against its batch size (500, 1,000, 10,000 documents)
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, variants, baselines, end_to_end, syndication")
+    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, batch_memory, variants, baselines, end_to_end, syndication")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PREFECT_HOME", str(OUT / "prefect"))
     res: dict = {"machine": machine(), "args": vars(a)}
+    import batch_memory
     import bench_baselines
     import bench_end_to_end
     import lockstep
@@ -151,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     if "lockstep" not in skip:
         print("== lockstep", file=sys.stderr)
         res["lockstep"] = lockstep.main(["--sizes", "1,32", "--rounds", str(a.rounds)])
+    if "batch_memory" not in skip:
+        print("== batch memory", file=sys.stderr)
+        res["batch_memory"] = batch_memory.main(["--sizes", "200,1000" if a.quick else "500,1000,10000"])
     if "variants" not in skip:
         print("== text path variants", file=sys.stderr)
         res["variants"] = speed_accuracy.main(["--rounds", str(a.rounds)])

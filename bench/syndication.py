@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from newsclean.cleaners import syndication  # noqa: E402
+from newsclean.cleaners import store, syndication  # noqa: E402
 from newsclean.cleaners.batch import clean_sources  # noqa: E402
 from newsclean.cleaners.settings import Settings  # noqa: E402
 from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
@@ -132,7 +132,7 @@ def accuracy(bases_n: int, seed: int, tmp: Path) -> dict:
     stage = tmp / "accuracy-stage"
     shutil.rmtree(stage, ignore_errors=True)
     stage.mkdir()
-    syndication.write_part(stage, 0, out.articles, settings.dup_shingle_words)
+    syndication.write_part(stage, store.part_name(0), out.articles, settings.dup_shingle_words)
     counts = syndication.build_index(stage, None, None, settings.dup_shingle_words, settings.dup_threshold)
     import pyarrow.parquet as pq
 
@@ -177,7 +177,7 @@ def _write_parts(stage: Path, n: int, seed: int, batch: int = 500) -> float:
     def flush() -> None:
         nonlocal cpu, index
         t = time.process_time()
-        syndication.write_part(stage, index, rows, 5)
+        syndication.write_part(stage, store.part_name(index), rows, 5)
         cpu += time.process_time() - t
         index += 1
         rows.clear()

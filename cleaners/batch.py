@@ -202,12 +202,29 @@ def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: 
                   spool: str | Path | None = None) -> BatchResult:
     """Clean every document of `sources`: files, or parts of big files (newsclean.cleaners.readers.ranges).
     `corpus` is the corpus pass's line statistics, if any. `spool`: the run's folder of fetched
-    objects (newsclean.cleaners.readers.storage.open_object)."""
+    objects (newsclean.cleaners.readers.storage.open_object). The rows of all of them in one result:
+    clean_sources_in_pieces gives them a piece at a time."""
+    out = BatchResult()
+    for piece in clean_sources_in_pieces(raw_dir, sources, settings, cleaned_at, corpus, spool):
+        out.extend(piece)
+    return out
+
+
+def clean_sources_in_pieces(raw_dir: str | Path, sources: Iterable[str | Part], settings: Settings,
+                           cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None,
+                           spool: str | Path | None = None) -> Iterator[BatchResult]:
+    """clean_sources a piece at a time: a BatchResult for about every Settings.piece_docs documents
+    read (at the end of a lock-step group), then one for the rest. A caller that writes each piece
+    (newsclean.cleaners.store.write_part) and lets it go holds at most one piece's rows, so a
+    worker's memory does not follow its batch's size. A document's rows are all in one piece; a
+    copy of a document in an earlier piece is still quarantined as one."""
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
     group: list = []  # read items waiting to be cleaned together
     size = max(1, settings.lockstep_docs)
+    piece_docs = max(size, settings.piece_docs)
+    pieces = 0
 
     def flush() -> None:
         _clean_group(group, settings, cleaned_at, out, seen, corpus)
@@ -226,6 +243,10 @@ def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: 
                 group.append((where, item))
                 if len(group) >= size:
                     flush()
+                    if out.docs_read >= piece_docs:
+                        yield out
+                        pieces += 1
+                        out = BatchResult()
         except DocumentTimeout:
             out.docs_read += 1
             what = "reading the file" if not n_items else f"reading the file after {n_items} records"
@@ -240,4 +261,5 @@ def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: 
             flush()
             out.quarantine.append(quarantine_row(where, DocumentError("read", f"internal error {type(exc).__name__}: {exc}; please report it with this file{held}")))
     flush()
-    return out
+    if out.docs_read or not pieces:  # no empty piece after a full one; at least one piece
+        yield out

@@ -25,7 +25,7 @@ CODE_ROOT = Path(__file__).resolve().parent  # the cleaners package
 # code, and the data it reads: the model's files, word lists, the outlet registry
 CODE_SUFFIXES = frozenset({".py", ".txt", ".csv", ".json"})
 # Settings that only change how the work is scheduled, never the output: not part of the hash.
-ORCHESTRATION_ONLY = frozenset({"batch_size", "lockstep_docs"})
+ORCHESTRATION_ONLY = frozenset({"batch_size", "lockstep_docs", "piece_docs"})
 
 
 class Settings(BaseModel):
@@ -76,6 +76,10 @@ class Settings(BaseModel):
     # line model in one call over one table of their lines (newsclean.cleaners.engine). More saves per-call
     # work and costs memory (~3-4 MB per document of ~500 lines); 1 cleans one document at a time.
     lockstep_docs: int = Field(32, description="documents of a batch cleaned in lock step (speed and memory only)")
+    # A batch is validated and written a piece at a time (newsclean.cleaners.batch.
+    # clean_sources_in_pieces), each piece one part of each table: a worker holds one piece's rows,
+    # ~0.2-0.5 MB per document, whatever the batch size.
+    piece_docs: int = Field(250, ge=1, description="documents of a batch validated and written as one part of each table (memory only)")
 
     def digest(self) -> str:
         """Hash of the settings that change output (not how the work is split into batches)."""

@@ -55,17 +55,24 @@ def to_arrow(name: str, rows: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[name])
 
 
-def write_part(stage_dir: Path, index: int, result: BatchResult, settings: Settings | None = None) -> dict:
-    """Validate one batch and write its part of each table, and the MinHash signatures of its
-    articles (newsclean.cleaners.syndication.write_part). Returns the batch's counts (small,
-    picklable); the run's own counts are read off the merged tables (table_counts)."""
+def part_name(index: int, piece: int = 0) -> str:
+    """The file name, less its suffix, of piece `piece` of batch `index` (newsclean.cleaners.batch.
+    clean_sources_in_pieces): names sort in the order the batches and their pieces were read."""
+    return f"part-{index:05d}-{piece:04d}"
+
+
+def write_part(stage_dir: Path, index: int, result: BatchResult, settings: Settings | None = None, piece: int = 0) -> dict:
+    """Validate one batch, or piece `piece` of it, and write its part of each table, and the MinHash
+    signatures of its articles (newsclean.cleaners.syndication.write_part). Returns its counts
+    (small, picklable); the run's own counts are read off the merged tables (table_counts)."""
     result = validate_batch(result)
+    name_of_part = part_name(index, piece)
     for name in TABLES:
         rows = getattr(result, name)
         folder = stage_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_parquet(to_arrow(name, rows), folder / f"part-{index:05d}.parquet")
-    syndication.write_part(stage_dir, index, result.articles, (settings or Settings()).dup_shingle_words)
+        atomic_write_parquet(to_arrow(name, rows), folder / f"{name_of_part}.parquet")
+    syndication.write_part(stage_dir, name_of_part, result.articles, (settings or Settings()).dup_shingle_words)
     return {
         "docs_read": result.docs_read,
         "docs_cleaned": len(result.articles),

@@ -395,12 +395,13 @@ def _days(value) -> int:
     return (value - _EPOCH).days
 
 
-def write_part(stage_dir: Path, index: int, articles: list[dict], shingle_words: int) -> Path:
+def write_part(stage_dir: Path, part: str, articles: list[dict], shingle_words: int) -> Path:
     """The signatures of a batch's article rows (those written), for the run's clustering step:
-    stage/minhash-parts/part-NNNNN.npz (doc_id, source, published, signatures; plain arrays)."""
+    stage/minhash-parts/<part>.npz (doc_id, source, published, signatures; plain arrays). `part`:
+    the tables' part name (newsclean.cleaners.store.part_name), "part-" first."""
     folder = Path(stage_dir) / PARTS_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"part-{index:05d}.npz"
+    path = folder / f"{part}.npz"
     sigs = signatures((a["text"] for a in articles), shingle_words)
     with atomic_file(path, fsync=False) as fh:
         np.savez(fh, doc_id=np.array([a["doc_id"] for a in articles], dtype="S16"),

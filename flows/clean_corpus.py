@@ -60,7 +60,7 @@ from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from newsclean.cleaners import corpus_context, language, manifest, remote_out, store, syndication
-from newsclean.cleaners.batch import clean_sources
+from newsclean.cleaners.batch import clean_sources_in_pieces
 from newsclean.cleaners.readers import discover, ranges, storage
 from newsclean.cleaners.runlock import RunLock
 from newsclean.cleaners.settings import Settings
@@ -187,15 +187,19 @@ def _warm_worker() -> None:
 @task(name="clean-batch", cache_policy=NO_CACHE)
 def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict, stage_dir: str, index: int,
                 cleaned_at: str, stats_path: str | None = None, spool: str | None = None) -> dict:
-    """Clean one batch of sources and write its validated parts. Returns only counts. No retries:
+    """Clean one batch of sources and write its validated parts, one per piece of Settings.piece_docs
+    documents (the worker holds one piece's rows at a time). Returns only counts. No retries:
     cleaning is deterministic and a failing document is quarantined, not retried."""
     _warm_worker()
     cfg = Settings(**settings)
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
-    result = clean_sources(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool)
-    counts = store.write_part(Path(stage_dir), index, result, cfg)
-    del result
+    counts = {"docs_read": 0, "docs_cleaned": 0, "docs_quarantined": 0}
+    pieces = clean_sources_in_pieces(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool)
+    for piece, result in enumerate(pieces):
+        for key, n in store.write_part(Path(stage_dir), index, result, cfg, piece).items():
+            counts[key] += n
+        del result
     _shed()  # the next batch of this worker starts from its steady state, not this batch's peak
     counts["seconds"] = time.perf_counter() - t0
     _log().info("batch %d: %d sources, %d documents, %d cleaned, %d quarantined in %.2f s", index,
