@@ -117,23 +117,48 @@ def _record(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime, out
         out.lines.extend(line_rows(doc))
 
 
-def _failure(raw: RawDocument, outcome: BaseException, settings: Settings) -> dict:
-    """The quarantine row of a document whose cleaning ended in `outcome`."""
+def failure_error(outcome: BaseException, settings: Settings) -> DocumentError:
+    """The DocumentError a document whose cleaning ended in `outcome` is quarantined with: a
+    timeout's, its own, or, for a bug, one that says so (a bug must not sink the run)."""
     if isinstance(outcome, DocumentTimeout):
-        return quarantine_row(raw.source, DocumentError("timeout", timeout_reason(settings)), raw.doc_id)
+        return DocumentError("timeout", timeout_reason(settings))
     if isinstance(outcome, DocumentError):
-        return quarantine_row(raw.source, outcome, raw.doc_id)
-    # a bug must not sink the run: quarantine the document and say so
-    err = DocumentError("clean", f"internal error {type(outcome).__name__}: {outcome}; please report it with this file")
-    return quarantine_row(raw.source, err, raw.doc_id)
+        return outcome
+    return DocumentError("clean", f"internal error {type(outcome).__name__}: {outcome}; please report it with this file")
+
+
+def clean_in_lock_step(raws: list[RawDocument], settings: Settings,
+                       contexts: list | None = None) -> list[CleanDocument | BaseException]:
+    """Clean documents in lock step (newsclean.cleaners.engine.scoring.run_batch: every decision
+    pass of all of them meets the line model in one call): each one's CleanDocument, or the
+    exception its cleaning ended in, in order. Each document keeps its own time limit (its steps'
+    time added up: a DocumentTimeout past Settings.doc_timeout_s) and its own corpus context
+    (`contexts`, one per document or None: newsclean.cleaners.corpus_context.document_context)."""
+    spent = [0.0] * len(raws)
+
+    @contextmanager
+    def around(i: int) -> Iterator[None]:
+        budget = settings.doc_timeout_s
+        remaining = budget - spent[i] if budget and budget > 0 else None
+        if remaining is not None and remaining <= 0:
+            raise DocumentTimeout()
+        started = time.monotonic()
+        context = contexts[i] if contexts is not None else None
+        try:
+            with time_limit(remaining) as limit, (using(context=context) if context is not None else nullcontext()):
+                yield
+            if limit.fired:  # something swallowed the timeout: the result cannot be trusted
+                raise DocumentTimeout()
+        finally:
+            spent[i] += time.monotonic() - started
+
+    return run_batch([clean_document_steps(raw, settings) for raw in raws], around)
 
 
 def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
                  seen: dict[str, str], corpus: "CorpusStats | None" = None) -> None:
-    """Clean a group of read items in lock step (newsclean.cleaners.engine.scoring.run_batch: every decision
-    pass of all of them meets the line model in one call) and record each in reading order. An
-    item is (source, RawDocument or DocumentError). Each document keeps its own time limit (its
-    steps' time added up) and its own corpus context."""
+    """Clean a group of read items in lock step (clean_in_lock_step) and record each in reading
+    order. An item is (source, RawDocument or DocumentError)."""
     raws = [item for _, item in group if isinstance(item, RawDocument)]
     fresh: list[RawDocument] = []
     duplicates: dict[int, dict] = {}
@@ -145,25 +170,8 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
             seen[raw.doc_id] = raw.source
             fresh.append(raw)
     # The line model reads each document's corpus counts (overall and within its site).
-    contexts = [document_context(corpus, raw) if corpus is not None else None for raw in fresh]
-    spent = [0.0] * len(fresh)
-
-    @contextmanager
-    def around(i: int) -> Iterator[None]:
-        budget = settings.doc_timeout_s
-        remaining = budget - spent[i] if budget and budget > 0 else None
-        if remaining is not None and remaining <= 0:
-            raise DocumentTimeout()
-        started = time.monotonic()
-        try:
-            with time_limit(remaining) as limit, (using(context=contexts[i]) if contexts[i] is not None else nullcontext()):
-                yield
-            if limit.fired:  # something swallowed the timeout: the result cannot be trusted
-                raise DocumentTimeout()
-        finally:
-            spent[i] += time.monotonic() - started
-
-    outcomes = dict(zip(map(id, fresh), run_batch([clean_document_steps(raw, settings) for raw in fresh], around)))
+    contexts = [document_context(corpus, raw) for raw in fresh] if corpus is not None else None
+    outcomes = dict(zip(map(id, fresh), clean_in_lock_step(fresh, settings, contexts)))
     for source, item in group:
         if isinstance(item, DocumentError):
             out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item, getattr(item, "doc_id", None)))
@@ -172,7 +180,7 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
         elif isinstance(outcome := outcomes[id(item)], CleanDocument):
             _record(outcome, settings, cleaned_at, out)
         else:
-            out.quarantine.append(_failure(item, outcome, settings))
+            out.quarantine.append(quarantine_row(item.source, failure_error(outcome, settings), item.doc_id))
 
 
 def _items(raw_dir: str | Path, source: str, settings: Settings, part: Part | None = None,

@@ -1,7 +1,8 @@
 """newsclean: scraped news in, a clean and validated text corpus out.
 
-The Python API (newsclean.api): clean_text, clean_html (one document -> Article), clean_corpus (a
-folder, as `newsclean run`), and DocumentError, raised for a document that holds no article.
+The Python API (newsclean.api): clean_text, clean_html (one document -> Article), clean_texts,
+clean_htmls (many, in lock step -> Article or DocumentError each), clean_corpus (a folder, as
+`newsclean run`), and DocumentError, raised for a document that holds no article.
 
 The design card's folders (cleaners/, schemas/, flows/) are installed under this one import
 namespace (pyproject's package-dir mapping): newsclean.cleaners, newsclean.schemas, newsclean.flows.
@@ -31,6 +32,8 @@ _EXPORTS = {
     "RemovedSpan": "newsclean.api",
     "clean_text": "newsclean.api",
     "clean_html": "newsclean.api",
+    "clean_texts": "newsclean.api",
+    "clean_htmls": "newsclean.api",
     "clean_corpus": "newsclean.api",
     "DocumentError": "newsclean.cleaners.types",
     "Settings": "newsclean.cleaners.settings",
