@@ -14,9 +14,19 @@ ENGLISH_ONLY_RULES), so a run can count its articles outside them (run.json `lan
 """
 from __future__ import annotations
 
+import hashlib
+import io
+import lzma
+import os
+import shutil
+import tempfile
+from array import array
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable
+
+import numpy as np
 
 from newsclean.cleaners.policy import EDGE_RULES
 
@@ -35,12 +45,65 @@ CUE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
 ENGLISH_ONLY_RULES = tuple(sorted(EDGE_RULES))
 
 
+# The model's arrays as py3langid's model file holds them (an .npz, LZMA-compressed: ~0.5 s to
+# unpack in every process), kept unpacked in the model cache folder (~68 MB, one .npy file each,
+# memory-mapped: processes share the pages) once per machine and package version.
+_TABLES = ("ptc", "pc", "classes", "nextmove", "nextmove_row", "out_feat")
+
+
 @lru_cache(maxsize=1)
 def _identifier():
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
-    # norm_probs: the score is a probability (softmax over the languages), comparable across texts
-    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    tables = unpacked_tables(MODEL_DIR / MODEL_FILE)
+    if tables is None:  # a layout this code does not know: py3langid's own loading
+        # norm_probs: the score is a probability (softmax over the languages), comparable across texts
+        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    # as LanguageIdentifier.from_model_file builds it from the same arrays (tests/test_language.py)
+    return LanguageIdentifier(np.asarray(tables["ptc"]), np.asarray(tables["pc"]), tables["classes"].tolist(),
+                              _uint_array(tables["nextmove"]), tables["out_feat"].tolist(), norm_probs=True,
+                              tk_row=_uint_array(tables["nextmove_row"]))
+
+
+def _uint_array(values: np.ndarray) -> array:
+    """An unsigned integer array as the standard library's array (what the model walks byte by byte)."""
+    out = array({2: "H", 4: "I", 8: "L"}[values.dtype.itemsize])
+    out.frombytes(np.ascontiguousarray(values).tobytes())
+    return out
+
+
+def unpacked_tables(model_file: Path) -> dict[str, np.ndarray] | None:
+    """The model file's arrays, memory-mapped from the cache folder (newsclean.cleaners.model.
+    compiled.cache_dir) when they were unpacked there before, else unpacked from the file and stored
+    there (a folder written under a temporary name and renamed: concurrent processes never read
+    half of it). None when the file does not hold the arrays this module knows."""
+    from importlib.metadata import version
+
+    from newsclean.cleaners.model.compiled import cache_dir
+
+    data = model_file.read_bytes()
+    key = hashlib.sha256(data + b"\0" + version("py3langid").encode()).hexdigest()[:24]
+    folder = cache_dir() / f"langid-{key}"
+    try:
+        return {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in _TABLES}
+    except (OSError, ValueError):
+        pass  # not unpacked yet, or damaged: unpack again
+    with lzma.open(io.BytesIO(data)) as src, np.load(io.BytesIO(src.read()), allow_pickle=False) as npz:
+        if not set(_TABLES) <= set(npz.files):
+            return None
+        tables = {name: npz[name] for name in _TABLES}
+    tmp = None
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix=folder.name + ".", suffix=".tmp", dir=folder.parent)
+        for name, values in tables.items():
+            np.save(Path(tmp) / f"{name}.npy", values, allow_pickle=False)
+        shutil.rmtree(folder, ignore_errors=True)  # a damaged copy
+        os.replace(tmp, folder)
+    except OSError:  # no writable cache (or another process just stored it): the arrays in memory serve
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tables
 
 
 def identify(text: str) -> tuple[str | None, float | None]:
