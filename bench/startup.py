@@ -1,4 +1,4 @@
-"""A new process's start-up, phase by phase: what every worker, `newsclean run` and Python session
+"""A new process's start-up, phase by phase: what every worker, `newsclean run` and Python interpreter
 pays before its first document.
 
     .venv/bin/python bench/startup.py [--runs 5] [--root DIR] [--out bench/out/startup.json]
