@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from newsclean.cleaners.batch import article_row, clean_in_lock_step, failure_error, removed_rows, timeout_reason
+from newsclean.cleaners.batch import article_row, clean_in_lock_step, failure_error, removed_rows
 from newsclean.cleaners.pipeline import clean_document
 from newsclean.cleaners.readers import html as html_reader
 from newsclean.cleaners.readers import text as text_reader
@@ -178,8 +178,8 @@ def _clean(raw: RawDocument, url: str | None, settings: Settings) -> Article:
             doc = clean_document(raw, settings)
         if limit.fired:  # something swallowed the timeout: the result cannot be trusted
             raise DocumentTimeout()
-    except DocumentTimeout:
-        raise DocumentError("timeout", timeout_reason(settings)) from None
+    except DocumentTimeout as timeout:
+        raise failure_error(timeout, settings) from None
     return _article(doc, settings)
 
 

@@ -39,6 +39,24 @@ def settings():
     return Settings()
 
 
+@pytest.fixture
+def line_scans(monkeypatch) -> list[tuple[int, list]]:
+    """Each call of a batch's line scans (newsclean.cleaners.lines.line_forms_many) during the test:
+    (how many texts, their forms)."""
+    from newsclean.cleaners import lines as L
+
+    calls = []
+    real = L.line_forms_many
+
+    def counted(batch, keep_curly_quotes):
+        forms = real(batch, keep_curly_quotes)
+        calls.append((len(batch), forms))
+        return forms
+
+    monkeypatch.setattr(L, "line_forms_many", counted)
+    return calls
+
+
 def stop_prefect_services() -> None:
     """Stop the event and log workers Prefect starts in this process when a flow runs in it. The
     events worker's websocket sends a keep-alive ping every ~20 s from Prefect's loop thread, and

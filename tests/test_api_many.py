@@ -10,7 +10,6 @@ import pytest
 
 import newsclean
 from newsclean.cleaners import batch
-from newsclean.cleaners import lines as L
 from tests.conftest import SEEDS_RAW
 
 DEBRIS_ONLY = "Home\nNews\nSport\n\nWatch LIVE"
@@ -50,21 +49,13 @@ def test_each_text_gets_what_clean_text_gives_it(texts):
     assert many[2].published is not None and many[2].outlet_domain == "example.com"  # the url is metadata
 
 
-def test_a_group_is_scanned_and_scored_together(texts, monkeypatch):
-    calls = []
-    real = L.line_forms_many
-
-    def counted(batch_texts, keep_curly_quotes):
-        calls.append(len(batch_texts))
-        return real(batch_texts, keep_curly_quotes)
-
-    monkeypatch.setattr(L, "line_forms_many", counted)
+def test_a_group_is_scanned_and_scored_together(texts, line_scans):
     seeds = [texts[0], texts[2], texts[3], texts[6]]
     newsclean.clean_texts(seeds)
-    assert calls == [4]  # one scan of the four texts' lines: one lock-step group
-    calls.clear()
+    assert [n for n, _ in line_scans] == [4]  # one scan of the four texts' lines: one lock-step group
+    line_scans.clear()
     newsclean.clean_texts(seeds, settings={"lockstep_docs": 3})
-    assert calls == [3, 1]
+    assert [n for n, _ in line_scans] == [3, 1]
 
 
 def test_each_page_gets_what_clean_html_gives_it():

@@ -85,31 +85,14 @@ def test_each_round_of_requests_is_one_call(monkeypatch, texts):
     assert len(calls) <= 16 and calls == sorted(calls, reverse=True)  # later rounds: those still changing
 
 
-def _counted_line_scans(monkeypatch) -> list[tuple[int, list]]:
-    """Each call of the batch's line scans (newsclean.cleaners.lines.line_forms_many) from now on:
-    (how many texts, their forms)."""
-    from newsclean.cleaners import lines as L
-
-    calls = []
-    real = L.line_forms_many
-
-    def counted(batch, keep_curly_quotes):
-        forms = real(batch, keep_curly_quotes)
-        calls.append((len(batch), forms))
-        return forms
-
-    monkeypatch.setattr(L, "line_forms_many", counted)
-    return calls
-
-
-def test_a_batch_scans_its_lines_in_one_call(monkeypatch, texts):
-    calls = _counted_line_scans(monkeypatch)
+def test_a_batch_scans_its_lines_in_one_call(line_scans, texts):
+    calls = line_scans
     clean_texts(texts[:10], Settings())
     assert [n for n, _ in calls] == [10]
     assert any(f is not None for f in calls[0][1])  # the dev pages' texts are served by the scans
 
 
-def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(monkeypatch):
+def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(line_scans):
     """The HTML path's chosen bodies are normalised as the text path's texts are: one scan of
     every body's lines in the batch, each page then the same as cleaned alone."""
     from newsclean.cleaners.pipeline import clean_document, clean_document_steps
@@ -123,7 +106,8 @@ def test_a_batch_of_html_pages_scans_their_bodies_lines_in_one_call(monkeypatch)
             alone.append(clean_document(doc, Settings()))
         except DocumentError as err:
             alone.append(err)
-    calls = _counted_line_scans(monkeypatch)
+    calls = line_scans
+    calls.clear()  # only the batch's scans count (a page cleaned alone scans its lines one by one)
     together = run_batch([clean_document_steps(doc, Settings()) for doc in docs])
     assert calls and calls[0][0] >= 3  # the pages' bodies in one scan (a visible-text check may add its own)
     assert all(_same(a, b) for a, b in zip(alone, together))
