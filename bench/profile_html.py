@@ -104,6 +104,11 @@ def main(argv: list[str] | None = None) -> dict:
     if hasattr(eh, "page_titles_evidence"):
         t.wrap(eh, "page_titles_evidence", "headline statements (page_titles_evidence)")
     t.wrap(eh, "choose_title", "choose_title (the headline ranker)")
+    t.wrap(eh, "jsonld_blocks", "JSON-LD blocks (read by both rankers)")
+    t.wrap(eh.date_ranker, "published_date", "published_date (the date ranker: candidates, features, model)")
+    t.wrap(eh, "shell_reason", "shell_reason (only short bodies)")
+    import htmldate.extractors as hx
+    t.wrap(hx, "_external_date", "metadata: htmldate's dateparser fallback")
     t.wrap(pipeline, "normalise_lines", "normalise_lines (the body's lines)")
     t.wrap(pipeline, "read_text_metadata", "metadata the body's text states (dateline, byline)")
     t.wrap(pipeline, "resolve", "metadata resolution")

@@ -25,33 +25,40 @@ import numpy as np
 import xxhash
 
 _PUNCTUATION_AND_SYMBOLS = "PS"  # the first letter of the Unicode categories deleted (P*, S*)
-# str.translate runs a fast C loop only while the string is ASCII; past its first other character
-# it looks every character up in a mapping. So the ASCII punctuation goes as bytes (UTF-8 never puts
-# an ASCII byte inside a multi-byte character), and only the lines that still hold another
-# character take the mapping: 2.3x faster on the dev pages, where one curly quote made a whole text slow.
+# ASCII text takes bytes.translate, a C loop. Other text is read as an array of code points and
+# looked up in _KIND: str.translate with a mapping looks every character up in a dict once a string
+# holds one non-ASCII character (a single curly quote), ~4x slower on the dev pages' text.
 _DROP_ASCII = bytes(cp for cp in range(0x80) if unicodedata.category(chr(cp))[0] in _PUNCTUATION_AND_SYMBOLS)
-
-
-class _DropTable(dict):
-    """The str.translate mapping that deletes punctuation and symbols, filled as characters are
-    met: building it for all 1.1M code points up front took ~0.25 s of every process's start.
-    A character maps to None (deleted) or to itself (kept; a hit is cheaper for translate than a
-    miss). Deleted characters (~9k exist) are always kept; kept ones up to _KEPT_MAX, so text of
-    every script costs a few MB at most and arbitrary code points are still answered, uncached."""
-
-    _KEPT_MAX = 1 << 16
-
-    def __missing__(self, cp: int) -> int | None:
-        if unicodedata.category(chr(cp))[0] in _PUNCTUATION_AND_SYMBOLS:
-            self[cp] = None
-            return None
-        if len(self) < self._KEPT_MAX:
-            self[cp] = cp
-        return cp
-
-
-_DROP_OTHER = _DropTable()
 _DIGITS = re.compile(r"\d")
+# What normalising does with each code point, learnt on first sight (the Unicode database is asked
+# once per character a process meets; all 1.1M up front would take ~0.35 s of every start). The
+# zeroed array costs no memory until its pages are written.
+_UNSEEN, _KEEP, _DROP, _DIGIT = 0, 1, 2, 3
+_KIND = np.zeros(0x110000, dtype=np.uint8)
+
+
+def _kinds(cps: np.ndarray) -> np.ndarray:
+    """_KIND of each code point of `cps` (uint32), the unseen ones classified first: a digit as
+    _DIGITS matches it, punctuation and symbols as their Unicode category says."""
+    kinds = _KIND[cps]
+    unseen = kinds == _UNSEEN
+    if unseen.any():
+        for cp in np.unique(cps[unseen]).tolist():
+            ch = chr(cp)
+            _KIND[cp] = (_DIGIT if _DIGITS.match(ch) else
+                         _DROP if unicodedata.category(ch)[0] in _PUNCTUATION_AND_SYMBOLS else _KEEP)
+        kinds = _KIND[cps]
+    return kinds
+
+
+def _code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _text_of(cps: np.ndarray) -> str:
+    return cps.tobytes().decode("utf-32-le", "surrogatepass")
+
+
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -59,16 +66,18 @@ def normalise_for_hash(lines: list[str]) -> list[str]:
     """CCNet-style: lower case, digits to 0, punctuation and symbols deleted, spaces folded."""
     if not lines:
         return []
-    blob = drop_punctuation(_DIGITS.sub("0", "\n".join(lines).lower()))
+    cps = _code_points("\n".join(lines).lower())
+    kinds = _kinds(cps)  # digits become "0" (_DIGITS.sub), then punctuation goes (drop_punctuation)
+    blob = _text_of(np.where(kinds == _DIGIT, np.uint32(0x30), cps)[kinds != _DROP])
     return [" ".join(s.split()) for s in blob.split("\n")]
 
 
 def drop_punctuation(text: str) -> str:
     """Every punctuation mark and symbol (Unicode categories P*, S*) deleted (see _DROP_ASCII)."""
-    text = text.encode("utf-8", "surrogatepass").translate(None, _DROP_ASCII).decode("utf-8", "surrogatepass")
     if text.isascii():
-        return text
-    return "\n".join(ln if ln.isascii() else ln.translate(_DROP_OTHER) for ln in text.split("\n"))
+        return text.encode("ascii").translate(None, _DROP_ASCII).decode("ascii")
+    cps = _code_points(text)
+    return _text_of(cps[_kinds(cps) != _DROP])
 
 
 def tokens(text: str) -> list[str]:

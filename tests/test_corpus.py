@@ -1,4 +1,5 @@
 """Corpus-level line repetition (newsclean.cleaners.corpus)."""
+import re
 import sys
 import unicodedata
 
@@ -79,17 +80,27 @@ def test_drop_punctuation_is_translate_of_the_drop_table(text):
 FULL_DROP_TABLE = {cp: None for cp in range(sys.maxunicode + 1) if unicodedata.category(chr(cp))[0] in "PS"}
 
 
-def test_drop_table_beyond_its_cache_of_kept_characters(monkeypatch):
-    """Past its cap the table stops caching kept characters (arbitrary code points cannot grow it
-    without bound) and still answers every character as the full table does."""
+def test_every_code_point_is_classified_as_its_definition_says(monkeypatch):
+    """_KIND, learnt on first sight, gives every code point what the slow definitions give: a digit
+    as _DIGITS matches it, punctuation and symbols by their Unicode category; the second look is
+    read from the array."""
     from newsclean.cleaners import corpus
 
-    table = corpus._DropTable()
-    monkeypatch.setattr(corpus, "_DROP_OTHER", table)
-    monkeypatch.setattr(corpus._DropTable, "_KEPT_MAX", 50)
-    text = "".join(chr(cp) for cp in range(0x100, 0x100 + 3000)) + "\n" + "".join(chr(cp) for cp in range(0x2000, 0x2100))
-    assert corpus.drop_punctuation(text) == text.translate(FULL_DROP_TABLE)
-    kept = sum(1 for v in table.values() if v is not None)
-    dropped = sum(1 for v in table.values() if v is None)
-    assert kept <= 50 and dropped == sum(1 for c in text if ord(c) in FULL_DROP_TABLE and ord(c) >= 0x80)
-    assert corpus.drop_punctuation(text) == text.translate(FULL_DROP_TABLE)  # the second time from the cache
+    monkeypatch.setattr(corpus, "_KIND", np.zeros(0x110000, dtype=np.uint8))
+    cps = np.arange(sys.maxunicode + 1, dtype=np.uint32)
+    kinds = corpus._kinds(cps)
+    drop = np.zeros(len(cps), dtype=bool)
+    drop[list(FULL_DROP_TABLE)] = True
+    digit = np.array([corpus._DIGITS.match(chr(cp)) is not None for cp in range(sys.maxunicode + 1)])
+    assert ((kinds == corpus._DROP) == drop).all() and ((kinds == corpus._DIGIT) == digit).all()
+    assert (kinds != corpus._UNSEEN).all() and (corpus._kinds(cps) == kinds).all()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=()), max_size=30)
+                | st.lists(st.sampled_from(["a", "B", " ", "\t", ".", "“", "”", "é", "—", "€", "©", "٣", "Ⅷ", "²", "😀",
+                                            "\ud83d", "9", "İ", "ẞ"]), max_size=20).map("".join), max_size=6))
+def test_normalise_for_hash_is_its_definition(lines):
+    # lower case, every digit to "0", punctuation and symbols deleted, white space folded per line
+    expected = [" ".join(s.split()) for s in re.sub(r"\d", "0", "\n".join(lines).lower()).translate(FULL_DROP_TABLE).split("\n")]
+    assert normalise_for_hash(lines) == (expected if lines else [])
