@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from newsclean.schemas import ARROW_SCHEMAS
-from newsclean.schemas.validate import resolve_duplicates, validate_batch
+from newsclean.schemas.validate import arrow_table, resolve_duplicates, to_arrow, validate_batch
 from newsclean.cleaners.atomic import atomic_file, atomic_write_text  # noqa: F401  (atomic_write_text: part of this module's API)
 from newsclean.cleaners.batch import BatchResult
 from newsclean.cleaners.manifest import MANIFEST
@@ -51,10 +51,6 @@ def live_path(out_dir: Path, name: str) -> Path:
     return Path(out_dir) / GENERATIONS / CURRENT / name
 
 
-def to_arrow(name: str, rows: list[dict]) -> pa.Table:
-    return pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[name])
-
-
 def part_name(index: int, piece: int = 0) -> str:
     """The file name, less its suffix, of piece `piece` of batch `index` (newsclean.cleaners.batch.
     clean_sources_in_pieces): names sort in the order the batches and their pieces were read."""
@@ -65,13 +61,15 @@ def write_part(stage_dir: Path, index: int, result: BatchResult, settings: Setti
     """Validate one batch, or piece `piece` of it, and write its part of each table, and the MinHash
     signatures of its articles (newsclean.cleaners.syndication.write_part). Returns its counts
     (small, picklable); the run's own counts are read off the merged tables (table_counts)."""
-    result = validate_batch(result)
+    tables = {name: arrow_table(name, getattr(result, name)) for name in TABLES}  # validated, then written
+    result = validate_batch(result, tables)
     name_of_part = part_name(index, piece)
     for name in TABLES:
-        rows = getattr(result, name)
+        table = tables.get(name)
         folder = stage_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_parquet(to_arrow(name, rows), folder / f"{name_of_part}.parquet")
+        atomic_write_parquet(to_arrow(name, getattr(result, name)) if table is None else table,
+                             folder / f"{name_of_part}.parquet")
     syndication.write_part(stage_dir, name_of_part, result.articles, (settings or Settings()).dup_shingle_words)
     return {
         "docs_read": result.docs_read,

@@ -29,8 +29,27 @@ from newsclean.schemas.tables import ARROW_SCHEMAS, HEX16, MODELS, MOJIBAKE, STA
 _HEX16 = re.compile(HEX16)
 
 
-def frame(name: str, rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=ARROW_SCHEMAS[name].names)
+def to_arrow(name: str, rows: list[dict]) -> pa.Table:
+    """The rows as table `name` is written."""
+    return pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[name])
+
+
+def arrow_table(name: str, rows: list[dict]) -> pa.Table | None:
+    """to_arrow, or None when a value does not fit its column (a row that fails its checks:
+    pandera then reads the rows as given, and says which)."""
+    try:
+        return to_arrow(name, rows)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return None
+
+
+def frame(name: str, rows: list[dict], table: pa.Table | None = None) -> pd.DataFrame:
+    """The rows as pandera validates them: from their Arrow table (`table`, or built here), which
+    the writer then writes as it is; pandas builds a frame from a list of dicts ~10x slower."""
+    table = arrow_table(name, rows) if table is None else table
+    if table is None:
+        return pd.DataFrame(rows, columns=ARROW_SCHEMAS[name].names)
+    return table.to_pandas()
 
 
 def _validate(name: str, df: pd.DataFrame) -> pd.DataFrame | None:
@@ -49,14 +68,15 @@ def _check_name(case) -> str:
     return str(case.get("check"))
 
 
-def failing_rows(name: str, rows: list[dict]) -> dict[int, list[str]]:
+def failing_rows(name: str, rows: list[dict], table: pa.Table | None = None) -> dict[int, list[str]]:
     """Row index -> names of the checks it failed ("column:check"). Empty when everything passes.
+    `table`: the rows' Arrow table (arrow_table), when the caller has it.
 
     A failure pandera cannot pin on a row (a column that cannot be coerced as a whole) is pinned by
     validating the rows one at a time."""
     if not rows:
         return {}
-    cases = _validate(name, frame(name, rows))
+    cases = _validate(name, frame(name, rows, table))
     if cases is None:
         return {}
     fails: dict[int, list[str]] = {}
@@ -171,16 +191,18 @@ def _fix_quarantine(rows: list[dict]) -> list[dict]:
     return list(out.values())
 
 
-def validate_batch(result: BatchResult) -> BatchResult:
+def validate_batch(result: BatchResult, tables: dict[str, pa.Table | None] | None = None) -> BatchResult:
     """Move every article that fails a check (its own row, its removed or lines rows, the
     removed-line check, or a removed span its lines do not hold) to quarantine. Returns the same
-    object, now valid."""
+    object, now valid. `tables`: the Arrow table of each table's rows (arrow_table), validated
+    in their place; the tables whose rows change here are dropped from it."""
+    tables = {} if tables is None else tables
     bad: dict[str, list[str]] = {}
-    for i, checks in failing_rows("articles", result.articles).items():
+    for i, checks in failing_rows("articles", result.articles, tables.get("articles")).items():
         bad.setdefault(result.articles[i]["doc_id"], []).extend(checks)
     for name in ("removed", "lines"):
         rows = getattr(result, name)
-        for i, checks in failing_rows(name, rows).items():
+        for i, checks in failing_rows(name, rows, tables.get(name)).items():
             listed = bad.setdefault(rows[i]["doc_id"], [])
             listed.extend(f"{name}.{c}" for c in checks if f"{name}.{c}" not in listed)
     for doc_id in removed_lines_left(result.articles, result.removed, result.kept_lines):
@@ -194,8 +216,11 @@ def validate_batch(result: BatchResult) -> BatchResult:
                 bad.setdefault(r["doc_id"], []).append(check)
     if bad:
         _quarantine_article(result, bad)
-    if failing_rows("quarantine", result.quarantine):
+        for name in ("articles", "removed", "lines", "quarantine"):
+            tables.pop(name, None)
+    if failing_rows("quarantine", result.quarantine, tables.get("quarantine")):
         result.quarantine = _fix_quarantine(result.quarantine)
+        tables.pop("quarantine", None)
     return result
 
 

@@ -8,8 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newsclean.cleaners.batch import BatchResult
 from newsclean.cleaners.store import atomic_write_parquet, to_arrow
@@ -292,3 +295,35 @@ def test_validation_does_not_load_dask_dataframes_or_scipy():
 def test_validation_is_the_same_in_a_process_that_uses_dask_dataframes():
     got = _validate_in_fresh_process("import dask.dataframe\n")
     assert got["good"] == {} and len(got["bad"]) == 3 and got["dask"]
+
+
+# Values that break a row's types, nulls and ranges, for the equivalence below.
+_ODD_VALUES = [None, "", "nope", "0123456789abcdef", -1, 0, 2**70, 1.5, float("nan"), True, dt.date(1980, 1, 1),
+               dt.date(2024, 4, 30), NOW, "x\u00a0y", "â€™ mojibake", "navigation", [1], {"a": 1}]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["articles", "removed", "quarantine", "lines"]),
+       st.lists(st.tuples(st.integers(0, 30), st.sampled_from(_ODD_VALUES)), max_size=4), st.integers(1, 4))
+def test_rows_read_through_arrow_fail_exactly_as_read_from_dicts(name, changes, n_rows):
+    """failing_rows reads a batch's rows through their Arrow table (the one then written) where they
+    fit it; the failures it finds are those of the rows read as given, whatever is wrong with them."""
+    from newsclean.schemas import validate
+
+    make = {"articles": article, "removed": removed, "quarantine": lambda i: quarantined(f"s{i}.txt"),
+            "lines": lambda i: {"doc_id": f"{i:016x}", "line": 1, "text": "Watch LIVE"}}[name]
+    rows = [make(i) for i in range(n_rows)]
+    columns = ARROW_SCHEMAS[name].names
+    for k, value in changes:
+        rows[k % n_rows][columns[k % len(columns)]] = value
+    by_dicts = validate._validate(name, pd.DataFrame(rows, columns=columns))
+    table = validate.arrow_table(name, rows)
+    through_arrow = validate._validate(name, validate.frame(name, rows, table))
+    assert _named_failures(by_dicts) == _named_failures(through_arrow)
+
+
+def _named_failures(cases) -> set:
+    if cases is None:
+        return set()
+    return {(None if pd.isna(c.get("index")) else int(c.get("index")), str(c.get("column")), str(c.get("check")))
+            for _, c in cases.iterrows()}
