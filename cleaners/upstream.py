@@ -119,9 +119,13 @@ def _libraries() -> dict[str, Library]:
               for name in ("fix_text", "fix_encoding")),
             *(Symbol("ftfy.fixes", name, "lines, extract_html: the repairs", ("text",), documented=True)
               for name in ("fix_c1_controls", "uncurl_quotes")),
-            Symbol("ftfy.badness", "is_bad", "lines.has_mojibake, the articles schema", ("text",), documented=True),
-            Symbol("ftfy.badness", "BADNESS_RE", "lines.has_mojibake: the characters without which is_bad is False; "
-                   "the articles schema: where the mojibake is", kind=re.Pattern),
+            Symbol("ftfy.badness", "is_bad", "lines.has_mojibake and has_mojibake_many: the answer for a text with a "
+                   "lone surrogate, which RE2 and polars cannot take (the tests' reference for all others)", ("text",),
+                   documented=True),
+            Symbol("ftfy.badness", "BADNESS_RE", "lines.has_mojibake and has_mojibake_many: read into the characters "
+                   "without which is_bad is False, and into the same pattern with explicit classes, which RE2 and "
+                   "polars run in is_bad's place (lines._explicit_pattern); the articles schema: where the mojibake "
+                   "is", kind=re.Pattern),
             *(Symbol("ftfy.chardata", name, "lines._repair: the characters fix_text may change, to skip it on lines "
                      "without any (most lines)", kind=re.Pattern if name.endswith("_RE") else dict)
               for name in _FTFY_TABLES),
