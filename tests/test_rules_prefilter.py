@@ -143,3 +143,31 @@ def test_site_notice_key_scan_is_exact():
     texts += [k for k in site_notice._KEYS] + ["中" + k + "ÿ" for k in site_notice._KEYS] + ["affıliate", "ſend us"]
     for low in texts:
         assert site_notice._may_be_notice(low) == (site_notice._ANY_KEY.search(low) is not None), low
+
+
+def _guarded_patterns():
+    from newsclean.cleaners.rules.site_notice import _GUARDED
+    return sorted(_GUARDED.items())
+
+
+@pytest.mark.parametrize("name, guarded", _guarded_patterns())
+def test_guarded_search_answers_as_python_on_dev_lines(name, guarded):
+    """Guarded.search: the match Python's engine finds, on every line of the dev subset (and on
+    each with odd characters around it), through the shared one-byte view too."""
+    for text in sorted(_dev_texts()):
+        for t in (text, "ſ" + text + " K"):
+            expected = guarded.pattern.search(t)
+            for got in (guarded.search(t), guarded.search(t, one_byte_view(t))):
+                assert (got and got.span()) == (expected and expected.span()), (name, t)
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_guarded_search_finds_what_each_pattern_matches(data):
+    """Strings drawn from each guarded pattern itself, with odd characters around them."""
+    name, guarded = data.draw(st.sampled_from(_guarded_patterns()))
+    text = data.draw(st.text(alphabet=ODD + "ab .:", max_size=6)) + data.draw(st.from_regex(guarded.pattern)) \
+        + data.draw(st.text(alphabet=ODD + "ab .:", max_size=6))
+    expected = guarded.pattern.search(text)
+    got = guarded.search(text)
+    assert (got and got.span()) == (expected and expected.span()), (name, text)
