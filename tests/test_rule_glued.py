@@ -107,3 +107,22 @@ def test_a_dated_or_title_cased_line_under_the_headline_is_no_standfirst(line):
 
     assert not _is_standfirst(line)
     assert _is_standfirst("The vote ends a year of debate over routes and fares in the north of the city")
+
+
+def test_the_tail_rules_start_test_changes_no_answer(monkeypatch):
+    """glued_debris asks its start-pattern tail rules only where RE2 finds one of their patterns may
+    start the tail: on every line of the dev subset, the news layouts and the seeds (and each line
+    with a tail rule's cue glued on), the same proposals as asking every tail rule."""
+    from newsclean.cleaners.rules import glued
+    from newsclean.cleaners.rules.base import Doc, Line
+    from tests.test_rule_conditions import LOOKALIKES, _local_docs
+
+    tails = ["Share this article", "Read more: Mayor resigns", "Tags: a, b", "© 2024 Acme Media", "FoxNews.com",
+             "What do you think?", "Watch LIVE", "RELATED: Storm hits coast", "Videos by Rare"]
+    texts = sorted({t for lines in _local_docs() for t in lines if t} | set(LOOKALIKES))
+    texts += [PARA + " " + tail for tail in tails] + [t + " " + tail for t in texts[:300] for tail in tails[:3]]
+    doc = Doc([Line(0, 1, "x")])
+    gated = [glued.glued_debris(Line(0, 1, t), doc) for t in texts]
+    monkeypatch.setattr(glued, "_may_start_a_tail_rule", lambda tail: True)
+    assert gated == [glued.glued_debris(Line(0, 1, t), doc) for t in texts]
+    assert sum(p is not None for p in gated) >= len(tails)  # the cues glued on are cut
