@@ -147,7 +147,8 @@ def test_site_notice_key_scan_is_exact():
 
 def _guarded_patterns():
     from newsclean.cleaners.rules.site_notice import _GUARDED
-    return sorted(_GUARDED.items())
+    return sorted(((" ".join(pattern.pattern.split())[:40], guarded) for pattern, guarded in _GUARDED.items()),
+                  key=lambda item: item[0])
 
 
 @pytest.mark.parametrize("name, guarded", _guarded_patterns())

@@ -5,6 +5,7 @@ rules that need no context; what one of them would remove is cut, with that rule
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from newsclean.cleaners.rules import call_to_action, navigation, related, signature, tag_list
 from newsclean.cleaners.rules.base import GLUE_SEPARATORS, Doc, Line, Proposal, glued_tail, tail_start, when
@@ -33,17 +34,20 @@ _CONTINUATION = re.compile(
 
 
 _TAIL_MAX_WORDS = 8  # glued_tail's default: what glued_debris asks for
-_TAIL_START_PATTERNS = [pattern for rule in TAIL_RULES for pattern in getattr(rule, "start_patterns", ())]
-_tail_starts: Prefilter | None = None  # RE2 over the tail rules' start patterns, built on first use
+# each tail rule with whether it has start patterns (base.starts_with: it proposes nothing where none matches)
+_TAIL_RULE_STARTS = tuple((rule, bool(getattr(rule, "start_patterns", ()))) for rule in TAIL_RULES)
+
+
+@lru_cache(maxsize=1)
+def _tail_starts() -> Prefilter:
+    """RE2 over the tail rules' start patterns, built on first use."""
+    return Prefilter([pattern for rule in TAIL_RULES for pattern in getattr(rule, "start_patterns", ())])
 
 
 def _may_start_a_tail_rule(tail: str) -> bool:
-    """Whether one of the tail rules' start patterns may match `tail` (False: none of those rules
-    proposes there, base.starts_with); a necessary test, one RE2 pass instead of five rules' calls."""
-    global _tail_starts
-    if _tail_starts is None:
-        _tail_starts = Prefilter(_TAIL_START_PATTERNS)
-    return _tail_starts.may_match(tail)
+    """Whether one of the tail rules' start patterns may match `tail`: a necessary test, one RE2 pass
+    instead of five rules' calls."""
+    return _tail_starts().may_match(tail)
 
 
 def _has_sentence_end_then_short_tail():
@@ -68,8 +72,8 @@ def glued_debris(line: Line, doc: Doc) -> Proposal | None:
     if _CONTINUATION.fullmatch(tail.text):
         return None
     started = _may_start_a_tail_rule(tail.text)
-    for rule in TAIL_RULES:
-        if not started and getattr(rule, "start_patterns", ()):
+    for rule, has_start in _TAIL_RULE_STARTS:
+        if has_start and not started:
             continue
         p = rule(tail, doc)
         if p is not None and p.strong and (p.start, p.end) == (0, None):

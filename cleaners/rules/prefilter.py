@@ -163,8 +163,9 @@ class Prefilter:
             public = self.regexp.match if at_start else self.regexp.search
             self._matches = lambda data: public(data) is not None
 
-    def may_match(self, text: str) -> bool:
-        return self._matches(one_byte_view(text))
+    def may_match(self, text: str, view: bytes | None = None) -> bool:
+        """`view`: one_byte_view(text), when the caller has it (one view serves several prefilters)."""
+        return self._matches(one_byte_view(text) if view is None else view)
 
 
 class Guarded:
@@ -177,9 +178,7 @@ class Guarded:
         self._prefilter: Prefilter | None = None
 
     def search(self, text: str, view: bytes | None = None) -> re.Match | None:
-        """`view`: one_byte_view(text), when the caller has it (one view serves several patterns)."""
+        """`view`: as Prefilter.may_match takes it."""
         if self._prefilter is None:
             self._prefilter = Prefilter([self.pattern], at_start=False)
-        if not self._prefilter._matches(one_byte_view(text) if view is None else view):
-            return None
-        return self.pattern.search(text)
+        return self.pattern.search(text) if self._prefilter.may_match(text, view) else None
