@@ -59,7 +59,8 @@ def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None,
     outer pipe where it has one, and as far apart as its first two lines are (GFM ends a table at a
     blank line; the HTML path writes a blank line between any two rows). So a menu under a table
     ("Share | Tweet | Email") is no row of it. `bridged[j]`: the gap above line j is one that lines
-    removed by an earlier decision pass left, which the output closes; a row there continues its table."""
+    removed by an earlier decision pass left, which the output closes; a row there continues its table,
+    and a table may start across it."""
     numbers = numbers if numbers is not None else range(len(texts))
     bridged = bridged if bridged is not None else [False] * len(texts)
     blocks: list[tuple[int, int]] = []
@@ -67,9 +68,13 @@ def table_blocks(texts: Sequence[str], numbers: Sequence[int] | None = None,
     while i + 1 < n:
         head, second = texts[i], texts[i + 1]
         step = numbers[i + 1] - numbers[i]
-        if "|" not in head or "|" not in second or step > MAX_ROW_GAP:
+        if "|" not in head or "|" not in second or (step > MAX_ROW_GAP and not bridged[i + 1]):
             i += 1
             continue
+        if bridged[i + 1]:
+            # the output closes the gap between the first two rows: the rows stand as far apart as
+            # the next two do (as the output's rows all do), or as the HTML path writes them
+            step = numbers[i + 2] - numbers[i + 1] if i + 2 < n and not bridged[i + 2] else MAX_ROW_GAP
         cells = cell_count(second)
         delimited = "-" in second and _DELIMITER.match(second) is not None
         framed = not delimited and _framed(head) and _framed(second)

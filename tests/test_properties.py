@@ -183,6 +183,13 @@ FOUND = [
     f"{HEADLINE}\n{PROSE[0]}\n{_image(PROSE[0])}\n{_row(4)}\n{DELIMITER}\nWatch LIVE | {_row(2)} | \n{_row(4)}\n",
     # the same with the table's rows a blank line apart
     f"{HEADLINE}\n{PROSE[0]}\n{_image(PROSE[0])}\n{_row(4)}\n\n{DELIMITER}\n\nWatch LIVE | {_row(2)} | \n\n{_row(4)}\n",
+    # A delimiter row with fewer cells than the rows around it was removed between a table's first
+    # two rows: the output closed the gap, and cleaning it found a table starting one row higher
+    '| North Dakota | 82.0 | Topics: Weather | Storms | Florida | North Dakota |\n\n| --- | :--- | ---: | --- |\n\n'
+    '| North Dakota | 82.0 | Topics: Weather | Storms | Florida | North Dakota |\n\n'
+    '| Topics: Weather | Storms | Florida | North Dakota | 82.0 | 1 |\n\n| Tags: politics, budget, council | The council '
+    'voted on Tuesday to approve the new budget for the coming year. | ¾\U00074ba7TO\x10ý(\x15 | He added that the plan '
+    'was not final and could change before the vote in March. |\u20288\x05Q\U0009d75cG\n \n',
 ]
 
 
@@ -198,6 +205,7 @@ FOUND = [
 @example(FOUND[6])
 @example(FOUND[7])
 @example(FOUND[8])
+@example(FOUND[9])
 def test_idempotent(text):
     doc = clean(text)
     if doc is None:

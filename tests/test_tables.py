@@ -64,6 +64,18 @@ def test_a_row_across_a_gap_an_earlier_pass_left_continues_the_table():
     assert table_blocks(rows, [1, 2, 4], bridged=[False, False, True]) == [(0, 2)]
 
 
+def test_a_table_starts_across_a_gap_an_earlier_pass_left():
+    rows = ["| a | b | c |", "| a | b | c |", "| d | e | f |"]
+    # rows 1 and 5 with line 3 removed between them: the output shows them a blank line apart
+    assert table_blocks(rows, [1, 5, 7]) == [(1, 2)]
+    assert table_blocks(rows, [1, 5, 7], bridged=[False, True, False]) == [(0, 2)]
+    assert table_blocks(rows, [1, 3, 5]) == [(0, 2)]  # the output itself
+    # Markdown rows written together: the rows below keep their own spacing
+    assert table_blocks(rows + ["| g | h | i |"], [1, 3, 4, 5], bridged=[False, True, False, False]) == [(0, 3)]
+    # a gap no earlier pass left still ends the table
+    assert table_blocks(rows, [1, 5, 7], bridged=[False, False, False]) == [(1, 2)]
+
+
 @pytest.mark.parametrize("line, cells", [("| a | b |", 2), ("a | b | c", 3), ("| a | b", 2), (r"| a \| b |", 1), ("text", 0)])
 def test_cell_count(line, cells):
     assert cell_count(line) == cells
