@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from functools import cache
 from importlib.metadata import packages_distributions
 
 import pytest
@@ -68,8 +69,15 @@ def imports(folders, local: set[str]) -> dict[str, dict[str, list[str]]]:
     return found
 
 
+@cache
+def _installed() -> dict[str, list[str]]:
+    """Top-level module -> the installed distributions that provide it (one scan of the environment:
+    packages_distributions reads every distribution's file list)."""
+    return packages_distributions()
+
+
 def distributions(module: str) -> set[str]:
-    dists = packages_distributions().get(module)
+    dists = _installed().get(module)
     assert dists, f"{module} is imported but no installed distribution provides it"
     return {canonical(d) for d in dists}
 
