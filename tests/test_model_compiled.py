@@ -244,3 +244,35 @@ def test_rows_scored_in_blocks_score_as_all_at_once():
     assert np.array_equal(got, want)
     assert np.array_equal(model._predict[name](X), want)
     assert np.array_equal(model._predict[name](X.astype(np.float64)), want)
+
+
+def test_joined_rows_score_as_the_joined_array():
+    """The headline's rows (compiled.JoinedRows: line features of some rows beside their title
+    columns, never written out whole) are converted a block at a time into the boosters' buffer:
+    over many blocks, tiny values read as zero on either side, the same scores as the joined array,
+    compiled and through LightGBM, whole and in any subset of rows."""
+    model = LineModel.default()
+    booster = model.booster("title")
+    extra = len(model._fx.TITLE_EXTRA)
+    width = booster.num_feature() - extra  # the stage-2 rows' columns
+    block = compiled._BLOCK_BYTES // (8 * (width + extra))
+    rng = np.random.default_rng(11)
+    left = rng.normal(size=(3 * block, width)).astype(np.float32)
+    rows = np.sort(rng.choice(len(left), size=2 * block + 5, replace=False))
+    right = rng.normal(size=(len(rows), extra)).astype(np.float32)
+    left[rows[0], :3] = np.float32(1e-36)
+    right[block, :3] = np.float32(-1e-36)  # the first row of the second block
+    joined = compiled.JoinedRows(left, rows, right)
+    whole = np.hstack([left[rows], right])
+    assert joined.shape == whole.shape and len(joined) == len(whole)
+    assert np.array_equal(np.asarray(joined), whole)
+    pick = np.array([5, 0, block + 1, len(rows) - 1])
+    assert np.array_equal(np.asarray(joined[pick]), whole[pick])
+    assert np.array_equal(np.asarray(joined[3:block + 9]), whole[3:block + 9])
+    want = booster.predict(compiled.lightgbm_input(whole), num_threads=1)
+    calls = []
+    got = compiled.scored_in_blocks(lambda X: calls.append(len(X)) or booster.predict(X, num_threads=1), joined)
+    assert calls == [block, block, 5]
+    assert np.array_equal(got, want)
+    assert np.array_equal(model._predict["title"](joined), want)
+    assert np.array_equal(model._predict["title"](joined[pick]), model._predict["title"](whole[pick]))

@@ -25,12 +25,15 @@ from contextvars import ContextVar
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
 from newsclean.cleaners.corpus import DocContext
 from newsclean.cleaners.model.headline import full_headline
+
+if TYPE_CHECKING:
+    from newsclean.cleaners.model.compiled import JoinedRows
 
 MODEL_VERSION = "line-model-7"
 FILES = Path(__file__).resolve().parent / "files"
@@ -236,7 +239,7 @@ class LineModel:
         return out
 
     def _title_rows(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], offsets: np.ndarray,
-                    contexts: list, tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    contexts: list, tokens=None, drop_paragraphs: bool = False) -> tuple[np.ndarray, JoinedRows]:
         """(rows, XT) of a batch of documents (their rows one after another in X2 and p1, document
         k's at offsets[k]:offsets[k+1]): the lines that can be a headline (with drop_paragraphs,
         none that is a paragraph), as sorted row indices, and their title features, XT[k] row
@@ -247,7 +250,12 @@ class LineModel:
             cand &= ~self._fx.paragraphs(X2, lines, among=cand)
         rows = np.flatnonzero(cand)
         urls = [getattr(c, "url", None) for c in contexts]
-        return rows, self._fx.title_features_many(X2, p1, offsets, lines, urls, tokens, rows)
+        # the candidates' line features beside their title columns, joined block by block as the
+        # boosters score them (compiled.JoinedRows), not copied out: XT[k] is row rows[k]'s
+        from newsclean.cleaners.model.compiled import JoinedRows
+
+        T = self._fx.title_columns_many(X2, p1, offsets, lines, urls, tokens, rows)
+        return rows, JoinedRows(X2, rows, T)
 
     def _titles_from(self, X2: np.ndarray, p1: np.ndarray, docs: list[list[str]], contexts: list,
                      tokens=None) -> list[int | None]:

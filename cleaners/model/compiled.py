@@ -167,6 +167,39 @@ def _convert_into(X: np.ndarray, out: np.ndarray) -> None:
     np.copyto(out, 0.0, where=np.abs(out) <= _ZERO)
 
 
+def _copy_into(X: np.ndarray, out: np.ndarray) -> None:
+    np.copyto(out, X)
+
+
+class JoinedRows:
+    """The rows np.hstack([left[rows], right]) without writing them out: a booster converts them a
+    block at a time into its float64 buffer (scored_in_blocks), as it would the joined array. The
+    headline's rows are the line features of its candidates (most lines of a page) beside their
+    title features: a copy of the candidates' line features costs more than scoring them."""
+
+    def __init__(self, left: np.ndarray, rows: np.ndarray, right: np.ndarray):
+        self.left, self.rows, self.right = left, rows, right
+        self.shape = (len(rows), left.shape[1] + right.shape[1])
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, which) -> "JoinedRows":
+        """The rows `which` (a slice or an index array), joined alike."""
+        return JoinedRows(self.left, self.rows[which], self.right[which])
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        out = np.empty(self.shape, dtype=np.result_type(self.left.dtype, self.right.dtype))
+        self.write(0, len(self.rows), out, _copy_into)
+        return out if dtype is None else out.astype(dtype, copy=False)
+
+    def write(self, a: int, b: int, out: np.ndarray, convert: Callable[[np.ndarray, np.ndarray], None]) -> None:
+        """Rows a:b into `out` (b - a rows), each side through `convert(side_rows, out_columns)`."""
+        width = self.left.shape[1]
+        convert(self.left[self.rows[a:b]], out[:, :width])
+        convert(self.right[a:b], out[:, width:])
+
+
 # Rows are converted to float64 and scored a block at a time, in one buffer per process and width
 # that stays in the CPU's cache: converting a whole batch at once (hundreds of MB over a run) spent
 # more time in fresh pages (and, where numpy asks the kernel for huge pages, their compaction) than
@@ -175,10 +208,12 @@ _BLOCK_BYTES = 1 << 20
 _buffers = threading.local()  # per thread (a task runner's threads score at once): width -> buffer
 
 
-def scored_in_blocks(predict_rows: Predict, X: np.ndarray) -> np.ndarray:
+def scored_in_blocks(predict_rows: Predict, X: np.ndarray | JoinedRows) -> np.ndarray:
     """predict_rows(lightgbm_input(X)), converting and scoring X a block of rows at a time (see
     _BLOCK_BYTES)."""
-    X = np.asarray(X)
+    joined = X if isinstance(X, JoinedRows) else None
+    if joined is None:
+        X = np.asarray(X)
     n, width = X.shape
     block = max(64, _BLOCK_BYTES // (8 * max(width, 1)))
     mine = _buffers.__dict__
@@ -188,7 +223,10 @@ def scored_in_blocks(predict_rows: Predict, X: np.ndarray) -> np.ndarray:
     parts = []
     for a in range(0, max(n, 1), block):  # (no rows: one empty block, scored as before)
         m = min(block, n - a)
-        _convert_into(X[a:a + m], buf[:m])
+        if joined is None:
+            _convert_into(X[a:a + m], buf[:m])
+        else:
+            joined.write(a, a + m, buf[:m], _convert_into)
         parts.append(predict_rows(buf[:m]))
     return np.concatenate(parts)
 
@@ -214,8 +252,8 @@ def predictor(load_booster: Callable[[], object], model_file: Path | str | None)
     `load_booster` returns the LightGBM booster; it is called only when the booster is needed: to
     check a fresh compilation, or as the fallback. A cached compilation needs neither, so a process
     with a warm cache never imports LightGBM (1.5-2 s of its start-up, measured)."""
-    def fallback(X: np.ndarray) -> np.ndarray:
-        return load_booster().predict(X, num_threads=1)
+    def fallback(X: np.ndarray | JoinedRows) -> np.ndarray:
+        return load_booster().predict(np.asarray(X), num_threads=1)
 
     if model_file is None or not enabled():
         return fallback
@@ -263,9 +301,9 @@ def first_trees_predictor(load_booster: Callable[[], object], model_file: Path |
     compiler. Without a model file, or when the text cannot be cut, the booster's own predict."""
     from newsclean.cleaners.model.bagging import first_trees
 
-    def fallback(X: np.ndarray) -> np.ndarray:
+    def fallback(X: np.ndarray | JoinedRows) -> np.ndarray:
         booster = load_booster()
-        return booster.predict(X, num_iteration=max(1, booster.num_trees() // parts), num_threads=1)
+        return booster.predict(np.asarray(X), num_iteration=max(1, booster.num_trees() // parts), num_threads=1)
 
     if model_file is None or not enabled():
         return fallback

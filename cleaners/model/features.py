@@ -861,13 +861,22 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     (and lines[...] the same slice), its URL urls[k], its tokens tokens[k] (ids numbered within the
     document, tokens per line; made from the lines when not given). Every page-wide value (the first body line, ranks, medians, best
     candidates, recurrence) is taken within each document, so a row's values are those of its
-    document alone."""
+    document alone. The rows are X2's rows `rows` with title_columns_many beside them."""
+    r = np.asarray(rows, dtype=np.intp)
+    return _with_title_columns(X2, r, title_columns_many(X2, p2, offsets, lines, urls, tokens, r))
+
+
+def title_columns_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lines: list[str] | None,
+                       urls: list[str | None], tokens: list[tuple[np.ndarray, np.ndarray]] | None,
+                       rows: np.ndarray) -> np.ndarray:
+    """The title columns (TITLE_EXTRA) of title_features_many's rows, float32 (len(rows), columns):
+    what the headline's boosters read beside the rows' line features (X2[rows])."""
     N = len(p2)
     offsets = np.asarray(offsets, dtype=np.int64)
     r = np.asarray(rows, dtype=np.intp)
     T = np.zeros((len(r), len(TITLE_EXTRA)), dtype=np.float32)
     if N == 0 or not len(r):
-        return _with_title_columns(X2, r, T)
+        return T
     from newsclean.cleaners.engine.features import row_layout  # (the engine imports this module)
 
     n_lines = np.diff(offsets)
@@ -959,7 +968,7 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
             col[ti["has_url"]] = on
     best_below = _segment_reduce(np.minimum, np.where(cand, below, np.float32(np.inf)), offsets, np.float32(np.inf))[doc]
     col[ti["p2_below_vs_best"]] = np.where(np.isfinite(best_below[r]), below[r] - best_below[r], 0)
-    return _with_title_columns(X2, r, T)
+    return T
 
 
 def _with_title_columns(X2: np.ndarray, r: np.ndarray, T: np.ndarray) -> np.ndarray:
