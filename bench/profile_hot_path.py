@@ -141,7 +141,7 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     wrap(model_mod.LineModel, "analyse_many", "line model (analyse_many: a group's pass in one call)")
     wrap(engine_fx, "batch_features", "  line features (batch_features)")
     wrap(fx, "stage2_features_many", "  stage2_features_many")
-    wrap(fx, "title_features_many", "  title_features_many (the headline features of a group)")
+    wrap(fx, "title_columns_many", "  title_columns_many (the headline features of a group)")
     wrap(fx, "title_candidates", "  title_candidates")
     wrap(pipeline_mod, "read_text_metadata", "metadata (date, author, outlet from the text)")
     model = model_mod.LineModel.default()
