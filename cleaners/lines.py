@@ -428,11 +428,13 @@ def _lines_of(forms: LineForms, keep_curly_quotes: bool) -> list[str]:
     return out
 
 
-def normalise_lines(text: str, keep_curly_quotes: bool = False, forms: LineForms | None = None) -> list[str]:
+def normalise_lines(text: str, keep_curly_quotes: bool = False, forms: LineForms | None = None,
+                    markdown: bool | None = None) -> list[str]:
     """The text's lines, each normalised, Markdown rendered to plain text (newsclean.cleaners.markdown) and
     hard-wrapped paragraphs joined (newsclean.cleaners.unwrap): one entry per raw line, so list positions are
     raw line numbers. `forms`: the text's line_forms_many entry, when a batch's lines were scanned
-    together (the same lines)."""
+    together (the same lines). `markdown`: True renders the lines as Markdown whether or not the text
+    reads as Markdown (newsclean.cleaners.markdown.is_markdown, the default's test)."""
     if forms is not None:
         lines = _lines_of(forms, keep_curly_quotes)
     elif _ascii_suspect(text):
@@ -449,7 +451,7 @@ def normalise_lines(text: str, keep_curly_quotes: bool = False, forms: LineForms
     n_front = front_matter.block_lines(text)
     if n_front:
         lines = [""] * n_front + lines[n_front:]
-    out = unwrap(plain_lines(lines))
+    out = unwrap(plain_lines(lines, markdown))
     if out is not lines:
         # Rendering Markdown or joining wrapped lines made new text ("â¤](url)" became "â¤ " + the
         # next words): it is repaired and folded as cleaning the clean text again will see it.

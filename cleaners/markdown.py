@@ -81,9 +81,9 @@ def plain_line(line: str) -> str:
     return " ".join(text.split())
 
 
-def plain_lines(lines: list[str]) -> list[str]:
+def plain_lines(lines: list[str], markdown: bool | None = None) -> list[str]:
     """`lines` (one document's normalised lines) rendered from Markdown when the document is
-    Markdown; the same list otherwise."""
-    if not is_markdown("\n".join(lines)):
+    Markdown (`markdown`: True renders them whatever is_markdown finds); the same list otherwise."""
+    if not (markdown if markdown is not None else is_markdown("\n".join(lines))):
         return lines
     return [plain_line(line) if line else line for line in lines]

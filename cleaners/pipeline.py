@@ -20,6 +20,7 @@ from newsclean.cleaners.fixpoint import decide_stable_steps
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
 from newsclean.cleaners.lines import normalise_line, normalise_lines
+from newsclean.cleaners.markdown import is_markdown
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
 from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
 from newsclean.cleaners.page_kind import (SHELL_MAX_CHARS, TEXT_MODEL, data_reason, interstitial_reason, kind_reason,
@@ -62,11 +63,24 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
         lines = yield from _normalised_lines_steps(text, settings)
     judge = page_kind and settings.quarantine_non_articles
     decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
+    if is_markdown("\n".join(_output_lines(decision))):
+        # Its debris gone, the clean text reads as Markdown (the link lines it kept are now a larger
+        # share of it): cleaning it again would render them. The text is read as Markdown from the
+        # start, as cleaning the clean text will read it (idempotence).
+        rendered = normalise_lines(text, settings.keep_curly_quotes, markdown=True)
+        if rendered != lines:
+            lines = rendered
+            decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
     if features is not None:
         kind = text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
         if kind is not None and notice_reason(lines) is None:
             raise DocumentError("decide", kind)
     return _document(decision, source, doc_id, lines)
+
+
+def _output_lines(decision: Decision) -> list[str]:
+    """The lines of the clean text a decision gives: its title, then the kept lines."""
+    return ([decision.title.text] if decision.title else []) + [t for _, t in decision.kept]
 
 
 def _normalised_lines_steps(text: str, settings: Settings) -> Steps[list[str]]:

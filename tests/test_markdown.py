@@ -104,3 +104,21 @@ def test_a_few_link_strings_in_a_long_page_are_not_markdown():
     page = "\n\n".join([f"Paragraph {i} of a long page about ergonomics at home." for i in range(400)] + refs)
     assert not is_markdown(page)
     assert is_markdown("\n\n".join(["A short note on ergonomics."] * 20 + refs))
+
+
+def test_a_page_whose_clean_text_reads_as_markdown_is_read_as_markdown():
+    """A long page with a few unrendered links is not Markdown (the test above), but once its debris
+    is gone the links are a larger share of what is left, and cleaning the clean text again would
+    render them: such a page is read as Markdown from the start, so cleaning is idempotent."""
+    from tests.test_properties import PROSE
+
+    menu = ["Home", "Shop", "Chairs", "Desks", "Lighting", "Accessories", "About us", "Contact", "Log in", "Cart"]
+    refs = [f"{name}. Guidance on workstations. Retrieved from [{name.lower()}.org](https://www.{name.lower()}.org)."
+            for name in ("Mayo", "OSHA", "NIOSH", "AOA")]
+    page = ("\n".join(menu * 45) + "\n\nHow to set up a workstation at home\n\n" + "\n\n".join(PROSE[:8])
+            + "\n\nReferences\n\n" + "\n\n".join(refs) + "\n")
+    assert not is_markdown(page)
+    doc = clean_text(page, Settings())
+    assert "OSHA. Guidance on workstations. Retrieved from osha.org." in doc.text.split("\n\n") and "](" not in doc.text
+    again = clean_text(f"{doc.title}\n\n{doc.text}", Settings())
+    assert (again.title, again.text, again.removed) == (doc.title, doc.text, ())
