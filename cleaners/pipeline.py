@@ -59,10 +59,22 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
     kind is judged from its markup instead), when the text is a page of another kind
     (newsclean.cleaners.page_kind.text_kind_reason) and holds no access notice.
     `lines`: normalise_lines(text) when the caller has them already."""
+    judge = page_kind and settings.quarantine_non_articles
+    lines, decision, features = yield from _text_decision_steps(text, lines, settings, meta, judge)
+    if features is not None:
+        kind = text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
+        if kind is not None and notice_reason(lines) is None:
+            raise DocumentError("decide", kind)
+    return _document(decision, source, doc_id, lines)
+
+
+def _text_decision_steps(text: str, lines: list[str] | None, settings: Settings, meta: dict | None,
+                         features: bool) -> Steps[tuple[list[str], Decision, tuple[float, ...] | None]]:
+    """(the lines decided, the text path's decision, its page features when asked) for `text`
+    (`lines`: its normalised lines, when the caller has them)."""
     if lines is None:
         lines = yield from _normalised_lines_steps(text, settings)
-    judge = page_kind and settings.quarantine_non_articles
-    decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
+    decision, page = yield from _decided_text_steps(lines, settings, meta, features)
     if is_markdown("\n".join(_output_lines(decision))):
         # Its debris gone, the clean text reads as Markdown (the link lines it kept are now a larger
         # share of it): cleaning it again would render them. The text is read as Markdown from the
@@ -70,12 +82,8 @@ def clean_text_steps(text: str, settings: Settings, *, source: str = "", doc_id:
         rendered = normalise_lines(text, settings.keep_curly_quotes, markdown=True)
         if rendered != lines:
             lines = rendered
-            decision, features = yield from _decided_text_steps(lines, settings, meta, judge)
-    if features is not None:
-        kind = text_kind_reason(features, (yield KindRequest(TEXT_MODEL, features)))
-        if kind is not None and notice_reason(lines) is None:
-            raise DocumentError("decide", kind)
-    return _document(decision, source, doc_id, lines)
+            decision, page = yield from _decided_text_steps(lines, settings, meta, features)
+    return lines, decision, page
 
 
 def _output_lines(decision: Decision) -> list[str]:
@@ -93,8 +101,7 @@ def _normalised_lines_steps(text: str, settings: Settings) -> Steps[list[str]]:
 def text_page_features_steps(text: str, settings: Settings, meta: dict | None = None) -> Steps[tuple[float, ...] | None]:
     """The text path's page-kind features of a text (newsclean.cleaners.text_page_features), as
     steps, or None when no line model scores; raises DocumentError when no article body is left."""
-    lines = yield from _normalised_lines_steps(text, settings)
-    return (yield from _decided_text_steps(lines, settings, meta, True))[1]
+    return (yield from _text_decision_steps(text, None, settings, meta, True))[2]
 
 
 def text_kind_steps(text: str, settings: Settings, meta: dict | None = None) -> Steps[str | None]:
