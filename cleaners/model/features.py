@@ -862,8 +862,10 @@ def title_features_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lin
     document, tokens per line; made from the lines when not given). Every page-wide value (the first body line, ranks, medians, best
     candidates, recurrence) is taken within each document, so a row's values are those of its
     document alone. The rows are X2's rows `rows` with title_columns_many beside them."""
+    from newsclean.cleaners.model.compiled import JoinedRows
+
     r = np.asarray(rows, dtype=np.intp)
-    return _with_title_columns(X2, r, title_columns_many(X2, p2, offsets, lines, urls, tokens, r))
+    return np.asarray(JoinedRows(X2, r, title_columns_many(X2, p2, offsets, lines, urls, tokens, r)))
 
 
 def title_columns_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, lines: list[str] | None,
@@ -969,16 +971,6 @@ def title_columns_many(X2: np.ndarray, p2: np.ndarray, offsets: np.ndarray, line
     best_below = _segment_reduce(np.minimum, np.where(cand, below, np.float32(np.inf)), offsets, np.float32(np.inf))[doc]
     col[ti["p2_below_vs_best"]] = np.where(np.isfinite(best_below[r]), below[r] - best_below[r], 0)
     return T
-
-
-def _with_title_columns(X2: np.ndarray, r: np.ndarray, T: np.ndarray) -> np.ndarray:
-    """np.hstack([X2[r], T]) written into one array: X2's rows are copied once."""
-    out = np.empty((len(r), X2.shape[1] + T.shape[1]), dtype=np.result_type(X2.dtype, T.dtype))
-    # (mode="clip": numpy writes into the strided view directly instead of through a buffer; the
-    # rows are valid indices)
-    np.take(X2, r, axis=0, out=out[:, :X2.shape[1]], mode="clip")
-    out[:, X2.shape[1]:] = T
-    return out
 
 
 def _doc_medians(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
