@@ -147,6 +147,8 @@ def _padded_smoothing(n_chars: np.ndarray, ps: list[np.ndarray], offsets: np.nda
     median = np.empty((k, n))
     body_share = np.empty((k, n))
     for a, b in lay.slices():  # whole-document reductions, each the call stage2_features_many makes
+        if a == b:
+            continue  # a class of empty documents: nothing to reduce (numpy would warn of an empty mean)
         tot[:, a:b] = np.maximum(BM[:, a:b].sum(axis=1), 1.0)[:, None]
         median[:, a:b] = np.median(P[:, a:b], axis=1)[:, None]
         body_share[:, a:b] = (P[:, a:b] < 0.5).mean(axis=1)[:, None]
