@@ -7,7 +7,8 @@ Each run is a fresh process (the machine's caches warm: the compiled model and t
 tables are in the model cache folder, as on any machine after its first run). Phases, CPU seconds:
 importing the cleaner (newsclean.cleaners.batch), loading the line model (model.warm_up), building
 the language identifier, and cleaning the first seed document (rules' tables, the remaining lazy
-loads). Medians over --runs. --root: another checkout's code (e.g. a `git worktree` of an older
+loads), then signing it for the near-duplicate clusters (newsclean.cleaners.syndication: the
+first batch's signatures, and whatever they import). Medians over --runs. --root: another checkout's code (e.g. a `git worktree` of an older
 commit), run the same way, for a before/after on the same machine.
 """
 from __future__ import annotations
@@ -34,8 +35,11 @@ t = clock(); language._identifier(); langid = clock() - t
 from newsclean.cleaners.pipeline import clean_text
 from newsclean.cleaners.settings import Settings
 text = sorted(Path(sys.argv[2]).glob("*.txt"))[0].read_text(encoding="utf-8")
-t = clock(); clean_text(text, Settings()); first = clock() - t
-print(json.dumps({"import": imported, "model": model, "language": langid, "first document": first, "total": clock()}))
+t = clock(); doc = clean_text(text, Settings()); first = clock() - t
+from newsclean.cleaners import syndication
+t = clock(); syndication.signatures([doc.text], Settings().dup_shingle_words); signed = clock() - t
+print(json.dumps({"import": imported, "model": model, "language": langid, "first document": first,
+                  "first signatures": signed, "total": clock()}))
 """
 
 
