@@ -20,7 +20,7 @@ How:
   finaliser, then NUM_PERM permutations h -> a * h + b mod 2^32 drawn from a fixed seed), computed
   over a whole batch of articles at once in numpy, bit for bit datasketch's MinHash values
   (tests/test_syndication_minhash.py). datasketch itself is not imported: its package loads scipy
-  (~1.1 CPU-s in every process that shingles) for index types this module does not use. A
+  (~0.75 CPU-s in every process that signs) for index types this module does not use. A
   signature is NUM_PERM uint32: 512 bytes per article.
 - LSH: the signature is cut into `b` bands of `r` values, each band hashed to a uint64 key.
   Articles that share a key in any band are candidates; each candidate pair is verified by its
@@ -147,7 +147,7 @@ def _premixed(hashes: np.ndarray) -> np.ndarray:
 def signatures(texts: Iterable[str], shingle_words: int) -> np.ndarray:
     """MinHash signatures of the texts, one uint32 row of NUM_PERM values each; a text with no
     shingle gets EMPTY everywhere. Every text's shingles are permuted together, PERMUTED_ROWS at a
-    time, and each row block's minimum taken per text (a text may span two blocks)."""
+    time, and each block's minimum taken per text (a long text spans several blocks)."""
     hashes = [shingle_hashes(t, shingle_words) for t in texts]
     counts = np.fromiter(map(len, hashes), dtype=np.int64, count=len(hashes))
     out = np.full((len(hashes), NUM_PERM), EMPTY, dtype=np.uint32)
