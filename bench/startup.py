@@ -8,8 +8,9 @@ tables are in the model cache folder, as on any machine after its first run). Ph
 importing the cleaner (newsclean.cleaners.batch), loading the line model (model.warm_up), building
 the language identifier, and cleaning the first seed document (rules' tables, the remaining lazy
 loads), then signing it for the near-duplicate clusters (newsclean.cleaners.syndication: the
-first batch's signatures, and whatever they import). Medians over --runs. --root: another checkout's code (e.g. a `git worktree` of an older
-commit), run the same way, for a before/after on the same machine.
+first batch's signatures, and whatever they import). Medians over --runs. --root: another
+checkout's code (e.g. a `git worktree` of an older commit), run the same way, for a before/after
+on the same machine.
 """
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_signatures_equal_datasketchs_on_any_texts(texts, shingle_words, rows):
 
 
 def test_signing_loads_neither_datasketch_nor_scipy():
-    # datasketch's package imports its LSH indexes, and with them scipy: ~1 CPU-s in every process
+    # datasketch's package imports its LSH indexes, and with them scipy: ~0.75 CPU-s in every process
     code = ("import sys, json; from newsclean.cleaners import syndication; syndication.signatures(['a b c d e f g'], 5); "
             "print(json.dumps(sorted(m for m in ('datasketch', 'scipy') if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
