@@ -5,8 +5,8 @@ a real-time interval timer, signal.setitimer(ITIMER_REAL) + SIGALRM, whose handl
 DocumentTimeout in the running code.
 
 Fallback, in any other thread (e.g. a ThreadPoolTaskRunner or Dask worker thread, where signals
-cannot be used): a watcher thread injects DocumentTimeout into the working thread with
-PyThreadState_SetAsyncExc. Both only interrupt Python code: a single long call into C (one lxml
+cannot be used): the process's one watcher thread injects DocumentTimeout into the working thread
+with PyThreadState_SetAsyncExc. Both only interrupt Python code: a single long call into C (one lxml
 parse) is stopped when it returns to Python. Extractors spend their pathological time in Python
 loops over the tree, so in practice both stop them.
 
@@ -18,8 +18,10 @@ ignores exceptions raised in gc callbacks and __del__), `Limit.fired` still tell
 from __future__ import annotations
 
 import ctypes
+import os
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
@@ -77,32 +79,79 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         return
 
     limit.mechanism = "thread"
-    target = threading.get_ident()
-    lock = threading.Lock()
-    done = threading.Event()
-
-    def fire() -> None:
-        if done.wait(seconds):
-            return
-        while True:
-            with lock:
-                if done.is_set():
-                    return
-                limit.fired = True
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(DocumentTimeout))
-            if done.wait(_interval(seconds)):
-                return
-
-    watcher = threading.Thread(target=fire, name="newsclean-time-limit", daemon=True)
-    watcher.start()
+    entry = _Watch(threading.get_ident(), time.monotonic() + seconds, _interval(seconds), limit)
+    _watcher().add(entry)
     try:
         yield limit
     finally:
-        try:
-            with lock:
-                done.set()
-        finally:
-            done.set()
-            # An exception injected just before `done` and not yet raised must not surface later
-            # in the caller's code: clear it (the caller still sees limit.fired).
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)
+        _WATCHER.remove(entry)
+        # An exception injected just before the removal and not yet raised must not surface later
+        # in the caller's code: clear it (the caller still sees limit.fired).
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(entry.target), None)
+
+
+@dataclass
+class _Watch:
+    target: int  # the working thread's ident
+    due: float  # time.monotonic() at which the limit fires (next)
+    interval: float
+    limit: Limit
+
+
+class _Watcher:
+    """One daemon thread per process that fires every thread-mechanism limit when due. A thread per
+    limit would cost a thread start per document step: under a busy GIL each start waits for the
+    new thread to be scheduled, a quarter of a thread-runner batch's time when measured."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.wake = threading.Condition(self.lock)
+        self.watches: dict[int, _Watch] = {}
+        self.waits_until = float("inf")  # when the thread's current wait ends
+        self.thread = threading.Thread(target=self._run, name="newsclean-time-limit", daemon=True)
+        self.thread.start()
+
+    def add(self, watch: _Watch) -> None:
+        with self.lock:
+            self.watches[id(watch)] = watch
+            if watch.due < self.waits_until:  # only an earlier deadline needs the thread woken
+                self.wake.notify()
+
+    def remove(self, watch: _Watch) -> None:
+        with self.lock:  # after this the watch cannot fire: firing happens under the lock
+            self.watches.pop(id(watch), None)
+
+    def _run(self) -> None:
+        with self.lock:
+            while True:
+                now = time.monotonic()
+                for watch in self.watches.values():
+                    if watch.due <= now:
+                        watch.limit.fired = True
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.target),
+                                                                   ctypes.py_object(DocumentTimeout))
+                        watch.due = now + watch.interval  # and again until the block is left
+                self.waits_until = min((w.due for w in self.watches.values()), default=float("inf"))
+                self.wake.wait(None if self.waits_until == float("inf") else self.waits_until - now)
+
+
+_WATCHER: _Watcher | None = None
+_WATCHER_LOCK = threading.Lock()
+
+
+def _watcher() -> _Watcher:
+    global _WATCHER
+    if _WATCHER is None:
+        with _WATCHER_LOCK:
+            if _WATCHER is None:
+                _WATCHER = _Watcher()
+    return _WATCHER
+
+
+def _forget_watcher() -> None:
+    """In a forked child the watcher's thread does not exist: the first limit there starts one."""
+    global _WATCHER, _WATCHER_LOCK
+    _WATCHER, _WATCHER_LOCK = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_watcher)

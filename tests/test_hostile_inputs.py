@@ -591,6 +591,53 @@ def test_thread_fallback_fires_again_and_leaves_nothing_pending():
     assert seen["stopped_after"] < 2
 
 
+def test_limits_in_other_threads_share_one_watcher_thread(monkeypatch):
+    """A limit per document step is entered thousands of times a batch: none may start a thread of
+    its own (each start waits for the new thread to be scheduled under a busy GIL)."""
+    started = []
+    real_start = threading.Thread.start
+
+    def counting_start(self):
+        started.append(self.name)
+        return real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", counting_start)
+    seen = {}
+
+    def work():
+        for _ in range(2000):
+            with time_limit(30) as limit:
+                pass
+        seen["mechanism"], seen["fired"] = limit.mechanism, limit.fired
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join(30)
+    assert seen == {"mechanism": "thread", "fired": False}
+    assert started.count("newsclean-time-limit") <= 1
+
+
+def test_one_watcher_fires_each_thread_s_own_limit():
+    """Two threads under limits at once: the short one is stopped, the long one is left alone."""
+    seen = {}
+
+    def work(name, seconds, spin):
+        t0 = time.perf_counter()
+        try:
+            with time_limit(seconds) as limit:
+                _spin(spin)
+            seen[name] = ("finished", limit.fired)
+        except DocumentTimeout:
+            seen[name] = ("stopped", round(time.perf_counter() - t0, 1) < 1.5)
+
+    threads = [threading.Thread(target=work, args=("short", 0.2, 5)), threading.Thread(target=work, args=("long", 20, 1))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(20)
+    assert seen == {"short": ("stopped", True), "long": ("finished", False)}
+
+
 @pytest.mark.parametrize("content", [b"", b"\xef\xbb\xbf", " \n\t\n\u00a0\n".encode()])
 def test_an_empty_document_is_called_empty(tmp_path, content):
     from newsclean.cleaners.batch import clean_sources
