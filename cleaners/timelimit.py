@@ -80,11 +80,13 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
 
     limit.mechanism = "thread"
     entry = _Watch(threading.get_ident(), time.monotonic() + seconds, _interval(seconds), limit)
-    _watcher().add(entry)
+    watcher = _watcher()
+    watcher.add(entry)
     try:
         yield limit
     finally:
-        _WATCHER.remove(entry)
+        if watcher is _WATCHER:  # not in a child forked inside the block: its watcher is another
+            watcher.remove(entry)
         # An exception injected just before the removal and not yet raised must not surface later
         # in the caller's code: clear it (the caller still sees limit.fired).
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(entry.target), None)
@@ -100,8 +102,9 @@ class _Watch:
 
 class _Watcher:
     """One daemon thread per process that fires every thread-mechanism limit when due. A thread per
-    limit would cost a thread start per document step: under a busy GIL each start waits for the
-    new thread to be scheduled, a quarter of a thread-runner batch's time when measured."""
+    limit would cost a thread start per document step, and each start waits for the new thread to
+    be scheduled: up to half of a thread-runner batch's time on short documents (bench/
+    thread_time_limit.py)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

@@ -617,6 +617,45 @@ def test_limits_in_other_threads_share_one_watcher_thread(monkeypatch):
     assert started.count("newsclean-time-limit") <= 1
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_child_forked_inside_a_limit_leaves_the_block_cleanly():
+    """A worker thread that forks inside a limit (a library starting a process): the child has no
+    watcher thread, so it leaves the block without touching the parent's, and its own limits work."""
+    seen = {}
+
+    def work():
+        pid = None
+        try:
+            with time_limit(30):
+                pid = os.fork()
+        except BaseException:
+            if pid == 0:
+                os._exit(3)  # the child could not leave the block
+            raise
+        if pid == 0:
+            code = 2  # the child's own limit did not fire
+            try:
+                with time_limit(0.2):
+                    _spin(5)
+            except DocumentTimeout:
+                code = 0
+            os._exit(code)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                seen["exit"] = os.waitstatus_to_exitcode(status)
+                return
+            time.sleep(0.05)
+        os.kill(pid, 9)
+        seen["exit"] = "hung"
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join(30)
+    assert seen == {"exit": 0}
+
+
 def test_one_watcher_fires_each_thread_s_own_limit():
     """Two threads under limits at once: the short one is stopped, the long one is left alone."""
     seen = {}
