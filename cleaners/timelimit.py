@@ -144,11 +144,10 @@ _WATCHER_LOCK = threading.Lock()
 
 def _watcher() -> _Watcher:
     global _WATCHER
-    if _WATCHER is None:
-        with _WATCHER_LOCK:
-            if _WATCHER is None:
-                _WATCHER = _Watcher()
-    return _WATCHER
+    with _WATCHER_LOCK:  # limits are entered in many threads: one starts the watcher
+        if _WATCHER is None:
+            _WATCHER = _Watcher()
+        return _WATCHER
 
 
 def _forget_watcher() -> None:
