@@ -527,3 +527,34 @@ def test_lines_come_from_the_audit_trail_not_raw_dir(tmp_path):
     assert "raw text unavailable" not in after.text_content()
     for doc_id in ("aaaa000000000001", "bbbb000000000002", "cccc000000000003"):
         assert after.get_element_by_id(f"doc-{doc_id}").text_content() == before.get_element_by_id(f"doc-{doc_id}").text_content()
+
+
+# The per-line markup as the report template wrote it with a loop, before the lines were rendered
+# in Python (newsclean.flows.report.build.lines_html): the reference those bytes must keep.
+_LOOP_TEMPLATE = """{% for ln in lines %}
+<div class="ln{% if ln.removed %} removed{% endif %}{% if ln.is_title %} title-line{% endif %}" id="{{ anchor }}-L{{ ln.no }}" data-n="{{ ln.no }}">
+{%- for s in ln.segments -%}
+{%- if s.kind -%}<del class="rm {{ s.css }}{% if s.mismatch %} mismatch{% endif %}" data-kind="{{ s.kind }}" title="{{ s.note }}">{{ s.text }}</del>{%- else -%}{{ s.text }}{%- endif -%}
+{%- endfor -%}
+</div>
+{% endfor %}
+"""
+
+
+def test_lines_html_is_the_template_loop_s_markup():
+    import jinja2
+
+    from newsclean.flows.report.build import Line, Segment, lines_html
+
+    lines = [
+        Line(1, [Segment("A <b>headline</b> & \"quotes\" 'too'")], is_title=True),
+        Line(2, []),
+        Line(3, [Segment("Home | News", "navigation", "k-navigation", "navigation (by menu_run)")], removed=True),
+        Line(4, [Segment("SPRINGFIELD - "), Segment(XSS, "weird <kind>", "k-other", 'note "q" <x>', True),
+                 Segment(" rest & more")]),
+        Line(5, [Segment("kept"), Segment("", "caption", "k-caption", "caption")]),
+    ]
+    env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    for anchor in ("doc-aaaa000000000001", 'doc-"odd"&<id>'):
+        want = env.from_string(_LOOP_TEMPLATE).render(lines=lines, anchor=anchor)
+        assert str(lines_html(anchor, lines)) == want
