@@ -49,7 +49,6 @@ def write_raw(raw: Path, pages: int) -> list[str]:
         for i, text in enumerate(texts):
             (raw / f"{i:04d}.txt").write_text(text, encoding="utf-8")
     else:
-        sys.path.insert(0, str(ROOT / "tests"))
         from tests.test_crash_safety import write_doc
 
         for i in range(200):
