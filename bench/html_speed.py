@@ -36,6 +36,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 CACHED_PACKAGES = ("trafilatura", "htmldate", "courlan", "dateparser", "justext")
+# Caches keyed by an argument that is a process's resource, not page content: justext's lower-cased
+# stop list of all languages (the same tuple every call: 80 ms to rebuild, paid once per process in a
+# real run), the date formats dateparser has inspected, a character's printable class. They stay.
+RESOURCE_CACHES = frozenset({"justext.core.define_stoplist", "dateparser.utils.strptime._inspect_format",
+                             "trafilatura.utils.return_printables_and_spaces"})
 
 
 def clear_library_caches() -> int:
@@ -43,8 +48,8 @@ def clear_library_caches() -> int:
     argument (per string, per date expression), newsclean.cleaners.shape's per-line word memo, the line
     features' last token lists and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of
     functions without arguments are resources a process loads once (htmldate's dateparser instance
-    and its month names from every dateparser locale, justext's stop lists) and stay, as do
-    cleaners' other caches (the model, the registry)."""
+    and its month names from every dateparser locale, justext's stop lists) and stay, as do those of
+    RESOURCE_CACHES and cleaners' other caches (the model, the registry)."""
     from newsclean.cleaners import rules, shape
     from newsclean.cleaners.model import features
 
@@ -59,6 +64,8 @@ def clear_library_caches() -> int:
         for attr in list(vars(mod).values()):
             clear = getattr(attr, "cache_clear", None)
             if callable(clear) and isinstance(attr, functools._lru_cache_wrapper):
+                if f"{attr.__module__}.{attr.__qualname__}" in RESOURCE_CACHES:
+                    continue
                 try:  # a cached function of no arguments loads a resource once per process: keep it
                     if not inspect.signature(attr.__wrapped__).parameters:
                         continue
