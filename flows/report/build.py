@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Sequence
 
 import jinja2
 import markupsafe
@@ -151,13 +151,15 @@ def kind_css(kind: str) -> str:
     return "k-other"
 
 
-def segment_line(line: str, spans: Iterable[dict]) -> tuple[list[Segment], list[dict]]:
+def segment_line(line: str, spans: Sequence[dict]) -> tuple[list[Segment], list[dict]]:
     """Split one normalised line into kept and removed segments.
 
     `spans` are dicts with start, end, kind, text (and optionally by). Offsets that do not fit the
     line are repaired by finding the recorded text in the line; overlaps are clipped (the earlier
     span wins). Returns the segments and the spans that could not be placed at all.
     """
+    if not spans:  # most lines: kept whole
+        return ([Segment(line)] if line else []), []
     placed: list[tuple[int, int, dict, bool]] = []
     unplaced: list[dict] = []
     for sp in spans:
@@ -615,14 +617,10 @@ def _render_doc_lines(doc: DocView, lines: list[str], spans: list[dict], title: 
         if used >= max_chars:
             doc.truncated_at = no - 1
             break
-        line_spans = by_line.pop(no, None)
-        if line_spans is None:  # most lines: kept whole (segment_line's answer without spans)
-            segs, removed = [Segment(text)] if text else [], False
-        else:
-            segs, unplaced = segment_line(text, line_spans)
-            doc.unplaced.extend(unplaced)
-            removed = bool(text.strip()) and all(s.kind or not s.text.strip() for s in segs) \
-                and any(s.kind for s in segs)
+        segs, unplaced = segment_line(text, by_line.pop(no, ()))
+        doc.unplaced.extend(unplaced)
+        removed = any(s.kind for s in segs) and bool(text.strip()) \
+            and all(s.kind or not s.text.strip() for s in segs)
         is_title = False
         # squashing only shortens a line: a shorter one cannot squash to the title
         if (title_sq and not title_marked and len(text) >= len(title_sq) and not any(s.kind for s in segs)
