@@ -192,21 +192,19 @@ TARGET_MULTIPLE = 10  # the text-mode target: 10x trafilatura's rate on the same
 
 
 def paired_budget(pages: list[dict], settings: Settings, rounds: int = 3) -> dict:
-    """The text cleaner on new pages against trafilatura.extract on the same pages' HTML (as
-    bench_baselines.py calls it: the page's bytes decoded as UTF-8), neither instrumented, timed
+    """The text cleaner on new pages against trafilatura.extract on the same pages' HTML
+    (bench_baselines.html_methods' call, as bench/html_ratio.py times it), neither instrumented, timed
     round by round one right after the other in alternating order, every cache of page content
     emptied before each side (html_speed.clear_library_caches): new pages for both. Per round, CPU-ms
     a page of each and ours against the budget (a tenth of trafilatura's time); the medians, and the
     median of the rounds' own ratios (the machine's load moves both sides of a round alike)."""
     import statistics
 
-    import trafilatura
+    from bench_baselines import html_methods, load_pages
 
     texts = [p["text"] for p in pages]
-    htmls = []
-    for p in pages:
-        with gzip.open(DEVSET / p["html"], "rb") as fh:
-            htmls.append(fh.read().decode("utf-8", errors="replace"))
+    html_pages = load_pages(len(pages))
+    extract = html_methods()["trafilatura"]
 
     def ours() -> float:
         clear_library_caches()
@@ -217,9 +215,9 @@ def paired_budget(pages: list[dict], settings: Settings, rounds: int = 3) -> dic
     def theirs() -> float:
         clear_library_caches()
         t = time.process_time()
-        for h in htmls:
-            trafilatura.extract(h)
-        return 1000 * (time.process_time() - t) / len(htmls)
+        for p in html_pages:
+            extract(p)
+        return 1000 * (time.process_time() - t) / len(html_pages)
 
     per_round = []
     for r in range(rounds):
