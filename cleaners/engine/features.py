@@ -183,6 +183,8 @@ def _columnar(table: LinesTable, contexts, lexicon, want_tokens):
     col[_IDX["date"]] += n_month * (col[_IDX["digit_ratio"]] > 0)
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(toks.tcount, 1))
+    n_english = np.bincount(toks.row, weights=toks.is_english, minlength=table.n)
+    put("doc_english_share", (table.per_doc(np.add, n_english, 0.0) / np.maximum(table.per_doc(np.add, toks.tcount.astype(np.float64), 0.0), 1))[table.doc])
     if lexicon and len(toks.words):
         _lexicon_features(toks, lexicon, table.n, put)
     put("dup_in_doc", _duplicates_in_doc(table))
@@ -462,6 +464,7 @@ class TokenTable:
     word_len: np.ndarray  # int64 per word: characters
     is_stop: np.ndarray  # bool per token
     is_month: np.ndarray  # bool per token
+    is_english: np.ndarray  # bool per token: an English function word
     pair: np.ndarray  # int64 per token: its (document, word), numbered in order of first appearance
     in_line: np.ndarray  # int64 per token: tokens of its word in its line
 
@@ -483,10 +486,10 @@ class TokenTable:
         words, gid, word_len = _vocabulary(searched, st, en)
         if not len(gid):
             z = np.zeros(0, dtype=np.int64)
-            return cls([], z, row, tcount, z, z > 0, z > 0, z, z)
+            return cls([], z, row, tcount, z, z > 0, z > 0, z > 0, z, z)
         flags = np.fromiter(map(_word_flags().get, words, repeat(0)), dtype=np.int8, count=len(words))[gid]
         pair, in_line = _word_runs(gid, row, table.doc[row], len(words))
-        return cls(words, gid, row, tcount, word_len, (flags & 1) > 0, (flags & 2) > 0, pair, in_line)
+        return cls(words, gid, row, tcount, word_len, (flags & 1) > 0, (flags & 2) > 0, (flags & 4) > 0, pair, in_line)
 
     def per_doc(self, table: LinesTable) -> list[Tokens]:
         """Each document's (ids, tcount) as doc_features keeps them: a word's id is the number of

@@ -35,7 +35,7 @@ from newsclean.cleaners.model.headline import full_headline
 if TYPE_CHECKING:
     from newsclean.cleaners.model.compiled import JoinedRows
 
-MODEL_VERSION = "line-model-7"
+MODEL_VERSION = "line-model-8"
 FILES = Path(__file__).resolve().parent / "files"
 # Defaults written into model.json at training time; Settings may override the thresholds.
 # title_threshold is on the title ranker's raw score: below it the page has no headline line.

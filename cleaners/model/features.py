@@ -23,7 +23,7 @@ import numpy as np
 from newsclean.cleaners.corpus import DocContext
 from newsclean.cleaners.metadata.urls import SLUG_SPLIT, slug_words
 from newsclean.cleaners.rules.byline import byline_parts
-from newsclean.cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, is_paragraph
+from newsclean.cleaners.shape import LIST_BULLET, MULTILINGUAL_FUNCTION_WORDS, PARAGRAPH_WORDS, STOP_WORDS, is_paragraph
 
 # ---------------------------------------------------------------- character classes
 LETTER, UPPER, DIGIT, SPACE, PUNCT, SYMBOL, SENT_END, OTHER_LETTER, SEP, COMMA, COLON = (
@@ -72,10 +72,13 @@ def stopwords() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _word_flags() -> dict[str, int]:
-    """1 = stop word, 2 = month name (looked up once per distinct word of a document)."""
+    """1 = stop word (of any language), 2 = month name, 4 = English function word
+    (newsclean.cleaners.shape.STOP_WORDS); looked up once per distinct word of a document."""
     flags = dict.fromkeys(stopwords(), 1)
     for m in MONTHS:
         flags[m] = flags.get(m, 0) | 2
+    for w in STOP_WORDS:
+        flags[w] = flags.get(w, 0) | 4
     return flags
 
 
@@ -128,6 +131,10 @@ POSITION = [
     "text_win2", "text_win5", "text_win10", "dist_main_block",
     "seg3_share", "seg3_is_max", "seg3_rank", "seg3_after_max", "seg3_mass_larger_before",
     "seg6_share", "seg6_is_max", "seg6_after_max", "seg3_n_text", "gap_before_log", "gap_after_log",
+    # the share of the page's tokens that are English function words: how far the page reads as
+    # English, so that stage 2 can weigh the lines' word-list features by the page's language
+    # (stage 1 is trained with it constant and never reads it: newsclean.cleaners.model.train)
+    "doc_english_share",
 ]
 NEIGHBOUR_BASE = ["n_words", "ends_sent", "stop_ratio", "fit_share", "df_log", "title_case_ratio",
                   "punct_ratio", "digit_ratio", "url", "date", "dup_in_doc", "sep_ratio", "lex_mean"]
@@ -360,6 +367,8 @@ def doc_features(lines: list[str], ctx: DocContext | None = None, keep: dict | N
         col[_IDX["date"]] += n_month * has_digit
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(tcount, 1))
+    n_english = float(((flags & 4) > 0)[ids].sum()) if V else 0.0
+    put("doc_english_share", np.full(n, n_english / max(int(tcount.sum()), 1)))
 
     # learned word log-odds of debris: mean, max and min over the line's known words
     if lexicon and V:

@@ -23,7 +23,9 @@ and merged into one booster each (newsclean.cleaners.model.bagging):
   stage1  P(debris) from the line features;
   stage2  P(debris) from the line features plus the stage-1 probabilities along the document
           (neighbours, windows, confident body on both sides): the smoothing pass. It is trained on
-          out-of-fold stage-1 probabilities so it learns how stage 1 errs on unseen pages;
+          out-of-fold stage-1 probabilities so it learns how stage 1 errs on unseen pages. Only
+          stage 2 reads the page's English share (doc_english_share): stage 1 is trained with it
+          constant, so it learns the lines, and stage 2 how its errors differ by the page's language;
   title       a ranker (lambdarank, one query per page) over candidate lines: which line is the
               headline (every copy of it counts); features add how the line recurs inside other
               lines (breadcrumbs, "<title> | Outlet", alt text) and its URL-slug overlap;
@@ -327,6 +329,9 @@ def train_models(docs: list[TrainDoc], inner_folds: int = 2, log=print) -> dict:
     Xs, y, w = matrices(docs, [lex_k[f] for f in doc_fold])
     log(f"  lexicon: {len(lex_all)} words")
     X1 = np.vstack(Xs)
+    # the page's English share reaches stage 2 only (Xs, which stage2_matrix reads, keep it): stage 1
+    # sees it constant and never splits on it. Read by both stages, it cost the dev pages' F1 ~0.002
+    X1[:, fx.FEATURE_NAMES.index("doc_english_share")] = 0.0
     sizes = np.array([len(x) for x in Xs])
     doc_of_row = np.repeat(np.arange(len(docs)), sizes)
     log(f"  features: {X1.shape} in {time.time() - t0:.1f}s")
