@@ -7,7 +7,7 @@ Variants (every round runs each over the dev pages' full-page text; the order ro
 to round, and every cache that remembers a line or a page is emptied before each pass, so each pass
 sees the pages as new ones, as a corpus does):
 - shipped: newsclean.cleaners.pipeline.clean_text as packaged (one stage 1 -> stage 2 chain distilled from a
-  seed bag of four, line-model-7; line-model-6 was the bag itself);
+  seed bag of four, line-model-8; line-model-6 was the bag itself);
 - rules only: the same pipeline with Settings(use_model=False);
 - model alone, one pass: LineModel.analyse once on each page's normalised lines, no rules and no
   later passes: what the features and trees cost by themselves;
