@@ -183,8 +183,10 @@ def _columnar(table: LinesTable, contexts, lexicon, want_tokens):
     col[_IDX["date"]] += n_month * (col[_IDX["digit_ratio"]] > 0)
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(toks.tcount, 1))
-    n_english = np.bincount(toks.row, weights=toks.is_english, minlength=table.n)
-    put("doc_english_share", (table.per_doc(np.add, n_english, 0.0) / np.maximum(table.per_doc(np.add, toks.tcount.astype(np.float64), 0.0), 1))[table.doc])
+    # the page's share of English function words among its tokens, on each of its lines
+    english_per_doc = table.per_doc(np.add, np.bincount(toks.row, weights=toks.is_english, minlength=table.n), 0.0)
+    tokens_per_doc = table.per_doc(np.add, toks.tcount.astype(np.float64), 0.0)
+    put("doc_english_share", (english_per_doc / np.maximum(tokens_per_doc, 1))[table.doc])
     if lexicon and len(toks.words):
         _lexicon_features(toks, lexicon, table.n, put)
     put("dup_in_doc", _duplicates_in_doc(table))
