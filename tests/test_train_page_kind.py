@@ -28,3 +28,18 @@ def test_rows_scored_alongside_get_their_sites_out_of_fold_prediction(monkeypatc
     report = tpk.cross_validate(rows, also=also)
     assert np.allclose(report["also_oof"], report["oof"][pick])
     assert (report["also_kind"] == report["oof_kind"][pick]).all()
+
+
+def test_the_packaged_text_model_was_trained_on_the_packaged_line_models_rows():
+    """The text page-kind model's rows are the line model's output (its P(debris), its features):
+    a line model of another version reads pages otherwise, so the page-kind model trained on the
+    old one's rows is stale until `train_page_kind --text` is run again."""
+    import json
+
+    from newsclean.cleaners.model import LineModel
+    from newsclean.cleaners.page_kind import KIND_FILES, TEXT_MODEL
+
+    meta = json.loads((KIND_FILES / f"{TEXT_MODEL}.json").read_text(encoding="utf-8"))
+    assert meta.get("line_model") == LineModel.default().version == tpk.line_model_version(), (
+        f"{TEXT_MODEL}.json was trained on {meta.get('line_model')!r} rows: run "
+        "`python -m newsclean.cleaners.model.train_page_kind --text` after retraining the line model")

@@ -24,7 +24,8 @@ on the same pages, each page's full-page `text` cleaned by the text path with th
 model (newsclean.cleaners.pipeline.text_page_features_steps) and described by
 newsclean.cleaners.text_page_features. A page the text path finds no body in is quarantined for
 that already: it is not judged (it counts as an article here) and does not train the model.
---line-folds DIR computes each page's features with the line model that did not train on its
+The text model's json names the line model version its rows came from (`line_model`): retrain
+it after the line model changes. --line-folds DIR computes each page's features with the line model that did not train on its
 site (DIR/fold0, DIR/fold1: bench/cv_folds.py's two-fold models), to measure what the packaged
 line model having trained on the article pages adds.
 """
@@ -312,6 +313,16 @@ def rows_for(devset: Path, text: bool, features: Path | None = None, line_folds:
     return rows
 
 
+def line_model_version(line_folds: Path | None = None) -> str:
+    """The version of the line model whose output the text rows are: the packaged one's, or the
+    two-fold models' under `line_folds` (their model.json's, which is not a packaged version)."""
+    from newsclean.cleaners.model import LineModel
+
+    if line_folds is not None:
+        return f"{LineModel.load(line_folds / 'fold0').version} (two-fold models, {line_folds.name})"
+    return LineModel.default().version
+
+
 def train(devset: Path, out: Path, features: Path | None = None, log=print, text: bool = False,
           line_folds: Path | None = None, seed: int = SEED) -> dict:
     rows = rows_for(devset, text, features, line_folds, log)
@@ -328,6 +339,9 @@ def train(devset: Path, out: Path, features: Path | None = None, log=print, text
     }
     if text:
         meta["cv"]["judged"] = report["judged"]
+        # its rows are the line model's output: the version it read, so a line model of another
+        # version tells that this one is stale (tests/test_train_page_kind.py)
+        meta["line_model"] = line_model_version(line_folds)
     (out / f"{name}.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     log(f"saved {name}.lgb.txt and {name}.json to {out}")
     return report
