@@ -25,9 +25,9 @@ model (newsclean.cleaners.pipeline.text_page_features_steps) and described by
 newsclean.cleaners.text_page_features. A page the text path finds no body in is quarantined for
 that already: it is not judged (it counts as an article here) and does not train the model.
 The text model's json names the line model version its rows came from (`line_model`): retrain
-it after the line model changes. --line-folds DIR computes each page's features with the line model that did not train on its
-site (DIR/fold0, DIR/fold1: bench/cv_folds.py's two-fold models), to measure what the packaged
-line model having trained on the article pages adds.
+it after the line model changes. --line-folds DIR computes each page's features with the line
+model that did not train on its site (DIR/fold0, DIR/fold1: bench/cv_folds.py's two-fold models),
+to measure what the packaged line model having trained on the article pages adds.
 """
 from __future__ import annotations
 
