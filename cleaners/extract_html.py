@@ -589,9 +589,12 @@ DATE_PAGE_SEARCH = False
 # Inside page_metadata (and page_date), trafilatura's extract_metadata and htmldate's find_date run
 # as they are, except for the functions they look up by name that stand-ins replace (each declared
 # in newsclean.cleaners.upstream): the author search is page_author, the categories, tags and
-# licence (never read here) are not searched, and htmldate's search_page runs only when asked.
+# licence (never read here) are not searched, htmldate's search_page runs only when asked, and
+# htmldate runs at all only when asked (page_metadata(with_date=False): the date ranker asks for
+# its pick through htmldate_pick, on the pages whose own dates leave the answer open).
 _SHORTCUTS: ContextVar[bool] = ContextVar("metadata_shortcuts", default=False)
 _PAGE_SEARCH: ContextVar[bool] = ContextVar("metadata_page_search", default=True)
+_WITH_DATE: ContextVar[bool] = ContextVar("metadata_with_date", default=True)
 _shortcuts_installed = False
 _installing = threading.Lock()  # pages extracted in threads: one installs, the others wait
 
@@ -629,6 +632,8 @@ def _install_shortcuts() -> None:
         _stand_in(tm, "extract_license", lambda original, tree: None)
         _stand_in(hd, "search_page", lambda original, htmlstring, options:
                   original(htmlstring, options) if _PAGE_SEARCH.get() else None)
+        _stand_in(tm, "find_date", lambda original, htmlobject, *args, **kwargs:
+                  original(htmlobject, *args, **kwargs) if _WITH_DATE.get() else None)
         _shortcuts_installed = True
 
 
@@ -658,16 +663,29 @@ def page_date(tree, url: str | None, date_config: dict, *, page_search: bool | N
         return find_date(tree, url=url, **date_config)
 
 
-def page_metadata(tree, url: str | None = None, *, page_search: bool | None = None):
+def page_metadata(tree, url: str | None = None, *, page_search: bool | None = None, with_date: bool = True):
     """trafilatura's `extract_metadata(tree, url)`: title, author, url, hostname, date (htmldate's
-    original publication date, extensive search, search_page as page_date runs it) and sitename,
-    with the author found by page_author and without the three fields this path never reads
-    (categories, tags, licence: ~2 of its ~6 ms a page on 200 dev pages). The tree is not modified
-    (trafilatura's author search and htmldate's copy it)."""
+    original publication date, extensive search, search_page as page_date runs it; None without
+    asking htmldate unless `with_date`: htmldate_pick finds it later) and sitename, with the author
+    found by page_author and without the three fields this path never reads (categories, tags,
+    licence: ~2 of its ~6 ms a page on 200 dev pages). The tree is not modified (trafilatura's
+    author search and htmldate's copy it)."""
     from trafilatura import extract_metadata
 
     with metadata_shortcuts(page_search):
-        return extract_metadata(tree, default_url=url)
+        asked = _WITH_DATE.set(with_date)
+        try:
+            return extract_metadata(tree, default_url=url)
+        finally:
+            _WITH_DATE.reset(asked)
+
+
+def htmldate_pick(tree, metadata_url: str | None) -> str | None:
+    """The date page_metadata(tree, url).date gives, from the metadata's `url` of
+    page_metadata(tree, url, with_date=False): htmldate's find_date with trafilatura's settings."""
+    from trafilatura.settings import set_date_params
+
+    return page_date(tree, metadata_url, set_date_params(True))
 
 
 @contextmanager
@@ -728,7 +746,7 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     # No `except` here: an error in the metadata is the page's own (a quarantine row naming it), and
     # a library that changed under newsclean stops the run (newsclean.cleaners.upstream), never an
     # empty title and date on every page
-    doc = page_metadata(tree, url)
+    doc = page_metadata(tree, url, with_date=False)  # htmldate's pick only if the date ranker asks
     try:
         # the body, with the url bare_extraction(with_metadata=True) would hand its extractors
         body_doc = bare_extraction(tree, url=url or doc.url, include_comments=False)
@@ -757,8 +775,9 @@ def _extract_html(data: bytes | str, *, url: str | None, header: str | None, pag
     visible = visible_text(tree) if not body or nonspace_chars(body) < VISIBLE_BELOW * page else None
     if not body and not visible.strip() and _at_depth_limit(tree):
         raise DocumentError("extract", TOO_DEEP)
-    # htmldate's pick is one candidate among the page's dates (newsclean.cleaners.metadata.date_ranker)
-    published = date_ranker.published_date(tree, page_url, doc.date, jsonld=jsonld)
+    # htmldate's pick is one candidate among the page's dates (newsclean.cleaners.metadata.date_ranker),
+    # asked for only where the page's own dates leave the answer open
+    published = date_ranker.published_date(tree, page_url, lambda: htmldate_pick(tree, doc.url), jsonld=jsonld)
     features = page_features(tree, page_url, body, page if exact else page_chars(tree, whole), title=title,
                              dated=published is not None, authored=bool(doc.author)) if page_kind else ()
     fragment = None

@@ -96,6 +96,12 @@ def _libraries() -> dict[str, Library]:
             *(Symbol("trafilatura.metadata", name, "extract_html.page_metadata: skipped, the fields are never read "
                      "(a third of extract_metadata's cost)", params, called_by="trafilatura.metadata.extract_metadata")
               for name, params in (("extract_catstags", ("metatype", "tree")), ("extract_license", ("tree",)))),
+            Symbol("trafilatura.metadata", "find_date", "extract_html.page_metadata: htmldate not run inside "
+                   "extract_metadata (with_date=False); the date ranker asks htmldate_pick where the page's own "
+                   "dates leave the answer open (~2/3 of pages never need it)", ("htmlobject",),
+                   called_by="trafilatura.metadata.extract_metadata"),
+            Symbol("trafilatura.settings", "set_date_params", "extract_html.htmldate_pick: the settings "
+                   "extract_metadata gives htmldate's find_date", ("extensive",)),
             *(Symbol("trafilatura.xpaths", name, "xpath_gate: the regular-expression XPaths as Python loops", kind=list)
               for name in _XPATH_LISTS),
             Symbol("trafilatura.core", "compare_extraction", "readability_gate: the gate takes its place",

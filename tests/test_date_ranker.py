@@ -135,19 +135,81 @@ def test_packaged_ranker_was_trained_on_these_features():
     meta = json.loads(dr.META_FILE.read_text(encoding="utf-8"))
     assert tuple(meta["features"]) == dr.FEATURES
     assert 0.0 < meta["threshold"] < 1.0
+    assert meta["threshold"] < meta["own_decides_at"] <= 1.0  # the own model decides only where it is sure
+    cv = meta["cv"]
+    for key in ("with_url", "without_url"):  # the two models together lose nothing against the full one
+        assert cv["ranker"][key]["date_exact"] >= cv["full_model"][key]["date_exact"]
+        assert cv["ranker"][key]["date_wrong"] <= cv["full_model"][key]["date_wrong"]
 
 
-def test_the_ranker_scores_through_compiled_trees_as_lightgbm_does():
-    """The packaged ranker runs as native code (newsclean.cleaners.model.compiled), bit for bit what
-    LightGBM gives, on rows at every split threshold of its trees."""
+@pytest.mark.parametrize("attr, path", [("full", dr.MODEL_FILE), ("own", dr.OWN_MODEL_FILE)])
+def test_the_rankers_score_through_compiled_trees_as_lightgbm_does(attr, path):
+    """The packaged rankers run as native code (newsclean.cleaners.model.compiled), bit for bit what
+    LightGBM gives, on rows at every split threshold of their trees."""
     import numpy as np
 
     from newsclean.cleaners.model.compiled import probe_rows
 
-    predict, _ = dr._model()
+    predict = getattr(dr._model(), attr)
     assert getattr(predict, "compiled", False)
-    rows = probe_rows(dr.MODEL_FILE.read_text(encoding="utf-8"), len(dr.FEATURES), rows=128, seed=3)
-    assert np.array_equal(predict(rows), read_booster(dr.MODEL_FILE).predict(rows, num_threads=1))
+    rows = probe_rows(path.read_text(encoding="utf-8"), len(dr.FEATURES), rows=128, seed=3)
+    assert np.array_equal(predict(rows), read_booster(path).predict(rows, num_threads=1))
+
+
+class _Pick:
+    """htmldate's pick as published_date asks for it, counting the calls."""
+
+    def __init__(self, value):
+        self.value, self.calls = value, 0
+
+    def __call__(self):
+        self.calls += 1
+        return self.value
+
+
+def test_htmldate_is_not_asked_where_the_page_states_its_date():
+    """A page whose markup and byline agree on one publication date: the own model decides, and
+    htmldate's search (the dearest step of the page's metadata) never runs."""
+    pick = _Pick(MODIFIED.isoformat())
+    assert dr.published_date(parse_html(ARTICLE), None, pick) == PUBLISHED
+    assert pick.calls == 0
+
+
+def test_htmldate_is_asked_where_the_page_leaves_the_date_open():
+    """Only a revision date in the markup: the own model is not sure, htmldate's pick joins the
+    candidates and the full model decides, as it would have with the pick from the start."""
+    html = f"""<html><head><meta property="article:modified_time" content="2024-06-20T10:00:00Z"></head><body>
+    <article><h1>Storm hits coast</h1>{BODY}</article></body></html>"""
+    tree = parse_html(html)
+    pick = _Pick(MODIFIED.isoformat())
+    lazily = dr.published_date(tree, None, pick)
+    assert pick.calls == 1
+    page = dr.date_candidates(tree, None, MODIFIED.isoformat())
+    days, rows = dr.day_features(page)
+    assert lazily == dr.choose(days, dr.score_days(rows), dr._model().threshold)
+
+
+def test_with_htmldate_places_the_pick_as_date_candidates_does():
+    tree = parse_html(ARTICLE)
+    url = "https://example.com/2024/03/05/storm"
+    assert dr.with_htmldate(dr.date_candidates(tree, url), "2024-03-05") == dr.date_candidates(tree, url, "2024-03-05")
+    assert dr.with_htmldate(dr.date_candidates(tree, url), None) == dr.date_candidates(tree, url)
+
+
+def test_extract_html_asks_htmldate_only_through_the_date_ranker(monkeypatch):
+    """The HTML path's metadata runs without htmldate; its pick, when the ranker asks, is the one
+    trafilatura's extract_metadata gives on the same tree."""
+    import newsclean.cleaners.extract_html as eh
+
+    tree = parse_html(ARTICLE)
+    url = "https://example.com/news/storm-hits-coast"
+    without = page_metadata(tree, url, with_date=False)
+    assert without.date is None
+    assert eh.htmldate_pick(tree, without.url) == page_metadata(tree, url).date == PUBLISHED.isoformat()
+    calls = []
+    monkeypatch.setattr(eh, "htmldate_pick", lambda *a: calls.append(a) or None)
+    assert extract_html(ARTICLE.encode(), url=url).published == PUBLISHED
+    assert calls == []  # the page states its date: htmldate never ran
 
 
 def test_the_page_json_ld_is_read_once_for_both_rankers():

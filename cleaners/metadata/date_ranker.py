@@ -11,6 +11,13 @@ htmldate's pick, where it sits relative to the headline) and scored by a small L
 (files/date_ranker.lgb.txt, trained by newsclean.cleaners.metadata.train_date_ranker). The best
 day wins when its score reaches the threshold in files/date_ranker.json; below it the page gets
 no date from its HTML (a wrong date is worse for a corpus than none).
+
+htmldate's search is the dearest step of the page's metadata, and most pages state their date
+plainly. So the page's own dates are ranked first by a model trained without htmldate's pick
+(files/date_ranker_own.lgb.txt): where its best day scores at least `own_decides_at` and every other
+day at most 1 - `own_decides_at` (date_ranker.json, chosen out of fold so that no right date is lost
+and no wrong one added), that day is the answer and htmldate never runs; elsewhere htmldate's pick
+joins the candidates and the full model decides.
 """
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from lxml import etree
 
@@ -33,6 +40,7 @@ from newsclean.cleaners.rules.prefilter import Prefilter
 MODEL_DIR = Path(__file__).resolve().parent / "files"
 MODEL_FILE = MODEL_DIR / "date_ranker.lgb.txt"
 META_FILE = MODEL_DIR / "date_ranker.json"
+OWN_MODEL_FILE = MODEL_DIR / "date_ranker_own.lgb.txt"  # the same features, trained without htmldate's pick
 
 # Where a candidate comes from. "modified" sources date a revision, not the publication.
 SOURCES = (
@@ -183,7 +191,6 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
         else:
             out.append(Candidate(d, source, article_type=article_type))
 
-    add(htmldate, "htmldate")
     add(date_from_url(url, today) if url else None, "url")
     root = tree.getroottree().getroot() if hasattr(tree, "getroottree") else tree
     metas: list = []
@@ -246,7 +253,16 @@ def date_candidates(tree, url: str | None = None, htmldate: str | None = None,
     for el, d, source, shown in placed:
         inside, aside = _surroundings(el, known)
         out.append(Candidate(d, source, order.get(el), inside, aside, shown=shown))
-    return PageDates(out, order.get(h1) if h1 is not None else None, n + 1)
+    return with_htmldate(PageDates(out, order.get(h1) if h1 is not None else None, n + 1), htmldate, today)
+
+
+def with_htmldate(page: PageDates, htmldate: str | None, today: dt.date | None = None) -> PageDates:
+    """`page` with htmldate's pick (an ISO string, as trafilatura's metadata holds it) among its
+    candidates, first, as date_candidates places it."""
+    d = _value_date(htmldate, today) if isinstance(htmldate, str) else htmldate
+    if d is None:
+        return page
+    return PageDates([Candidate(d, "htmldate"), *page.candidates], page.h1_index, page.n_nodes)
 
 
 FEATURES = (
@@ -318,41 +334,75 @@ def day_features(page: PageDates) -> tuple[list[dt.date], list[list[float]]]:
     return [days[i] for i in keep], [rows[i] for i in keep]
 
 
+@dataclass(frozen=True)
+class Rankers:
+    """The packaged models' predict functions and thresholds (date_ranker.json)."""
+
+    full: Callable  # over candidates with htmldate's pick
+    threshold: float  # the full model's best day is given from this score up
+    own: Callable  # over the page's own candidates (no htmldate)
+    own_decides_at: float  # the own model's best day is the answer from this score up (own_decides)
+
+
 @lru_cache(maxsize=1)
-def _model():
-    """The packaged ranker's predict function and its threshold, read once. The trees score through
-    newsclean.cleaners.model.compiled as the line model's do (native code, bit-identical to LightGBM,
-    cached per machine), so a worker with a warm cache never imports LightGBM for them."""
+def _model() -> Rankers:
+    """The packaged rankers, read once. The trees score through newsclean.cleaners.model.compiled as
+    the line model's do (native code, bit-identical to LightGBM, cached per machine), so a worker
+    with a warm cache never imports LightGBM for them."""
     from newsclean.cleaners.model.compiled import file_predictor
 
     meta = json.loads(META_FILE.read_text(encoding="utf-8"))
-    if tuple(meta["features"]) != FEATURES:
+    if tuple(meta["features"]) != FEATURES or "own_decides_at" not in meta:
         raise RuntimeError(f"{META_FILE.name} was trained on other features; rebuild it with "
                            "python -m newsclean.cleaners.metadata.train_date_ranker")
-    return file_predictor(MODEL_FILE), float(meta["threshold"])
+    return Rankers(file_predictor(MODEL_FILE), float(meta["threshold"]),
+                   file_predictor(OWN_MODEL_FILE), float(meta["own_decides_at"]))
 
 
-def score_days(rows: Iterable[list[float]]):
+def score_days(rows: Iterable[list[float]], predict: Callable | None = None):
+    """Each row's score by `predict` (the full model by default)."""
     import numpy as np
 
-    predict, _ = _model()
     rows = list(rows)
-    return predict(np.asarray(rows, dtype=np.float64)) if rows else np.zeros(0)
+    if not rows:
+        return np.zeros(0)
+    return (predict or _model().full)(np.asarray(rows, dtype=np.float64))
+
+
+def best(days: list[dt.date], scores) -> tuple[dt.date | None, float]:
+    """The best-scored day and its score (ties: the earliest day); (None, -1.0) without days."""
+    if not days:
+        return None, -1.0
+    i = max(range(len(days)), key=lambda j: (scores[j], -j))
+    return days[i], float(scores[i])
 
 
 def choose(days: list[dt.date], scores, threshold: float) -> dt.date | None:
     """The best-scored day, or None when its score is under `threshold`."""
-    if not days:
-        return None
-    best = max(range(len(days)), key=lambda i: (scores[i], -i))  # ties: the earliest day
-    return days[best] if scores[best] >= threshold else None
+    day, score = best(days, scores)
+    return day if day is not None and score >= threshold else None
 
 
-def published_date(tree, url: str | None, htmldate: str | None, today: dt.date | None = None,
-                   jsonld: tuple | None = None) -> dt.date | None:
-    """The page's publication date, or None when no candidate is likely enough."""
-    days, rows = day_features(date_candidates(tree, url, htmldate, today, jsonld))
-    if not days:
+def own_decides(days: list[dt.date], scores, at: float) -> dt.date | None:
+    """The own model's answer without htmldate: its best day when it scores `at` or more and every
+    other day `1 - at` or less (a page whose markup states two dates, its publication's and its
+    revision's as published, is left to the full model); else None."""
+    day, score = best(days, scores)
+    if day is None or score < at:
         return None
-    _, threshold = _model()
-    return choose(days, score_days(rows), threshold)
+    return day if sum(s > 1.0 - at for s in scores) <= 1 else None
+
+
+def published_date(tree, url: str | None, htmldate: str | Callable[[], str | None] | None,
+                   today: dt.date | None = None, jsonld: tuple | None = None) -> dt.date | None:
+    """The page's publication date, or None when no candidate is likely enough. `htmldate`: its
+    pick, or a function that finds it, called only when the page's own dates leave it open."""
+    rankers = _model()
+    page = date_candidates(tree, url, None, today, jsonld)
+    days, rows = day_features(page)
+    day = own_decides(days, score_days(rows, rankers.own), rankers.own_decides_at)
+    if day is not None:
+        return day
+    page = with_htmldate(page, htmldate() if callable(htmldate) else htmldate, today)
+    days, rows = day_features(page)
+    return choose(days, score_days(rows, rankers.full), rankers.threshold)
