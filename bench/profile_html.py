@@ -4,8 +4,8 @@
 
 Runs newsclean.cleaners.pipeline.clean_document on the dev pages' HTML (no URL, as bench_baselines.py) with
 timing wrappers around the stages (functions looked up by name at call time, so wrapping them
-times every call): decoding, parsing, metadata (and within it htmldate's find_date and
-trafilatura's author search), trafilatura's body extraction (first call) and its recall-mode retry
+times every call): decoding, parsing, metadata (and within it trafilatura's author search), the
+date ranker (and within it htmldate's find_date, on the pages it is asked for), trafilatura's body extraction (first call) and its recall-mode retry
 (second call), the page measures, the visible-text fallback, the line cleaner on the body
 (pipeline._clean_extracted, and within it clean_text), metadata resolution. Prints CPU ms per
 page for each stage and how many pages entered it; trafilatura.extract() defaults on the same
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> dict:
     t.wrap(eh, "parse_html", "parse (lxml via trafilatura.load_html)")
     if hasattr(eh, "page_metadata"):
         t.wrap(eh, "page_metadata", "metadata (all)")
-    t.wrap(tm, "find_date", "metadata: htmldate find_date")
+    t.wrap(eh, "htmldate_pick", "of the date ranker: htmldate's find_date, where the page's own dates leave it open")
     t.wrap(tm, "extract_author", "metadata: trafilatura extract_author")
     if hasattr(eh, "page_author"):
         t.wrap(eh, "page_author", "metadata: author (page_author: trafilatura's author XPaths in one pass)")
