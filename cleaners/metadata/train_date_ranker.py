@@ -192,10 +192,11 @@ def choose_own_gate(pages: list[PageDays], own_scores: list[np.ndarray], full_pi
     alone = tally(pages, full_picks)
     at = NEVER
     for step in range(round(1 / OWN_GATE_STEP), round(OWN_GATE_LOWEST / OWN_GATE_STEP) - 1, -1):
-        t = tally(pages, gated(pages, own_scores, full_picks, step * OWN_GATE_STEP))
+        candidate = round(step * OWN_GATE_STEP, 6)  # the value date_ranker.json keeps, tried as such
+        t = tally(pages, gated(pages, own_scores, full_picks, candidate))
         if t["date_exact"] < alone["date_exact"] or t["date_wrong"] > alone["date_wrong"]:
             break
-        at = round(step * OWN_GATE_STEP, 6)
+        at = candidate
     return at
 
 
