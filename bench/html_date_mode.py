@@ -7,7 +7,8 @@ mode's pass over all pages in turn (library caches emptied before each pass, the
 from round to round, medians over rounds; alternating page by page favoured the modes that ran
 second, on warm caches): as shipped (htmldate's extensive search with its last resort, search_page:
 newsclean.cleaners.extract_html.DATE_PAGE_SEARCH on), the extensive search without search_page
-(DATE_PAGE_SEARCH off), and htmldate's quick mode (the set_date_params extract_metadata calls patched). Prints
+(DATE_PAGE_SEARCH off), and htmldate's quick mode (the set_date_params extract_html.htmldate_pick calls
+patched; htmldate runs where the date ranker asks for its pick). Prints
 docs per CPU-second, the share of dated pages whose published date equals the annotated one, the
 dates given on pages the truth has no date for (false dates), and the body F1
 (shared/tools/score-devset) of each, plus trafilatura.extract's own rate for the ratio.
@@ -32,7 +33,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
     import trafilatura
-    import trafilatura.metadata as tset  # extract_metadata's own name for set_date_params
+    import trafilatura.settings as tset  # where extract_html.htmldate_pick reads set_date_params
 
     from bench_baselines import load_pages, score
     from newsclean.cleaners.pipeline import clean_document

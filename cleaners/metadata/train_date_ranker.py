@@ -56,8 +56,8 @@ OWN_GATE_STEP = 0.05
 # apart; from 0.5 the dev pages' out-of-fold dates are no worse, but on the 1,924 pages neither
 # model saw (trafilatura's evaluation pages and the non-article pages, no date labels) the own
 # model's answer differs from the full model's on 18 pages at 0.5, 15 at 0.6, 6 at 0.7, 4 at 0.8
-# and 0 at 0.9 (of those checked by hand some better, some worse): it stands in for the full
-# model only where its answer is nearly always the same.
+# and 0 at 0.9 (bench/date_own_gate.py; of those checked by hand some better, some worse): it
+# stands in for the full model only where its answer is nearly always the same.
 OWN_GATE_LOWEST = 0.7
 NEVER = 2.0  # an own_decides_at no score reaches: htmldate is always asked
 
