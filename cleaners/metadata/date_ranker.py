@@ -403,6 +403,7 @@ def published_date(tree, url: str | None, htmldate: str | Callable[[], str | Non
     day = own_decides(days, score_days(rows, rankers.own), rankers.own_decides_at)
     if day is not None:
         return day
-    page = with_htmldate(page, htmldate() if callable(htmldate) else htmldate, today)
-    days, rows = day_features(page)
+    with_pick = with_htmldate(page, htmldate() if callable(htmldate) else htmldate, today)
+    if with_pick is not page:  # htmldate found a date: the days' features change with it
+        days, rows = day_features(with_pick)
     return choose(days, score_days(rows, rankers.full), rankers.threshold)
