@@ -223,6 +223,11 @@ class CorpusStats:
         """Per-line document frequencies for one document (normally one that was in the pass)."""
         return self.context_of(line_hashes(lines), key_hash(key), url)
 
+    def context_fn(self, key: str | None = None, url: str | None = None) -> "DocumentContext":
+        """doc_context for one document as the cleaner asks it, once per decision pass: a callable
+        lines -> DocContext (DocumentContext)."""
+        return DocumentContext(self, key, url)
+
     def context_of(self, h: np.ndarray, kh: np.uint64 | None, url: str | None = None) -> DocContext:
         """doc_context from the document's line hashes and site key hash."""
         df = np.maximum(self._overall.lookup(h), 1)
@@ -233,3 +238,25 @@ class CorpusStats:
         n_site = int(self._site_docs.lookup(np.array([kh], dtype=np.uint64))[0])
         return DocContext(df=df, df_site=df_site, n_docs=max(self.n_docs, 1),
                           n_site_docs=max(n_site, 1), url=url)
+
+
+class DocumentContext:
+    """`stats.doc_context(lines, key, url)` for the lines of one document, as a callable that each
+    decision pass of the document asks (newsclean.cleaners.model.using). A line's hash is computed
+    once: the passes after the first see the lines the first kept, so they only look the counts up.
+    A line's hash depends on its text alone (normalise_for_hash works line by line: lower case
+    does not look across a line break), so the frequencies are doc_context's."""
+
+    __slots__ = ("stats", "site", "url", "_hashes")
+
+    def __init__(self, stats: CorpusStats, key: str | None = None, url: str | None = None):
+        self.stats, self.site, self.url = stats, key_hash(key), url
+        self._hashes: dict[str, int] = {}
+
+    def __call__(self, lines: list[str]) -> DocContext:
+        known = self._hashes
+        new = [t for t in dict.fromkeys(lines) if t not in known]
+        if new:
+            known.update(zip(new, line_hashes(new).tolist()))
+        h = np.fromiter(map(known.__getitem__, lines), dtype=np.uint64, count=len(lines))
+        return self.stats.context_of(h, self.site, self.url)

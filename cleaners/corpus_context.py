@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -67,7 +67,7 @@ def site_key(raw: RawDocument) -> str | None:
 
 def document_context(stats: CorpusStats, raw: RawDocument):
     """The line-model context of one document: `context(lines)` with its corpus counts, site and URL."""
-    return partial(stats.doc_context, key=site_key(raw), url=record_evidence(raw.meta).url)
+    return stats.context_fn(site_key(raw), record_evidence(raw.meta).url)
 
 
 def source_documents(raw_dir: str | Path, source: str, settings: Settings,

@@ -104,3 +104,22 @@ def test_normalise_for_hash_is_its_definition(lines):
     # lower case, every digit to "0", punctuation and symbols deleted, white space folded per line
     expected = [" ".join(s.split()) for s in re.sub(r"\d", "0", "\n".join(lines).lower()).translate(FULL_DROP_TABLE).split("\n")]
     assert normalise_for_hash(lines) == (expected if lines else [])
+
+
+_LINE_PIECES = ["a", "B", " ", ".", "Σ", "ΑΣ", "σ", "İ", "ẞ", "9", "“", "é", "\u0301", "'", "😀", "Menu"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_LINE_PIECES), max_size=8).map("".join), min_size=1, max_size=8),
+       st.lists(st.integers(0, 7), max_size=8))
+def test_a_documents_context_is_doc_context_in_every_pass(lines, later):
+    # the passes after the first ask for a subset of the first pass's lines (and lines cut since):
+    # each line's hash is computed once, and the counts are what doc_context gives on the same lines
+    stats = CorpusStats.build([(lines, "a.com"), (lines[:2] + ["ΑΣ", "Menu"], "a.com"), (["Menu", "σ"], "b.org")])
+    context = stats.context_fn("a.com", "https://a.com/x")
+    second = [lines[i % len(lines)] for i in later] + ["Σ cut", "never seen"]
+    for asked in (lines, second, lines):
+        got, want = context(asked), stats.doc_context(asked, "a.com", "https://a.com/x")
+        assert np.array_equal(got.df, want.df) and np.array_equal(got.df_site, want.df_site)
+        assert (got.n_docs, got.n_site_docs, got.url) == (want.n_docs, want.n_site_docs, want.url)
+    assert np.array_equal(stats.context_fn(None)(second).df_site, stats.doc_context(second, None).df_site)

@@ -229,14 +229,14 @@ def test_clean_batch_gives_the_corpus_statistics_to_the_line_model(tmp_path, mon
     assert info["n_docs"] == 3 and Path(info["path"]).exists() and set(info["fingerprints"]) == set(srcs)
 
     seen: list[int] = []
-    real = CorpusStats.doc_context
+    real = CorpusStats.context_of  # what doc_context and a document's context_fn both answer with
 
-    def recording(self, lines, key=None, url=None):
-        ctx = real(self, lines, key, url)
+    def recording(self, h, kh, url=None):
+        ctx = real(self, h, kh, url)
         seen.append(int(ctx.df.max()) if len(ctx.df) else 0)
         return ctx
 
-    monkeypatch.setattr(CorpusStats, "doc_context", recording)
+    monkeypatch.setattr(CorpusStats, "context_of", recording)
     corpus_context.load.cache_clear()
     counts = clean_batch.fn(str(raw), srcs, cfg.__dict__, str(stage), 0, "2026-01-01T00:00:00+00:00", info["path"])
     assert counts["docs_read"] == 3

@@ -102,7 +102,7 @@ def clean_page(page: dict, model: LineModel, stats: CorpusStats | None, mode: st
     from newsclean.cleaners.types import DocumentError
 
     url = page.get("url")
-    ctx = None if stats is None else (lambda lines: stats.doc_context(lines, key, url))
+    ctx = None if stats is None else stats.context_fn(key, url)
     try:
         with using(model, ctx):
             doc = clean_text(page["text"], settings, source=page["id"], meta={"url": url})
