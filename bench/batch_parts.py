@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import functools
 import json
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +41,9 @@ def main(argv: list[str] | None = None) -> dict:
 
     logging.disable(logging.CRITICAL)
     from generate_corpus import Shares, ensure_corpus
+    from profile_html import Timer
 
-    from newsclean.cleaners import batch, corpus, corpus_context, language, store, syndication
+    from newsclean.cleaners import batch, corpus, corpus_context, store, syndication
     from newsclean.cleaners.model import warm_up
     from newsclean.cleaners.settings import Settings
 
@@ -54,33 +53,17 @@ def main(argv: list[str] | None = None) -> dict:
     sources = sorted(str(p.relative_to(raw)) for p in raw.rglob("*") if p.is_file())
     cfg = Settings()
     warm_up()
-    spent: dict[str, float] = defaultdict(float)
-    calls: dict[str, int] = defaultdict(int)
-
-    def timed(owner, name: str, label: str) -> None:
-        fn = getattr(owner, name)
-
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            t = time.process_time()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                spent[label] += time.process_time() - t
-                calls[label] += 1
-
-        setattr(owner, name, run)
-
+    timer = Timer()  # profile_html's: a timed wrapper around each named part
     if hasattr(corpus, "DocumentContext"):
-        timed(corpus.DocumentContext, "__call__", "corpus counts per decision pass")
+        timer.wrap(corpus.DocumentContext, "__call__", "corpus counts per decision pass")
     else:  # older code: every pass hashed its lines again (CorpusStats.doc_context)
-        timed(corpus.CorpusStats, "doc_context", "corpus counts per decision pass")
-    timed(batch, "identify", "language column")
-    timed(batch, "_record", "article, removed and lines rows (language included)")
-    timed(store, "arrow_table", "Arrow tables")
-    timed(store, "validate_batch", "validation")
-    timed(syndication, "signatures", "near-duplicate signatures")
-    timed(store, "write_part", "writing a piece (Arrow, validation, signatures, Parquet)")
+        timer.wrap(corpus.CorpusStats, "doc_context", "corpus counts per decision pass")
+    timer.wrap(batch, "identify", "language column")
+    timer.wrap(batch, "_record", "article, removed and lines rows (language included)")
+    timer.wrap(store, "arrow_table", "Arrow tables")
+    timer.wrap(store, "validate_batch", "validation")
+    timer.wrap(syndication, "signatures", "near-duplicate signatures")
+    timer.wrap(store, "write_part", "writing a piece (Arrow, validation, signatures, Parquet)")
     report: dict = {"docs_per_batch": a.docs, "batches": []}
     with tempfile.TemporaryDirectory() as tmp:
         stage = Path(tmp)
@@ -89,8 +72,8 @@ def main(argv: list[str] | None = None) -> dict:
         stats, _ = corpus_context.statistics_of([str(part)], sources, cfg)
         report["corpus_pass_ms_per_doc"] = round(1000 * (time.process_time() - t) / len(sources), 3)
         for b in range(a.batches):
-            spent.clear()
-            calls.clear()
+            timer.cpu.clear()
+            timer.calls.clear()
             mine = sources[b * a.docs:(b + 1) * a.docs]
             t = time.process_time()
             pieces = batch.clean_sources_in_pieces(raw, mine, cfg, dt.datetime.now(dt.timezone.utc), corpus=stats)
@@ -98,8 +81,8 @@ def main(argv: list[str] | None = None) -> dict:
                 store.write_part(stage, b, result, cfg, i)
             total = time.process_time() - t
             row = {"ms_per_doc": round(1000 * total / len(mine), 3),
-                   "parts_ms_per_doc": {k: round(1000 * v / len(mine), 3) for k, v in spent.items()},
-                   "calls": dict(calls)}
+                   "parts_ms_per_doc": {k: round(1000 * v / len(mine), 3) for k, v in timer.cpu.items()},
+                   "calls": dict(timer.calls)}
             report["batches"].append(row)
             print(f"batch {b + 1}: {row['ms_per_doc']} CPU-ms a document; "
                   + "; ".join(f"{k} {v}" for k, v in row["parts_ms_per_doc"].items()), flush=True)
