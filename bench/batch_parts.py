@@ -53,17 +53,15 @@ def main(argv: list[str] | None = None) -> dict:
     sources = sorted(str(p.relative_to(raw)) for p in raw.rglob("*") if p.is_file())
     cfg = Settings()
     warm_up()
-    timer = Timer()  # profile_html's: a timed wrapper around each named part
-    if hasattr(corpus, "DocumentContext"):
-        timer.wrap(corpus.DocumentContext, "__call__", "corpus counts per decision pass")
-    else:  # older code: every pass hashed its lines again (CorpusStats.doc_context)
-        timer.wrap(corpus.CorpusStats, "doc_context", "corpus counts per decision pass")
-    timer.wrap(batch, "identify", "language column")
-    timer.wrap(batch, "_record", "article, removed and lines rows (language included)")
-    timer.wrap(store, "arrow_table", "Arrow tables")
-    timer.wrap(store, "validate_batch", "validation")
-    timer.wrap(syndication, "signatures", "near-duplicate signatures")
-    timer.wrap(store, "write_part", "writing a piece (Arrow, validation, signatures, Parquet)")
+    # older code hashed a document's lines again in every pass (CorpusStats.doc_context)
+    counts = (corpus.DocumentContext, "__call__") if hasattr(corpus, "DocumentContext") else (corpus.CorpusStats, "doc_context")
+    parts = ((*counts, "corpus counts per decision pass"), (batch, "identify", "language column"),
+             (batch, "_record", "article, removed and lines rows (language included)"), (store, "arrow_table", "Arrow tables"),
+             (store, "validate_batch", "validation"), (syndication, "signatures", "near-duplicate signatures"),
+             (store, "write_part", "writing a piece (Arrow, validation, signatures, Parquet)"))
+    timer = Timer()  # profile_html's timed wrapper around each part
+    for owner, name, label in parts:
+        timer.wrap(owner, name, label)
     report: dict = {"docs_per_batch": a.docs, "batches": []}
     with tempfile.TemporaryDirectory() as tmp:
         stage = Path(tmp)
