@@ -117,5 +117,6 @@ def main(argv: list[str] | None = None) -> dict:
     a.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return report
 
+
 if __name__ == "__main__":
     main()
