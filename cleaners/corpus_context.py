@@ -34,7 +34,7 @@ import numpy as np
 import xxhash
 
 from newsclean.cleaners.corpus import CorpusStats, DocContext, key_hash, line_hashes
-from newsclean.cleaners.lines import normalise_lines
+from newsclean.cleaners.engine.scoring import Steps, run_batch, run_steps
 from newsclean.cleaners.metadata.resolve import record_evidence
 from newsclean.cleaners.metadata.urls import domain_from_url
 from newsclean.cleaners.readers import read_source
@@ -50,9 +50,22 @@ CACHE_FORMAT = 1
 
 def document_lines(raw: RawDocument, settings: Settings) -> list[str]:
     """The non-empty normalised lines the line cleaner will see for this document."""
-    from newsclean.cleaners.pipeline import input_text
+    return run_steps(_document_lines_steps(raw, settings))
 
-    return [ln for ln in normalise_lines(input_text(raw), settings.keep_curly_quotes) if ln]
+
+def _document_lines_steps(raw: RawDocument, settings: Settings) -> Steps[list[str]]:
+    """document_lines as steps: the lines of many documents are normalised together (run_batch
+    answers their LinesRequests with one look at all their lines), as a cleaning batch does."""
+    from newsclean.cleaners.pipeline import input_text, normalised_lines_steps
+
+    lines = yield from normalised_lines_steps(input_text(raw), settings)
+    return [ln for ln in lines if ln]
+
+
+def documents_lines(raws: list[RawDocument], settings: Settings) -> list[list[str] | BaseException]:
+    """document_lines of each document, normalised together; a document that fails to decode gets
+    its exception instead."""
+    return run_batch([_document_lines_steps(raw, settings) for raw in raws])
 
 
 def site_key(raw: RawDocument) -> str | None:
@@ -70,13 +83,13 @@ def document_context(stats: CorpusStats, raw: RawDocument):
     return stats.context_fn(site_key(raw), record_evidence(raw.meta).url)
 
 
-def source_documents(raw_dir: str | Path, source: str, settings: Settings,
-                     spool: str | Path | None = None) -> tuple[list[tuple[list[str], str | None]], bool]:
-    """(lines, site_key) of each readable document of one source, and whether the file itself could
-    be read (False: a read error, e.g. permissions or a file over max_bytes; the cleaning step
-    quarantines it with the reader's reason). Documents that fail to decode are left out.
-    `spool`: the run's folder of fetched objects (read_source)."""
-    docs = []
+def source_items(raw_dir: str | Path, source: str, settings: Settings,
+                 spool: str | Path | None = None) -> tuple[list[tuple[RawDocument, str | None]], bool]:
+    """(document, site_key) of each document of one source whose lines the corpus counts, and
+    whether the file itself could be read (False: a read error, e.g. permissions or a file over
+    max_bytes; the cleaning step quarantines it with the reader's reason). `spool`: the run's
+    folder of fetched objects (read_source)."""
+    items = []
     try:
         for item in read_source(raw_dir, source, settings, spool=spool):
             # HTML pages are cleaned by cue rules on trafilatura's body with the line model off,
@@ -84,21 +97,12 @@ def source_documents(raw_dir: str | Path, source: str, settings: Settings,
             if isinstance(item, DocumentError) or item.format == "html":
                 continue
             try:
-                docs.append((document_lines(item, settings), site_key(item)))
-            except Exception:  # noqa: BLE001 - undecodable: quarantined by the cleaning step
+                items.append((item, site_key(item)))
+            except Exception:  # noqa: BLE001 - a record the cleaning step quarantines
                 continue
     except Exception:  # noqa: BLE001
-        return docs, False
-    return docs, True
-
-
-def iter_documents(raw_dir: str | Path, sources: list[str], settings: Settings) -> Iterator[tuple[str, list[str], str | None]]:
-    """(source, lines, site_key) per readable document; unreadable ones are skipped here (the
-    cleaning step quarantines them with the reader's reason)."""
-    for source in sources:
-        docs, _ = source_documents(raw_dir, source, settings)
-        for lines, key in docs:
-            yield source, lines, key
+        return items, False
+    return items, True
 
 
 @dataclass
@@ -156,25 +160,43 @@ class LineHashes:
                    np.concatenate([t[2] for t in tables]).astype(str), pipeline_version)
 
 
+# Documents whose lines are normalised together (documents_lines): enough to share one look at
+# their lines, few enough that their texts are a small part of a worker's memory.
+LINES_GROUP = 256
+
+
 def hash_slice(raw_dir: str | Path, sources: list[str], settings: Settings, sha256: list[str] | None = None,
                spool: str | Path | None = None) -> LineHashes:
-    """Read, normalise and hash the lines of every readable document of `sources`. `sha256`: the
-    content hash of each source (manifest.scan), recorded so that a later run may reuse the result.
-    `spool`: the run's folder of fetched objects, which the cleaning reads again (read_source)."""
+    """Read, normalise and hash the lines of every readable document of `sources` (documents that
+    fail to decode are left out: the cleaning step quarantines them). `sha256`: the content hash
+    of each source (manifest.scan), recorded so that a later run may reuse the result. `spool`:
+    the run's folder of fetched objects, which the cleaning reads again (read_source)."""
     names, has_key, keys, offsets, chunks = [], [], [], [0], []
     file_docs, file_sha = [], []
-    for j, source in enumerate(sources):
-        docs, readable = source_documents(raw_dir, source, settings, spool)
-        for lines, key in docs:
+    pending: list[tuple[int, RawDocument, str | None]] = []  # (file index, document, site key)
+
+    def flush() -> None:
+        for (j, _, key), lines in zip(pending, documents_lines([raw for _, raw, _ in pending], settings)):
+            if isinstance(lines, BaseException):
+                continue
             h = line_hashes(lines)
             kh = key_hash(key)
-            names.append(source)
+            names.append(sources[j])
             has_key.append(kh is not None)
             keys.append(kh if kh is not None else 0)
             chunks.append(h)
             offsets.append(offsets[-1] + len(h))
-        file_docs.append(len(docs))
+            file_docs[j] += 1
+        pending.clear()
+
+    for j, source in enumerate(sources):
+        items, readable = source_items(raw_dir, source, settings, spool)
+        pending.extend((j, raw, key) for raw, key in items)
+        file_docs.append(0)
         file_sha.append(sha256[j] if sha256 is not None and readable and sha256[j] else "")
+        if len(pending) >= LINES_GROUP:
+            flush()
+    flush()
     return LineHashes(np.array(names, dtype=str), np.array(has_key, dtype=bool), np.array(keys, dtype=np.uint64),
                       np.array(offsets, dtype=np.int64),
                       np.concatenate(chunks) if chunks else np.empty(0, dtype=np.uint64),

@@ -73,7 +73,7 @@ def _text_decision_steps(text: str, lines: list[str] | None, settings: Settings,
     """(the lines decided, the text path's decision, its page features when asked) for `text`
     (`lines`: its normalised lines, when the caller has them)."""
     if lines is None:
-        lines = yield from _normalised_lines_steps(text, settings)
+        lines = yield from normalised_lines_steps(text, settings)
     decision, page = yield from _decided_text_steps(lines, settings, meta, features)
     if is_markdown("\n".join(_output_lines(decision))):
         # Its debris gone, the clean text reads as Markdown (the link lines it kept are now a larger
@@ -91,7 +91,7 @@ def _output_lines(decision: Decision) -> list[str]:
     return ([decision.title.text] if decision.title else []) + [t for _, t in decision.kept]
 
 
-def _normalised_lines_steps(text: str, settings: Settings) -> Steps[list[str]]:
+def normalised_lines_steps(text: str, settings: Settings) -> Steps[list[str]]:
     """normalise_lines(text), as steps: the lines' scans made for a whole batch at once when one
     is cleaned (LinesRequest), each text finished in its own step."""
     forms = yield LinesRequest(text, settings.keep_curly_quotes)
@@ -204,7 +204,7 @@ def _clean_extracted(ext: HtmlExtraction, settings: Settings, source: str, doc_i
     if ext.fallback:
         return (yield from clean_text_steps(ext.text, settings, source=source, doc_id=doc_id, meta=meta,
                                             page_kind=False)), []
-    lines = yield from _normalised_lines_steps(ext.text, settings)
+    lines = yield from normalised_lines_steps(ext.text, settings)
     decision = yield from _decision_steps(lines, settings, extracted_body(ext.text, ext.headlines), meta)
     if not decision.kept:
         raise DocumentError("extract", ONLY_DEBRIS)
