@@ -169,7 +169,7 @@ def hash_slice(raw_dir: str | Path, sources: list[str], settings: Settings, sha2
                spool: str | Path | None = None) -> LineHashes:
     """Read, normalise and hash the lines of every readable document of `sources` (documents that
     fail to decode are left out: the cleaning step quarantines them). `sha256`: the content hash
-    of each source (manifest.scan), recorded so that a later run may reuse the result. `spool`:
+    of each source (manifest.scan_table), recorded so that a later run may reuse the result. `spool`:
     the run's folder of fetched objects, which the cleaning reads again (read_source)."""
     names, has_key, keys, offsets, chunks = [], [], [], [0], []
     file_docs, file_sha = [], []

@@ -18,7 +18,8 @@ The manifest goes live in the same atomic generation switch as the tables (newsc
 so it always describes exactly the tables beside it.
 
 The flow holds it as columns (Table: numpy arrays, scan_table, plan_table), never as an object per
-source; Manifest/Entry (a dict of dataclasses) is the same content for small uses and tests.
+source; Manifest/Entry (a dict of dataclasses) is the same content for small uses and tests,
+read and written through Table.
 """
 from __future__ import annotations
 
@@ -183,77 +184,11 @@ def sha256_source(raw_dir: "str | Path", source: str) -> str:
         return sha256_stream(stream)
 
 
-def scan(raw_dir: "str | Path", sources: list[str], previous: Manifest) -> tuple[dict[str, Entry], int]:
-    """Current entries (without context) for `sources`, and how many files had to be hashed.
-
-    A source that cannot be stat'ed or read gets sha256 "" (always "changed"): the cleaning step
-    then quarantines it with the reader's reason.
-    """
-    table, hashed = scan_table(raw_dir, sources, Table.from_manifest(previous))
-    return {s: Entry(e.size, e.mtime_ns, e.sha256) for s, e in table.to_manifest().sources.items()}, hashed
-
-
-@dataclass
-class Plan:
-    """What an incremental run does with each source."""
-
-    clean: list[str]  # sorted; new + changed + context-changed (+ all when full)
-    keep: list[str]  # rows carried over unchanged
-    deleted: list[str]  # in the old manifest, gone from RAW_DIR
-    new: int = 0
-    changed: int = 0
-    context_changed: int = 0
-    missing_rows: int = 0
-    rechecked: int = 0
-    full_reason: str | None = None
-
-    def counts(self) -> dict:
-        return {"sources_to_clean": len(self.clean), "sources_kept": len(self.keep), "sources_deleted": len(self.deleted),
-                "new": self.new, "changed": self.changed, "context_changed": self.context_changed,
-                "missing_rows": self.missing_rows, "rechecked": self.rechecked, "full_reason": self.full_reason}
-
-
-def plan(previous: Manifest, current: dict[str, Entry], pipeline_version: str,
-         have_rows: set[str] | None = None, full: bool = False, recheck: set[str] | None = None) -> Plan:
-    """Decide per source. `have_rows`: sources that have rows in the previous tables (a source the
-    manifest lists but the tables lack, e.g. after a crash or a hand edit, is cleaned again).
-    `recheck`: unchanged sources whose outcome depends on other files (a copy quarantined because
-    another file has the same bytes): cleaned again too."""
-    deleted = sorted(set(previous.sources) - set(current))
-    reason = None
-    if full:
-        reason = "requested (--full)"
-    elif not previous.sources:
-        reason = "no previous manifest"
-    elif previous.pipeline_version != pipeline_version:
-        reason = f"pipeline version changed ({previous.pipeline_version} -> {pipeline_version})"
-    if reason:
-        return Plan(sorted(current), [], deleted, new=len(current), full_reason=reason)
-    clean, keep = [], []
-    p = Plan([], [], deleted)
-    for source in sorted(current):
-        cur, old = current[source], previous.sources.get(source)
-        if old is None:
-            p.new += 1
-        elif not cur.sha256 or cur.sha256 != old.sha256:
-            p.changed += 1
-        elif cur.context != old.context:
-            p.context_changed += 1
-        elif have_rows is not None and source not in have_rows:
-            p.missing_rows += 1
-        elif recheck and source in recheck:
-            p.rechecked += 1
-        else:
-            keep.append(source)
-            continue
-        clean.append(source)
-    p.clean, p.keep = clean, keep
-    return p
-
-
 def scan_table(raw_dir: "str | Path", sources: list[str], previous: Table) -> tuple[Table, int]:
-    """scan() in columns: current size, mtime and sha256 of `sources` (sorted), the previous
-    sha256 reused where size and mtime are unchanged. Context left empty. An object in storage has
+    """Current size, mtime and sha256 of `sources` (sorted), and how many files had to be hashed:
+    the previous sha256 is reused where size and mtime are unchanged. Context left empty. A source
+    that cannot be stat'ed or read gets sha256 b"" (always "changed"): the cleaning step then
+    quarantines it with the reader's reason. An object in storage has
     its size, change stamp and fingerprint from one listing of the prefix, in the sha256 column
     (newsclean.cleaners.readers.storage.object_fingerprint: from its ETag or version, never read);
     only an object whose store gives no such tag is hashed."""
@@ -285,7 +220,8 @@ def scan_table(raw_dir: "str | Path", sources: list[str], previous: Table) -> tu
 
 @dataclass
 class TablePlan:
-    """plan() in columns: boolean masks over the current table's rows, and the deleted sources."""
+    """What an incremental run does with each source: boolean masks over the current table's rows
+    (the sources to clean; the others keep their rows), the deleted sources, and how many of each reason."""
 
     clean: np.ndarray  # bool over current rows
     deleted: np.ndarray  # str
@@ -309,7 +245,12 @@ class TablePlan:
 
 def plan_table(previous: Table, current: Table, pipeline_version: str, have_rows: np.ndarray | None = None,
                full: bool = False, recheck: np.ndarray | None = None) -> TablePlan:
-    """plan() over columns. `have_rows`, `recheck`: bool arrays over the current rows."""
+    """Decide per source. A source is cleaned when it is new, its bytes changed (or it cannot be
+    read: sha256 b""), its corpus context changed, it has no rows in the previous tables though
+    the manifest lists it (`have_rows`: bool over the current rows; e.g. after a crash or a hand
+    edit), or its outcome depends on other files (`recheck`: bool over the current rows; a copy
+    quarantined because another file has the same bytes). Everything is cleaned on --full, without
+    a previous manifest, or when the pipeline version changed (`full_reason` says which)."""
     gone = np.ones(len(previous), dtype=bool)
     prev = previous.index_of(current.sources)
     gone[prev[prev >= 0]] = False

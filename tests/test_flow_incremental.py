@@ -33,14 +33,25 @@ def _article(topic: str, n: int, extra: str | None = None) -> str:
 def test_scan_hashes_only_files_that_look_changed(tmp_path):
     (tmp_path / "a.txt").write_text("one")
     (tmp_path / "b.txt").write_text("two")
-    first, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], manifest.Manifest())
-    assert hashed == 2 and first["a.txt"].sha256 == hashlib.sha256(b"one").hexdigest()
-    prev = manifest.Manifest("v1", first)
-    again, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], prev)
-    assert hashed == 0 and again == first
+    first, hashed = manifest.scan_table(tmp_path, ["a.txt", "b.txt"], manifest.Table.empty())
+    assert hashed == 2 and first.entry(0).sha256 == hashlib.sha256(b"one").hexdigest()
+    prev = manifest.Table("v1", first.sources, first.size, first.mtime_ns, first.sha256, first.context)
+    again, hashed = manifest.scan_table(tmp_path, ["a.txt", "b.txt"], prev)
+    assert hashed == 0 and again.to_manifest().sources == first.to_manifest().sources
     os.utime(tmp_path / "a.txt", ns=(time.time_ns(), time.time_ns() + 5_000_000_000))  # touched, same bytes
-    touched, hashed = manifest.scan(tmp_path, ["a.txt", "b.txt"], prev)
-    assert hashed == 1 and touched["a.txt"].sha256 == first["a.txt"].sha256
+    touched, hashed = manifest.scan_table(tmp_path, ["a.txt", "b.txt"], prev)
+    assert hashed == 1 and touched.entry(0).sha256 == first.entry(0).sha256
+    (tmp_path / "b.txt").unlink()
+    gone, hashed = manifest.scan_table(tmp_path, ["a.txt", "b.txt"], prev)
+    assert gone.entry(1).sha256 == "" and gone.entry(1).size == -1  # unreadable: "changed", quarantined by the cleaning step
+
+
+def _plan(prev: manifest.Manifest, cur: dict, version: str, have_rows=None, recheck=None):
+    """plan_table over dict manifests: (clean, keep, deleted) as sorted lists, and the plan."""
+    pt, ct = manifest.Table.from_manifest(prev), manifest.Table.from_manifest(manifest.Manifest(None, cur))
+    mask = (lambda names: None if names is None else np.isin(ct.sources, sorted(names)))
+    p = manifest.plan_table(pt, ct, version, have_rows=mask(have_rows), recheck=mask(recheck))
+    return ct.sources[p.clean].tolist(), ct.sources[p.keep].tolist(), p.deleted.tolist(), p
 
 
 def test_plan_new_changed_deleted_context_and_version():
@@ -48,15 +59,17 @@ def test_plan_new_changed_deleted_context_and_version():
     prev = manifest.Manifest("v1", {"keep": E(1, 1, "k", "c"), "edit": E(1, 1, "e", "c"), "gone": E(1, 1, "g", "c"),
                                     "ctx": E(1, 1, "x", "c1")})
     cur = {"keep": E(1, 1, "k", "c"), "edit": E(2, 2, "E", "c"), "ctx": E(1, 1, "x", "c2"), "new": E(1, 1, "n", "c")}
-    p = manifest.plan(prev, cur, "v1")
-    assert (p.clean, p.keep, p.deleted) == (["ctx", "edit", "new"], ["keep"], ["gone"])
+    clean, keep, deleted, p = _plan(prev, cur, "v1")
+    assert (clean, keep, deleted) == (["ctx", "edit", "new"], ["keep"], ["gone"])
     assert (p.new, p.changed, p.context_changed, p.full_reason) == (1, 1, 1, None)
-    p = manifest.plan(prev, cur, "v2")
-    assert p.clean == sorted(cur) and p.keep == [] and "pipeline version changed" in p.full_reason
-    p = manifest.plan(prev, cur, "v1", have_rows={"ctx", "edit"})  # "keep" lost its rows: clean it again
-    assert "keep" in p.clean and p.missing_rows == 1
-    p = manifest.plan(prev, cur, "v1", recheck={"keep"})  # e.g. quarantined as a copy of a changed file
-    assert "keep" in p.clean and p.rechecked == 1 and p.keep == []
+    clean, keep, _, p = _plan(prev, cur, "v2")
+    assert clean == sorted(cur) and keep == [] and "pipeline version changed" in p.full_reason
+    clean, _, _, p = _plan(prev, cur, "v1", have_rows={"ctx", "edit"})  # "keep" lost its rows: clean it again
+    assert "keep" in clean and p.missing_rows == 1
+    clean, keep, _, p = _plan(prev, cur, "v1", recheck={"keep"})  # e.g. quarantined as a copy of a changed file
+    assert "keep" in clean and p.rechecked == 1 and keep == []
+    clean, _, _, p = _plan(prev, {**cur, "keep": E(1, 1, "", "c")}, "v1")  # unreadable now
+    assert "keep" in clean and p.changed == 2
 
 
 def test_manifest_round_trip_and_corrupt_file(tmp_path):

@@ -37,7 +37,7 @@ def test_table_round_trip_and_reads_the_first_format(tmp_path):
     assert len(manifest.load_table(tmp_path)) == 0  # damaged: a full run follows
 
 
-def test_plan_table_decides_like_plan():
+def test_plan_table_gives_each_source_its_first_reason_on_a_random_manifest():
     rng = random.Random(7)
     prev = _random_manifest(400, rng)
     cur = {}
@@ -57,15 +57,36 @@ def test_plan_table_decides_like_plan():
     names = sorted(cur)
     have = {s for s in names if rng.random() < 0.95}
     recheck = {s for s in names if rng.random() < 0.05}
+
+    def reason(s: str, have_rows, rechecked) -> str | None:
+        """Why source s is cleaned (the first reason that holds), or None: its rows are kept."""
+        old, new = prev.sources.get(s), cur[s]
+        if old is None:
+            return "new"
+        if not new.sha256 or new.sha256 != old.sha256:
+            return "changed"
+        if new.context != old.context:
+            return "context_changed"
+        if have_rows is not None and s not in have_rows:
+            return "missing_rows"
+        if rechecked is not None and s in rechecked:
+            return "rechecked"
+        return None
+
     pt, ct = manifest.Table.from_manifest(prev), manifest.Table.from_manifest(manifest.Manifest("v1", cur))
-    for version, kw, kwt in [("v1", {}, {}), ("v2", {}, {}),
-                             ("v1", {"have_rows": have, "recheck": recheck},
-                              {"have_rows": np.isin(ct.sources, sorted(have)), "recheck": np.isin(ct.sources, sorted(recheck))})]:
-        p = manifest.plan(prev, cur, version, **kw)
-        q = manifest.plan_table(pt, ct, version, **kwt)
-        assert ct.sources[q.clean].tolist() == p.clean and ct.sources[q.keep].tolist() == p.keep
-        assert q.deleted.tolist() == p.deleted
-        assert {k: v for k, v in q.counts().items()} == p.counts()
+    assert ct.sources.tolist() == names
+    for have_rows, rechecked in [(None, None), (have, recheck)]:
+        q = manifest.plan_table(pt, ct, "v1", have_rows=None if have_rows is None else np.isin(ct.sources, sorted(have_rows)),
+                                recheck=None if rechecked is None else np.isin(ct.sources, sorted(rechecked)))
+        why = [reason(s, have_rows, rechecked) for s in names]
+        assert q.clean.tolist() == [w is not None for w in why]
+        assert q.deleted.tolist() == sorted(set(prev.sources) - set(cur))
+        counts = q.counts()
+        for k in ("new", "changed", "context_changed", "missing_rows", "rechecked"):
+            assert counts[k] == why.count(k), k
+        assert counts["sources_to_clean"] + counts["sources_kept"] == len(names) and counts["full_reason"] is None
+    full = manifest.plan_table(pt, ct, "v2")
+    assert full.clean.all() and "pipeline version changed" in full.full_reason
 
 
 def test_fingerprints_are_an_array_with_the_hex_of_a_dict():

@@ -1,6 +1,6 @@
 """pipeline_version changes with whatever changes the output: the settings, the package's code and
 data files (a retrained model, an edited word list), the user's outlet registry. An incremental run
-re-cleans everything when it changes (manifest.plan, tests/test_flow_incremental.py)."""
+re-cleans everything when it changes (manifest.plan_table, tests/test_flow_incremental.py)."""
 from __future__ import annotations
 
 import pytest
