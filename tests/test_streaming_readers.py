@@ -56,6 +56,22 @@ def test_a_damaged_gzip_member_read_as_extra_records_takes_no_place(tmp_path):
     assert [e.source for e in errors] == ["crawl.warc.gz#2"] and "re-download" in errors[0].reason.lower()
 
 
+def test_a_damaged_archive_says_so_in_quarantine_not_as_raw_bytes_on_the_terminal(tmp_path, capfd, caplog):
+    # warcio writes a note with the raw bytes after a record that does not end where its header
+    # says straight to stderr, and logs a damaged header's bytes as an "invalid WARC-Target-URI":
+    # binary noise on a terminal. The reader keeps it quiet; the quarantine row says it in words.
+    import logging
+    import shutil
+
+    shutil.copy(Path(__file__).parent / "data" / "warc" / "damaged-member.warc.gz", tmp_path / "crawl.warc.gz")
+    caplog.set_level(logging.DEBUG)
+    items = list(read_source(tmp_path, "crawl.warc.gz", Settings()))
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert not [r for r in caplog.records if r.name.startswith("warcio") and r.levelno >= logging.WARNING]
+    assert [e.source for e in items if isinstance(e, DocumentError)] == ["crawl.warc.gz#2"]
+
+
 def test_random_damage_to_an_archive_never_loops_nor_misnumbers_a_page(tmp_path):
     # 300 damages (1-59 random bytes anywhere in one of the eight gzip members of
     # tests/data/warc/eight-pages.warc.gz, drawn with a fixed seed): reading always ends, with at

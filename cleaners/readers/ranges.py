@@ -124,11 +124,11 @@ def _jsonl_starts(stream, every: int, seekable: bool) -> list[tuple[int, int | N
 def _warc_starts(stream, every: int) -> list[tuple[int, int | None]]:
     """Record offsets from warcio (payloads are read past, not into documents). An offset is kept
     only where a reader can start: a gzip member's start, or any record of an uncompressed WARC."""
-    from warcio.archiveiterator import ArchiveIterator
+    from newsclean.cleaners.readers.warc import archive_iterator
 
     head = stream.peek(2)[:2]
     out: list[tuple[int, int | None]] = []
-    records = ArchiveIterator(stream, arc2warc=True)
+    records = archive_iterator(stream, arc2warc=True)
     for index, _ in enumerate(records):
         if index % every == 0:
             out.append((index, records.get_record_offset()))

@@ -11,8 +11,10 @@ is the crawl time, not the publication date, so it is not used as `published`.
 """
 from __future__ import annotations
 
+import logging
 import zlib
 from collections import Counter, deque
+from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -25,6 +27,27 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 RECENT_RECORDS = 16  # records remembered to place a damaged gzip member (it decodes into a few at most)
 
 
+@lru_cache(maxsize=1)
+def _quiet_iterator() -> type:
+    """warcio's ArchiveIterator without its notes on damaged records: it writes "Record not followed
+    by newline" with the raw bytes that follow straight to stderr, and logs a damaged record's
+    header bytes as its "invalid WARC-Target-URI"; on a corrupt archive that is binary noise on the
+    terminal. The damage is a quarantine row instead, naming the record and what to do."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    logging.getLogger("warcio").setLevel(logging.ERROR)
+
+    class QuietArchiveIterator(ArchiveIterator):
+        INC_RECORD = ""  # the format of warcio's note (written with sys.stderr.write): nothing
+
+    return QuietArchiveIterator
+
+
+def archive_iterator(stream: BinaryIO, **options):
+    """warcio's ArchiveIterator(stream, **options), quiet (_quiet_iterator)."""
+    return _quiet_iterator()(stream, **options)
+
+
 def _mime(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
@@ -32,8 +55,6 @@ def _mime(content_type: str | None) -> str:
 def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Part | None = None) -> Iterator[RawDocument | DocumentError]:
     """The archive's documents, record by record from the stream (one record in memory at a time);
     with a part, the records of the part (newsclean.cleaners.readers.ranges)."""
-    from warcio.archiveiterator import ArchiveIterator
-
     head = stream.peek(4096)[:4096]
     if not head.strip():
         return
@@ -50,7 +71,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
     # the last records read: (index, offset, whether it was skipped as no page), to find which one a
     # damaged gzip member belongs to (_damaged_member)
     recent: deque[tuple[int, int | None, bool]] = deque(maxlen=RECENT_RECORDS)
-    archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+    archive = archive_iterator(stream, arc2warc=True, check_digests=True)
     records = iter(archive)
     checked_from = part.offset if part.start and part.offset is not None else 0  # a gzip member's start
     while True:
@@ -114,7 +135,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
                 recent.clear()
                 stream.seek(resume)
                 checked_from = resume
-                archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+                archive = archive_iterator(stream, arc2warc=True, check_digests=True)
                 records = iter(archive)
                 continue
             resume = _next_record(stream, failed_at) if gzipped else None
@@ -129,7 +150,7 @@ def read(path: Path, source: str, stream: BinaryIO, settings: Settings, part: Pa
             recent.clear()  # a damaged member found later lies after this point
             stream.seek(resume)
             checked_from = resume  # the damage before it is said already
-            archive = ArchiveIterator(stream, arc2warc=True, check_digests=True)
+            archive = archive_iterator(stream, arc2warc=True, check_digests=True)
             records = iter(archive)
             continue
         offset = getattr(archive, "offset", None)
