@@ -686,3 +686,32 @@ def test_an_empty_document_is_called_empty(tmp_path, content):
         result = clean_sources(tmp_path, [name], Settings())
         assert [(q["source"], q["stage"]) for q in result.quarantine] == [(name, "decide")]
         assert result.quarantine[0]["error"].startswith("the document is empty")
+
+
+@pytest.mark.prefect
+def test_the_catalogue_through_the_cli_ends_quietly_with_every_source_accounted_for(tmp_path, prefect_server):
+    """The whole catalogue as a user meets it: `newsclean run` over one RAW_DIR holding every case.
+    The run's own steps beyond the cleaning (the manifest's hashing of every file, the corpus pass,
+    the report's previews) must not wait on a FIFO, print raw bytes or a traceback, or lose a source."""
+    import subprocess
+    import sys
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for i, case in enumerate(CASES):
+        folder = raw / f"{i:02d}"
+        folder.mkdir()
+        case.make(folder)
+    out = tmp_path / "out"
+    proc = subprocess.run([str(Path(sys.executable).with_name("newsclean")), "run", str(raw), str(out)],
+                          capture_output=True, timeout=300, env=prefect_server[1])
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 0, stderr[-3000:]
+    assert "Traceback" not in stderr and "\ufffd" not in stderr and "WARNING" not in stderr, stderr[-3000:]
+    articles = pq.read_table(out / "articles.parquet").to_pylist()
+    quarantine = pq.read_table(out / "quarantine.parquet").to_pylist()
+    ended = {r["source"].split("#")[0] for r in articles + quarantine}
+    sources, skipped = discover(raw)
+    assert set(sources) | {s for s, _ in skipped} <= ended
+    fifo = next(r for r in quarantine if r["source"].endswith("pipe.txt"))
+    assert "FIFO" in fifo["error"] and ACTIONABLE.search(fifo["error"])

@@ -206,10 +206,19 @@ def size(raw_dir: str | Path, source: str) -> int:
 
 
 def open_bytes(raw_dir: str | Path, source: str):
-    """A plain binary stream of one source for hashing (raises OSError)."""
+    """A plain binary stream of one source for hashing and previews (raises OSError). A local file
+    is opened as the readers open it (newsclean.cleaners.readers.source.open_source): a FIFO, which
+    a plain open() would wait on for a writer forever, a device or a link out of RAW_DIR is an
+    OSError saying so, and the readers then quarantine the source with that reason."""
     where = location(raw_dir)
     if isinstance(where, Path):
-        return open(where / source, "rb")
+        from newsclean.cleaners.readers.source import open_source
+        from newsclean.cleaners.types import DocumentError
+
+        try:
+            return open_source(where, source)
+        except DocumentError as exc:
+            raise OSError(exc.reason) from None
     try:
         return where.fs.open(where.key(source), "rb", block_size=BLOCK)
     except OSError:
