@@ -44,7 +44,9 @@ import math
 import multiprocessing
 import os
 import platform
+import queue
 import shutil
+import signal
 import time
 import uuid
 from collections import Counter
@@ -56,7 +58,6 @@ from typing import Iterator
 import numpy as np
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from newsclean.cleaners import corpus_context, language, manifest, remote_out, store, syndication
@@ -157,8 +158,7 @@ def corpus_pass(raw_dir: str, sources: list[str], cfg: Settings, stage: Path, ou
     if len(slices) <= 1:  # one slice: here, as with one cleaning batch (see MIN_BATCH)
         new = [hash_lines(*a) for a in args]
     else:
-        futures = [hash_lines.submit(*a) for a in args]
-        new = [f.result() for f in futures]
+        new = _results([hash_lines.submit(*a) for a in args])
     corpus = corpus_statistics([*used, *new], sources, cfg.model_dump(), str(stage), str(cache.target), new, tag)
     corpus["seconds"] = round(time.perf_counter() - t0, 3)
     corpus["files_read"] = len(todo)
@@ -474,10 +474,10 @@ def split_big_sources(raw_dir: str, sources: list[str], cfg: Settings, sizes: li
     big = [s for s, n in zip(sources, sizes or [None] * len(sources)) if ranges.worth_splitting(raw_dir, s, size=n)]
     if not big:
         return sources
-    scans = {s: split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size, spool) for s in big}
+    scans = dict(zip(big, _results([split_source.submit(raw_dir, s, cfg.model_dump(), cfg.batch_size, spool) for s in big])))
     units: list = []
     for source in sources:
-        parts = scans[source].result() if source in scans else None
+        parts = scans.get(source)
         units += [source] if not parts or parts[0].whole else parts
     return units
 
@@ -522,7 +522,61 @@ def _flow_run_id() -> str | None:
         return None
 
 
-@flow(name="clean-corpus", log_prints=False, task_runner=ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1))
+def _leave_interrupts_to_the_parent() -> None:
+    """A pool worker's first step: a Ctrl-C at the terminal reaches the whole process group, and
+    the run's own process handles it (it stops the workers, _stopping_workers_on_interrupt). A
+    worker that took it too would hand its KeyboardInterrupt back through Prefect's result callback,
+    which lets no BaseException through: the pool's result thread dies and the run waits forever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def process_runner() -> ProcessPoolTaskRunner:
+    """Processes over all cores (batches are CPU-bound), each leaving Ctrl-C to the run."""
+    return ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1, initializer=_leave_interrupts_to_the_parent)
+
+
+# How often the run's process wakes while it waits for its workers: a wait without a timeout sees
+# a Ctrl-C only when the next task ends (a batch: seconds to minutes).
+WAIT_SLICE_S = 0.5
+
+
+def _each_finished(futures: list) -> Iterator:
+    """Each of `futures` as it finishes, waiting in slices of WAIT_SLICE_S."""
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    for fut in futures:
+        fut.add_done_callback(finished.put)
+    for _ in range(len(futures)):
+        while True:
+            try:
+                yield finished.get(timeout=WAIT_SLICE_S)
+                break
+            except queue.Empty:
+                continue
+
+
+def _results(futures: list) -> list:
+    """Every future's result, in order, once all have finished (_each_finished)."""
+    for _ in _each_finished(futures):
+        pass
+    return [fut.result() for fut in futures]
+
+
+@contextmanager
+def _stopping_workers_on_interrupt() -> Iterator[None]:
+    """On a Ctrl-C, the pool's worker processes are killed before the interrupt goes on: the task
+    runner's exit would otherwise wait for the batches they are cleaning. What they wrote is in
+    the run's staging folder, which the next run removes (_remove_leftover_staging)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        for child in multiprocessing.active_children():
+            child.kill()
+        for child in multiprocessing.active_children():
+            child.join(timeout=5)
+        raise
+
+
+@flow(name="clean-corpus", log_prints=False, task_runner=process_runner())
 def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Settings | None = None, full: bool = False) -> dict:
     """Clean RAW_DIR into OUT_DIR. Incremental unless `full` (or the pipeline version changed).
     `settings`: newsclean's Settings (a dict of them is validated into one; None: the defaults).
@@ -540,7 +594,7 @@ def clean_corpus(raw_dir: str = "raw", out_dir: str = "clean", settings: Setting
                 _log().warning("took over the lock of a run that died (%s)", lock.stale)
             if published:
                 pull_tables(published, str(out))
-            with _heap_frozen():
+            with _heap_frozen(), _stopping_workers_on_interrupt():
                 return _clean_corpus(raw_dir, out, Settings.model_validate(settings or {}), full, published)
     finally:
         if not had_url:
@@ -642,7 +696,7 @@ def _clean_corpus(raw_dir: str, out: Path, cfg: Settings, full: bool, published:
     else:
         futures = [clean_batch.submit(raw_dir, batch, cfg.model_dump(), str(stage), i, cleaned_at, corpus["path"], spool)
                    for i, batch in enumerate(batches)]
-        done = as_completed(futures)
+        done = _each_finished(futures)
     index_of = {id(f): i for i, f in enumerate(futures)}
     for fut in done:
         counts = fut.result()
@@ -787,7 +841,7 @@ def runner_for(name: str, dask_address: str | None = None):
     if name == "thread":
         return ThreadPoolTaskRunner(max_workers=os.cpu_count() or 1)
     if name == "process":
-        return ProcessPoolTaskRunner(max_workers=os.cpu_count() or 1)
+        return process_runner()
     if name == "dask":
         try:  # the optional extra `dask`: only scaling out needs it
             from prefect_dask import DaskTaskRunner

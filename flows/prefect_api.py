@@ -85,6 +85,16 @@ def share_api_with_workers() -> str | None:
     return url
 
 
+# The server's process: uvicorn as `python -m uvicorn` runs it, beside a thread that ends the
+# process when its stdin, a pipe from the run's process, closes: the server never outlives the
+# run, however the run ends (killed, its terminal closed). It runs in a session of its own, so that
+# a Ctrl-C at the terminal, which reaches the run and its workers, leaves it up while they report
+# their stop to it; the run stops it last (TemporaryAPI.stop, at exit).
+_SERVE = ("import os, runpy, sys, threading\n"
+          "threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()\n"
+          "runpy.run_module('uvicorn', run_name='__main__', alter_sys=True)\n")
+
+
 class TemporaryAPI:
     """Prefect's temporary API server in a subprocess on 127.0.0.1, started at construction and
     stopped at exit (after Prefect's own exit handlers have sent their last logs and events).
@@ -103,10 +113,10 @@ class TemporaryAPI:
         prefect_dir = Path(importlib.util.find_spec("prefect").origin).parent  # found, not imported
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect_dir.parent),
+            [sys.executable, "-c", _SERVE, "--app-dir", str(prefect_dir.parent),
              "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "error", "--lifespan", "on"],
-            env=self._env)
+            env=self._env, stdin=subprocess.PIPE, start_new_session=True)
 
     @property
     def url(self) -> str:
@@ -142,6 +152,8 @@ class TemporaryAPI:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if process.stdin is not None:
+            process.stdin.close()
 
 
 def start_temporary_api() -> TemporaryAPI | None:

@@ -2,6 +2,7 @@
 the same. run_clean_corpus imports Prefect: call newsclean.flows.env.configure() first."""
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -49,7 +50,21 @@ def run_clean_corpus(raw_dir: str | Path, out_dir: str | Path, settings: Setting
     unknown task runner, clean_corpus.MissingExtra when the dask runner is asked for without it."""
     from newsclean.flows.clean_corpus import clean_corpus, runner_for
 
+    _quiet_resource_tracker()
     runner = runner_for(task_runner, dask_address)
     with prefect_api.use_api(api):  # before a Dask LocalCluster or worker processes start
         flow = clean_corpus.with_options(task_runner=runner)
         return flow(raw_dir=str(raw_dir), out_dir=str(out_dir), settings=settings, full=full)
+
+
+# A worker killed on Ctrl-C (clean_corpus._stopping_workers_on_interrupt) leaves its semaphores to
+# multiprocessing's resource tracker, which removes them and warns about each "leaked semaphore" on
+# stderr: expected after an interrupt, and nothing a person can act on. The tracker is a process of
+# its own, started with the pool: the filter reaches it through its environment.
+_TRACKER_FILTER = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if _TRACKER_FILTER not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, _TRACKER_FILTER]))

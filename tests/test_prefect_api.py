@@ -200,3 +200,48 @@ def test_environment_settings_win_and_a_user_without_prefect_gets_a_cache_home(t
     assert got["home_env"] == got["home"] == str(tmp_path / "cache" / "newsclean" / "prefect")
     assert (got["logging"], got["analytics"], got["server_logging"]) == ("INFO", False, "CRITICAL")
     assert not (tmp_path / "user" / ".prefect").exists()
+
+
+ORPHAN_PROBE = r'''
+import sys, time
+from newsclean.flows.env import configure
+configure()
+from newsclean.flows import prefect_api
+api = prefect_api.start_temporary_api()
+api.wait()
+print(api.process.pid, flush=True)
+time.sleep(600)
+'''
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists and has not exited (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.prefect
+def test_the_server_ends_with_the_run_however_the_run_ends(tmp_path):
+    """Killed outright (no exit handler runs), the run's process takes its server with it: the
+    server, in a session of its own so that a Ctrl-C leaves it up for the run's last reports, ends
+    when its stdin, a pipe from the run, closes."""
+    import signal
+    import time
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect-home"))
+    run = subprocess.Popen([sys.executable, "-c", ORPHAN_PROBE], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        server = int(run.stdout.readline())
+        assert _running(server) and os.getpgid(server) != os.getpgid(run.pid)
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while _running(server) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(server), "the server outlived the run that started it"
+    finally:
+        run.kill()
