@@ -58,6 +58,7 @@ from typing import Iterator
 import numpy as np
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
+from prefect.exceptions import TerminationSignal
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from newsclean.cleaners import corpus_context, language, manifest, remote_out, store, syndication
@@ -563,12 +564,13 @@ def _results(futures: list) -> list:
 
 @contextmanager
 def _stopping_workers_on_interrupt() -> Iterator[None]:
-    """On a Ctrl-C, the pool's worker processes are killed before the interrupt goes on: the task
-    runner's exit would otherwise wait for the batches they are cleaning. What they wrote is in
-    the run's staging folder, which the next run removes (_remove_leftover_staging)."""
+    """On a Ctrl-C, or a SIGTERM (Prefect raises it in the flow as TerminationSignal), the pool's
+    worker processes are killed before the interrupt goes on: the task runner's exit would
+    otherwise wait for the batches they are cleaning. What they wrote is in the run's staging
+    folder, which the next run removes (_remove_leftover_staging)."""
     try:
         yield
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, TerminationSignal):
         for child in multiprocessing.active_children():
             child.kill()
         for child in multiprocessing.active_children():

@@ -1,5 +1,6 @@
-"""Ctrl-C at the terminal stops `newsclean run` at once, leaves no worker process behind and says
-nothing alarming, and the next run goes ahead.
+"""Ctrl-C at the terminal, or a SIGTERM to the run's process (a scheduler stopping it), stops
+`newsclean run` at once, leaves no worker process behind and says nothing alarming, and the next run
+goes ahead.
 
 A terminal sends SIGINT to the whole foreground process group: the run's process and its pool's
 workers alike. The workers leave it to the run (newsclean.flows.clean_corpus.process_runner), whose
@@ -28,7 +29,8 @@ def _group(pgid: int) -> list[str]:
 
 
 @pytest.mark.prefect
-def test_ctrl_c_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server):
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_an_interrupt_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server, how):
     raw = tmp_path / "raw"
     raw.mkdir()
     pages = [json.loads(line) for line in gzip.open(DEVSET, "rt", encoding="utf-8")]
@@ -51,7 +53,10 @@ def test_ctrl_c_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server):
             assert proc.poll() is None and time.monotonic() < deadline, "the run never wrote a batch"
             time.sleep(0.05)
         assert proc.poll() is None, "the run ended before the interrupt: give it more documents"
-        os.killpg(proc.pid, signal.SIGINT)
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
+        else:
+            proc.send_signal(signal.SIGTERM)
         t = time.monotonic()
         proc.wait(timeout=60)
         stopped_in = time.monotonic() - t
@@ -61,8 +66,8 @@ def test_ctrl_c_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server):
             os.killpg(proc.pid, signal.SIGKILL)
     err = b"".join(err_chunks)
     err = err.decode("utf-8", "replace")
-    assert proc.returncode == 130, err[-3000:]
-    assert stopped_in < 15, f"stopped {stopped_in:.1f} s after Ctrl-C"
+    assert proc.returncode == (130 if how == "ctrl-c" else -signal.SIGTERM), err[-3000:]
+    assert stopped_in < 6, f"stopped {stopped_in:.1f} s after the {how}"  # not once the batches end
     time.sleep(1.0)
     # (an exited process the container's init has not reaped yet, "<defunct>", holds nothing)
     assert not [a for a in _group(proc.pid) if "resource_tracker" not in a and "<defunct>" not in a], _group(proc.pid)
@@ -70,3 +75,27 @@ def test_ctrl_c_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server):
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=prefect_server[1])
     assert again.returncode == 0, again.stderr[-3000:]
     assert (out / "articles.parquet").exists()
+
+
+def _sleep() -> None:
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("interrupt", ["KeyboardInterrupt", "TerminationSignal"])
+def test_the_run_kills_its_workers_when_interrupted_or_terminated(interrupt):
+    """Ctrl-C is KeyboardInterrupt in the run; a SIGTERM is Prefect's TerminationSignal there. On
+    either, the pool's workers (the run's multiprocessing children) are killed, not waited for."""
+    import multiprocessing
+
+    from prefect.exceptions import TerminationSignal
+
+    from newsclean.flows.clean_corpus import _stopping_workers_on_interrupt
+
+    error = KeyboardInterrupt() if interrupt == "KeyboardInterrupt" else TerminationSignal(signal.SIGTERM)
+    worker = multiprocessing.get_context("spawn").Process(target=_sleep)
+    with pytest.raises(type(error)):
+        with _stopping_workers_on_interrupt():
+            worker.start()
+            raise error
+    worker.join(timeout=5)
+    assert worker.exitcode == -signal.SIGKILL
