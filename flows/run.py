@@ -34,6 +34,8 @@ def check_dirs(raw_dir: str | Path, out_dir: str | Path) -> None:
             raise RunFoldersError(problem)
         return
     out_dir = storage.location(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise RunFoldersError(f"OUT_DIR {out_dir} is a file, not a folder; give another path or move the file")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=out_dir, prefix=".write-test-"):

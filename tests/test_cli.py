@@ -94,6 +94,14 @@ def test_unwritable_out_dir_is_a_one_line_error(tmp_path):
     assert "not writable" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_an_out_dir_that_is_a_file_is_named_as_one(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    proc = run_cli("run", str(SEEDS_RAW), str(blocker), timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "is a file, not a folder" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.prefect
 def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path, prefect_server):
     """OUT_DIR passes the CLI's checks, but its generations folder is a file: the flow fails at
