@@ -34,6 +34,9 @@ def check_dirs(raw_dir: str | Path, out_dir: str | Path) -> None:
             raise RunFoldersError(problem)
         return
     out_dir = storage.location(out_dir)
+    raw = storage.location(raw_dir)
+    if isinstance(raw, Path) and raw.resolve() == out_dir.resolve():
+        raise RunFoldersError(f"OUT_DIR {out_dir} is RAW_DIR: the output would be read as input; give OUT_DIR a folder of its own")
     if out_dir.exists() and not out_dir.is_dir():
         raise RunFoldersError(f"OUT_DIR {out_dir} is a file, not a folder; give another path or move the file")
     try:

@@ -94,6 +94,16 @@ def test_unwritable_out_dir_is_a_one_line_error(tmp_path):
     assert "not writable" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_an_out_dir_that_is_the_raw_dir_is_refused(tmp_path):
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "a.txt").write_text("Council approves the budget\n\nThe council voted on Tuesday to approve it.\n")
+    proc = run_cli("run", str(raw), str(tmp_path / "raw" / ".." / "raw"), timeout=60)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "is RAW_DIR" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in raw.iterdir()) == ["a.txt"]  # nothing written into it
+
+
 def test_an_out_dir_that_is_a_file_is_named_as_one(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
