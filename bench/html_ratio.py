@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> dict:
         return time.process_time() - t
 
     rounds, pairs = [], {name: [] for name, _, _ in runs[1:]}
+    # each ratio's key suffix: "ratio" for trafilatura as it runs, "ratio_same_settings" for the other
+    suffix = {name: "" if name == "trafilatura" else "_" + name.removeprefix("trafilatura_") for name in pairs}
     for r in range(a.rounds):
         total = dict.fromkeys((name for name, _, _ in runs), 0.0)
         for g, group in enumerate(groups):
@@ -99,8 +101,7 @@ def main(argv: list[str] | None = None) -> dict:
             for name in pairs:
                 pairs[name].append(spent[name] / spent["ours"])
         row = {f"{name}_ms_per_page": round(1000 * v / len(pages), 2) for name, v in total.items()}
-        row.update({("ratio" if name == "trafilatura" else "ratio_" + name.removeprefix("trafilatura_")): round(total[name] / total["ours"], 3)
-                    for name in pairs})
+        row.update({f"ratio{suffix[name]}": round(total[name] / total["ours"], 3) for name in pairs})
         rounds.append(row)
         print(f"round {r + 1}: " + ", ".join(f"{k} {v}" for k, v in row.items()), flush=True)
     gc.set_threshold(*python_default)
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> dict:
     report = {"pages": len(pages), "group": size, "gc": a.gc, "rounds": rounds,
               "ratio_median_of_rounds": round(statistics.median(x["ratio"] for x in rounds), 3)}
     for name, values in pairs.items():
-        key = "" if name == "trafilatura" else "_" + name.removeprefix("trafilatura_")
+        key = suffix[name]
         report[f"ratio{key}_pooled"] = round(sum(x[f"{name}_ms_per_page"] for x in rounds) / ours_ms, 3)
         report[f"group_ratio{key}_median"] = round(float(np.median(values)), 3)
         report[f"group_ratio{key}_p5_p95"] = [round(float(v), 3) for v in np.percentile(values, [5, 95])]

@@ -546,13 +546,14 @@ def _each_finished(futures: list) -> Iterator:
     finished: queue.SimpleQueue = queue.SimpleQueue()
     for fut in futures:
         fut.add_done_callback(finished.put)
-    for _ in range(len(futures)):
-        while True:
-            try:
-                yield finished.get(timeout=WAIT_SLICE_S)
-                break
-            except queue.Empty:
-                continue
+    left = len(futures)
+    while left:
+        try:
+            fut = finished.get(timeout=WAIT_SLICE_S)
+        except queue.Empty:
+            continue
+        left -= 1
+        yield fut
 
 
 def _results(futures: list) -> list:
