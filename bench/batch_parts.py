@@ -9,8 +9,8 @@ documents cleaned and written as `flows.clean_corpus.clean_batch` does it
 (`batch.clean_sources_in_pieces`, then `store.write_part` per piece), in one process readied like
 a worker (`model.warm_up`). CPU time of the whole batch, and of the named parts with a timer
 around each (the timers cost a little): the line model's corpus counts per decision pass
-(`corpus.DocumentContext`), the article rows (`batch._record`: the language column, the removed and
-lines rows), and writing a piece (`store.write_part`: its Arrow tables, validation, signatures and
+(`corpus.DocumentContext`), the language column (`identify_many` over a lock-step group's texts; `identify`
+per article in older code), the article rows (`batch._record`: with the removed and lines rows), and writing a piece (`store.write_part`: its Arrow tables, validation, signatures and
 Parquet files). The first batch runs on a cold rules cache, the later ones on what the earlier
 batches saw, as a worker's next batch does.
 """
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> dict:
     warm_up()
     # older code hashed a document's lines again in every pass (CorpusStats.doc_context)
     counts = (corpus.DocumentContext, "__call__") if hasattr(corpus, "DocumentContext") else (corpus.CorpusStats, "doc_context")
-    parts = ((*counts, "corpus counts per decision pass"), (batch, "identify", "language column"),
+    parts = ((*counts, "corpus counts per decision pass"), (batch, "identify_many" if hasattr(batch, "identify_many") else "identify", "language column"),
              (batch, "_record", "article, removed and lines rows (language included)"), (store, "arrow_table", "Arrow tables"),
              (store, "validate_batch", "validation"), (syndication, "signatures", "near-duplicate signatures"),
              (store, "write_part", "writing a piece (Arrow, validation, signatures, Parquet)"))

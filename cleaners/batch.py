@@ -21,7 +21,7 @@ from newsclean.cleaners.corpus import CorpusStats
 from newsclean.cleaners.corpus_context import document_context
 from newsclean.cleaners.model import using
 from newsclean.cleaners.engine.scoring import run_batch
-from newsclean.cleaners.language import identify
+from newsclean.cleaners.language import identify, identify_many
 from newsclean.cleaners.pipeline import clean_document_steps
 from newsclean.cleaners.readers import read_source
 from newsclean.cleaners.readers.ranges import Part
@@ -51,10 +51,12 @@ class BatchResult:
         self.kept_lines.update(other.kept_lines)
 
 
-def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime) -> dict:
+def article_row(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime,
+                language: tuple[str | None, float | None] | None = None) -> dict:
     """The document's articles row. It is its own near-duplicate cluster until the run's clustering
-    step (newsclean.cleaners.syndication) has seen the whole corpus."""
-    language, language_score = identify(doc.text)
+    step (newsclean.cleaners.syndication) has seen the whole corpus. `language`: identify(doc.text),
+    when the caller scored it with other texts (identify_many)."""
+    language, language_score = language if language is not None else identify(doc.text)
     return {
         "doc_id": doc.doc_id,
         "source": doc.source,
@@ -109,8 +111,9 @@ def timeout_reason(settings: Settings, what: str = "cleaning") -> str:
             "(typically a pathological page: deeply nested or huge markup); check the file, or raise doc_timeout_s to retry it")
 
 
-def _record(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult) -> None:
-    out.articles.append(article_row(doc, settings, cleaned_at))
+def _record(doc: CleanDocument, settings: Settings, cleaned_at: dt.datetime, out: BatchResult,
+            language: tuple[str | None, float | None]) -> None:
+    out.articles.append(article_row(doc, settings, cleaned_at, language))
     out.kept_lines[doc.doc_id] = doc.kept_lines
     out.removed.extend(removed_rows(doc))
     if settings.audit_lines:
@@ -172,13 +175,15 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
     # The line model reads each document's corpus counts (overall and within its site).
     contexts = [document_context(corpus, raw) for raw in fresh] if corpus is not None else None
     outcomes = dict(zip(map(id, fresh), clean_in_lock_step(fresh, settings, contexts)))
+    cleaned = [doc for doc in outcomes.values() if isinstance(doc, CleanDocument)]
+    languages = dict(zip(map(id, cleaned), identify_many([doc.text for doc in cleaned])))  # scored together
     for source, item in group:
         if isinstance(item, DocumentError):
             out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item, getattr(item, "doc_id", None)))
         elif id(item) in duplicates:
             out.quarantine.append(duplicates[id(item)])
         elif isinstance(outcome := outcomes[id(item)], CleanDocument):
-            _record(outcome, settings, cleaned_at, out)
+            _record(outcome, settings, cleaned_at, out, languages[id(outcome)])
         else:
             out.quarantine.append(quarantine_row(item.source, failure_error(outcome, settings), item.doc_id))
 
