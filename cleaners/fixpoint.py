@@ -22,7 +22,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Callable, Sequence
 
-from newsclean.cleaners.decide import Decision, decide_steps, keep_given_body_steps
+from newsclean.cleaners.decide import Decision, decide_steps, keep_given_body_steps, text_left_mapped
 from newsclean.cleaners.engine.scoring import Steps, run_steps
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
@@ -33,34 +33,6 @@ from newsclean.cleaners.types import Span
 # rare, but two menu-heavy pages needed 9 and 11.
 MAX_PASSES = 16
 
-
-
-def _residual(text: str, offsets: Sequence[int], cuts: list[tuple[int, int]]) -> tuple[str, list[int]]:
-    """decide's residual of a cut line (pieces between cuts, white space collapsed) and, for each of
-    its characters, the offset in the original line it came from."""
-    pieces: list[str] = []
-    piece_offsets: list[int] = []
-    pos = 0
-    for s, e in sorted(cuts) + [(len(text), len(text))]:
-        if s > pos:
-            pieces.append(text[pos:s])
-            piece_offsets.extend(offsets[pos:s])
-        if s < len(text):
-            pieces.append(" ")  # the pieces are joined with a space
-            piece_offsets.append(offsets[s])
-        pos = max(pos, e)
-    joined = "".join(pieces)
-    out: list[str] = []
-    out_offsets: list[int] = []
-    start = 0
-    for word in joined.split():
-        start = joined.find(word, start)  # only white space lies between the last word and this one
-        if out:
-            out_offsets.append(out_offsets[-1] + 1)  # the collapsed space: one past the word before
-        out.append(word)
-        out_offsets.extend(piece_offsets[start:start + len(word)])
-        start += len(word)
-    return " ".join(out), out_offsets
 
 
 def decide_stable(lines: Sequence[str], settings: Settings, **kwargs) -> Decision:
@@ -129,7 +101,7 @@ def _passes_steps(lines: Sequence[str], settings: Settings, policy: Policy,
         for n, cs in cuts.items():
             if not current[n - 1]:
                 continue
-            current[n - 1], offsets[n - 1] = _residual(current[n - 1], offsets[n - 1], cs)  # set above
+            current[n - 1], offsets[n - 1] = text_left_mapped(current[n - 1], offsets[n - 1], cs)  # set above
             if not current[n - 1]:
                 removed.add(n)
         if cuts:

@@ -311,8 +311,7 @@ def test_a_page_that_gives_up_a_little_per_pass_still_reaches_its_fixed_point():
     assert not _one_cut_per_pass(["a bb"], SETTINGS).spans
 
 
-from newsclean.cleaners.decide import text_left  # noqa: E402
-from newsclean.cleaners.fixpoint import _residual  # noqa: E402
+from newsclean.cleaners.decide import text_left, text_left_mapped  # noqa: E402
 
 # white space of several kinds (str.split's: no-break, em and file-separator spaces) between words
 residual_text = st.text(st.sampled_from(list("ab é,") + ["\u00a0", "\u2003", "\x1c", "\t"]), max_size=30)
@@ -328,17 +327,22 @@ def text_and_cuts(draw):
 
 @PROPERTY
 @given(text_and_cuts())
-def test_residual_is_decides_text_left_with_each_character_mapped_to_its_original(case):
+def test_text_left_is_the_pieces_between_the_cuts_with_each_character_mapped_to_its_original(case):
     text, cuts = case
-    left, offsets = _residual(text, range(len(text)), list(cuts))
-    assert left == text_left(text, cuts)
+    left, offsets = text_left_mapped(text, range(len(text)), list(cuts))
+    # the pieces between the cuts, joined with a space, white space collapsed
+    pieces, pos = [], 0
+    for s, e in sorted(cuts):
+        pieces.append(text[pos:s])
+        pos = e
+    assert left == text_left(text, cuts) == " ".join(" ".join(pieces + [text[pos:]]).split())
     assert len(offsets) == len(left)
     for ch, off in zip(left, offsets):
         assert text[off] == ch if ch != " " else 0 <= off <= len(text)
     assert offsets == sorted(offsets)
     # cut again through the mapping: a character keeps the offset of the original one
     if left:
-        again, offsets2 = _residual(left, offsets, [(0, 1)])
+        again, offsets2 = text_left_mapped(left, offsets, [(0, 1)])
         assert again == text_left(left, [(0, 1)])
         assert all(text[off] == ch for ch, off in zip(again, offsets2) if ch != " ")
 
