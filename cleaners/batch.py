@@ -15,7 +15,7 @@ import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from newsclean.cleaners.corpus import CorpusStats
 from newsclean.cleaners.corpus_context import document_context
@@ -223,14 +223,20 @@ def clean_sources(raw_dir: str | Path, sources: Iterable[str | Part], settings: 
     return out
 
 
+class BatchStopped(Exception):
+    """The caller asked a batch to stop (clean_sources_in_pieces' `stop`): the run was interrupted."""
+
+
 def clean_sources_in_pieces(raw_dir: str | Path, sources: Iterable[str | Part], settings: Settings,
                            cleaned_at: dt.datetime | None = None, corpus: "CorpusStats | None" = None,
-                           spool: str | Path | None = None) -> Iterator[BatchResult]:
+                           spool: str | Path | None = None, stop: Callable[[], bool] | None = None) -> Iterator[BatchResult]:
     """clean_sources a piece at a time: a BatchResult for about every Settings.piece_docs documents
     read (at the end of a lock-step group), then one for the rest. A caller that writes each piece
     (newsclean.cleaners.store.write_part) and lets it go holds at most one piece's rows, so a
     worker's memory does not follow its batch's size. A document's rows are all in one piece; a
-    copy of a document in an earlier piece is still quarantined as one."""
+    copy of a document in an earlier piece is still quarantined as one. `stop`, when given, is
+    asked before each lock-step group: true raises BatchStopped (a batch cleaning in a thread of an
+    interrupted run, which cannot be killed, ends within a group's time)."""
     cleaned_at = cleaned_at or dt.datetime.now(dt.timezone.utc)
     out = BatchResult()
     seen: dict[str, str] = {}
@@ -240,6 +246,8 @@ def clean_sources_in_pieces(raw_dir: str | Path, sources: Iterable[str | Part], 
     pieces = 0
 
     def flush() -> None:
+        if stop is not None and stop():
+            raise BatchStopped("the run was interrupted")
         _clean_group(group, settings, cleaned_at, out, seen, corpus)
         group.clear()
 
@@ -260,6 +268,8 @@ def clean_sources_in_pieces(raw_dir: str | Path, sources: Iterable[str | Part], 
                         yield out
                         pieces += 1
                         out = BatchResult()
+        except BatchStopped:
+            raise
         except DocumentTimeout:
             out.docs_read += 1
             what = "reading the file" if not n_items else f"reading the file after {n_items} records"

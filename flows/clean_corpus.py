@@ -47,6 +47,7 @@ import platform
 import queue
 import shutil
 import signal
+import threading
 import time
 import uuid
 from collections import Counter
@@ -196,7 +197,8 @@ def clean_batch(raw_dir: str, sources: list["str | ranges.Part"], settings: dict
     stats = corpus_context.load(stats_path) if stats_path else None
     t0 = time.perf_counter()
     counts = {"docs_read": 0, "docs_cleaned": 0, "docs_quarantined": 0}
-    pieces = clean_sources_in_pieces(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool)
+    pieces = clean_sources_in_pieces(raw_dir, sources, cfg, dt.datetime.fromisoformat(cleaned_at), corpus=stats, spool=spool,
+                                     stop=_interrupted)
     for piece, result in enumerate(pieces):
         for key, n in store.write_part(Path(stage_dir), index, result, cfg, piece).items():
             counts[key] += n
@@ -563,15 +565,29 @@ def _results(futures: list) -> list:
     return [fut.result() for fut in futures]
 
 
+# Set when the run is interrupted. A batch cleaning in one of the run's own threads (the thread
+# task runner: threads cannot be killed) asks it before each lock-step group and stops
+# (newsclean.cleaners.batch.BatchStopped) instead of cleaning to its end. A worker process never
+# sees it set: it is killed.
+_INTERRUPTED = threading.Event()
+
+
+def _interrupted() -> bool:
+    return _INTERRUPTED.is_set()
+
+
 @contextmanager
 def _stopping_workers_on_interrupt() -> Iterator[None]:
     """On a Ctrl-C, or a SIGTERM (Prefect raises it in the flow as TerminationSignal), the pool's
-    worker processes are killed before the interrupt goes on: the task runner's exit would
-    otherwise wait for the batches they are cleaning. What they wrote is in the run's staging
-    folder, which the next run removes (_remove_leftover_staging)."""
+    worker processes are killed, and batches cleaning in the run's threads told to stop
+    (_INTERRUPTED), before the interrupt goes on: the task runner's exit would otherwise wait for
+    the batches they are cleaning. What they wrote is in the run's staging folder, which the next
+    run removes (_remove_leftover_staging)."""
+    _INTERRUPTED.clear()
     try:
         yield
     except (KeyboardInterrupt, TerminationSignal):
+        _INTERRUPTED.set()
         for child in multiprocessing.active_children():
             child.kill()
         for child in multiprocessing.active_children():

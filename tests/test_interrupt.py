@@ -4,7 +4,9 @@ goes ahead.
 
 A terminal sends SIGINT to the whole foreground process group: the run's process and its pool's
 workers alike. The workers leave it to the run (newsclean.flows.clean_corpus.process_runner), whose
-wait for them wakes twice a second, and which kills them before the interrupt goes on."""
+wait for them wakes twice a second, and which kills them before the interrupt goes on. Batches in
+the run's own threads (--task-runner thread) cannot be killed: they stop at their next lock-step
+group (newsclean.cleaners.batch.BatchStopped)."""
 from __future__ import annotations
 
 import gzip
@@ -29,18 +31,26 @@ def _group(pgid: int) -> list[str]:
 
 
 @pytest.mark.prefect
-@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "ctrl-c, threads"])
 def test_an_interrupt_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server, how):
     raw = tmp_path / "raw"
     raw.mkdir()
     pages = [json.loads(line) for line in gzip.open(DEVSET, "rt", encoding="utf-8")]
-    for copy in range(8):  # distinct documents: each copy ends in a sentence of its own
+    threads = how.endswith("threads")
+    for copy in range(16 if threads else 8):  # distinct documents: each copy ends in a sentence of its own
         for i, page in enumerate(pages):
             (raw / f"{copy}-{i:03d}.txt").write_text(f"{page['text']}\n\nThis is copy {copy} of page {i}.\n", encoding="utf-8")
     settings = tmp_path / "settings.toml"
-    settings.write_text("[newsclean]\nbatch_size = 40\n")  # many batches: the process pool cleans them
+    runner = []
+    if threads:
+        # batches of 700 in the run's threads, which cannot be killed, each written 40 documents at
+        # a time: the interrupt comes with most of a batch (~15 s) still to clean
+        settings.write_text("[newsclean]\nbatch_size = 700\npiece_docs = 40\n")
+        runner = ["--task-runner", "thread"]
+    else:
+        settings.write_text("[newsclean]\nbatch_size = 40\n")  # many batches: the process pool cleans them
     out = tmp_path / "out"
-    cmd = [str(Path(sys.executable).with_name("newsclean")), "run", str(raw), str(out), "--settings", str(settings)]
+    cmd = [str(Path(sys.executable).with_name("newsclean")), "run", str(raw), str(out), "--settings", str(settings), *runner]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=prefect_server[1],
                             start_new_session=True)
     err_chunks: list[bytes] = []
@@ -53,7 +63,7 @@ def test_an_interrupt_stops_the_run_and_its_workers_at_once(tmp_path, prefect_se
             assert proc.poll() is None and time.monotonic() < deadline, "the run never wrote a batch"
             time.sleep(0.05)
         assert proc.poll() is None, "the run ended before the interrupt: give it more documents"
-        if how == "ctrl-c":
+        if how.startswith("ctrl-c"):
             os.killpg(proc.pid, signal.SIGINT)  # as the terminal sends it: to the whole group
         else:
             proc.send_signal(signal.SIGTERM)
@@ -66,7 +76,7 @@ def test_an_interrupt_stops_the_run_and_its_workers_at_once(tmp_path, prefect_se
             os.killpg(proc.pid, signal.SIGKILL)
     err = b"".join(err_chunks)
     err = err.decode("utf-8", "replace")
-    assert proc.returncode == (130 if how == "ctrl-c" else -signal.SIGTERM), err[-3000:]
+    assert proc.returncode == (130 if how.startswith("ctrl-c") else -signal.SIGTERM), err[-3000:]
     assert stopped_in < 6, f"stopped {stopped_in:.1f} s after the {how}"  # not once the batches end
     time.sleep(1.0)
     # (an exited process the container's init has not reaped yet, "<defunct>", holds nothing)
@@ -99,3 +109,28 @@ def test_the_run_kills_its_workers_when_interrupted_or_terminated(interrupt):
             raise error
     worker.join(timeout=5)
     assert worker.exitcode == -signal.SIGKILL
+
+
+def test_a_batch_asked_to_stop_ends_at_its_next_lock_step_group(tmp_path):
+    """A batch in a thread of an interrupted run (threads cannot be killed) stops before its next
+    group instead of cleaning to its end; one never asked to stop is cleaned whole."""
+    from newsclean.cleaners.batch import BatchStopped, clean_sources_in_pieces
+    from newsclean.cleaners.settings import Settings
+
+    pages = [json.loads(line) for line in gzip.open(DEVSET, "rt", encoding="utf-8")][:12]
+    for i, page in enumerate(pages):
+        (tmp_path / f"{i:02d}.txt").write_text(page["text"], encoding="utf-8")
+    sources = sorted(p.name for p in tmp_path.iterdir())
+    cfg = Settings(lockstep_docs=4)
+    asked = []
+
+    def stop_after_one_group() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    pieces = clean_sources_in_pieces(tmp_path, sources, cfg, stop=stop_after_one_group)
+    with pytest.raises(BatchStopped):
+        list(pieces)
+    assert len(asked) == 2  # asked before the first group (go on) and the second (stop)
+    whole = list(clean_sources_in_pieces(tmp_path, sources, cfg, stop=lambda: False))
+    assert sum(p.docs_read for p in whole) == len(sources)
