@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from newsclean.cleaners.batch import article_row, clean_in_lock_step, failure_error, removed_rows
+from newsclean.cleaners.language import identify_many
 from newsclean.cleaners.pipeline import clean_document
 from newsclean.cleaners.readers import html as html_reader
 from newsclean.cleaners.readers import text as text_reader
@@ -195,13 +196,16 @@ def _clean_many(read: list[RawDocument | DocumentError], urls: Iterable[str | No
     size = max(1, settings.lockstep_docs)
     for start in range(0, len(todo), size):
         group = todo[start:start + size]
-        for (i, _), outcome in zip(group, clean_in_lock_step([raw for _, raw in group], settings)):
-            out[i] = _article(outcome, settings) if isinstance(outcome, CleanDocument) else failure_error(outcome, settings)
+        outcomes = clean_in_lock_step([raw for _, raw in group], settings)
+        cleaned = [doc for doc in outcomes if isinstance(doc, CleanDocument)]
+        languages = iter(identify_many([doc.text for doc in cleaned]))  # the group's texts scored together
+        for (i, _), outcome in zip(group, outcomes):
+            out[i] = _article(outcome, settings, next(languages)) if isinstance(outcome, CleanDocument) else failure_error(outcome, settings)
     return out
 
 
-def _article(doc: CleanDocument, settings: Settings) -> Article:
-    row = article_row(doc, settings, dt.datetime.now(dt.timezone.utc))
+def _article(doc: CleanDocument, settings: Settings, language: tuple[str | None, float | None] | None = None) -> Article:
+    row = article_row(doc, settings, dt.datetime.now(dt.timezone.utc), language)
     return Article(**{name: row[name] for name in _ARTICLE_COLUMNS},
                    removed=tuple(RemovedSpan(**{name: r[name] for name in _SPAN_COLUMNS}) for r in removed_rows(doc)),
                    notes=tuple(doc.notes))
