@@ -22,7 +22,7 @@ def test_one_word_snippets_are_not_counted_and_a_missing_page_is_empty():
 
 
 def test_shares_per_language_set_english_against_the_rest():
-    from newsclean.cleaners.model.score import page_language, snippet_score_by_language
+    from newsclean.cleaners.model.score import page_languages, snippet_score_by_language
 
     preds = {"a": {"text": "The council approved the budget.\n\nMost read"},
              "b": {"text": "Der Rat hat beschlossen.\n\nStartseite Politik"}}
@@ -32,5 +32,5 @@ def test_shares_per_language_set_english_against_the_rest():
     assert s["english"]["pages"] == 1 and s["not_english"]["pages"] == 1
     assert s["english_gap"] == {"R": -0.5, "let_through": 0.5}
     # the page's language comes from its own content (its `with` snippets), not from the output
-    assert page_language({"with": ["Der Stadtrat hat am Dienstag den Haushalt für das kommende Jahr beschlossen."]}) == "de"
-    assert page_language({"with": []}) == "none"
+    assert page_languages([{"with": ["Der Stadtrat hat am Dienstag den Haushalt für das kommende Jahr beschlossen."]},
+                           {"with": []}, {"with": ["The council approved the budget for next year on Tuesday."]}]) == ["de", "none", "en"]

@@ -90,25 +90,23 @@ def snippet_score(pages: list[dict], preds: dict[str, dict]) -> dict:
             "accuracy": (tp + tn) / max(tp + fn + fp + tn, 1), "tp": tp, "fn": fn, "fp": fp, "tn": tn}
 
 
-def page_language(page: dict) -> str:
-    """The language of a snippet page, read from its `with` snippets (the page's own content, the
-    same whatever the cleaner keeps): an ISO 639-1 code, or "none"."""
-    from newsclean.cleaners.language import identify
+def page_languages(pages: list[dict]) -> list[str]:
+    """The language of each snippet page, read from its `with` snippets (the page's own content, the
+    same whatever the cleaner keeps): an ISO 639-1 code, or "none"; the pages' texts scored together."""
+    from newsclean.cleaners.language import identify_many
 
-    text = " ".join(page.get("with") or [])
-    if not text.strip():
-        return "none"
-    code, _ = identify(text)
-    return code or "none"
+    texts = [" ".join(page.get("with") or []) for page in pages]
+    codes = identify_many(texts)
+    return [(code or "none") if text.strip() else "none" for text, (code, _) in zip(texts, codes)]
 
 
 def snippet_score_by_language(pages: list[dict], preds: dict[str, dict], languages: list[str] | None = None) -> dict:
-    """snippet_score per language of the pages (page_language, or `languages` in the pages' order),
+    """snippet_score per language of the pages (page_languages, or `languages` in the pages' order),
     most pages first, and the two shares the cleaner must hold alike in every language: `R` (the
     `with` snippets kept) and `let_through` (the `without` snippets found in the output, fp / (fp +
     tn)). `english_gap`: English's R minus the other pages' R together, and their let_through minus
     English's (positive: worse outside English)."""
-    languages = languages if languages is not None else [page_language(p) for p in pages]
+    languages = languages if languages is not None else page_languages(pages)
     groups: dict[str, list[dict]] = {}
     for page, lang in zip(pages, languages):
         groups.setdefault(lang, []).append(page)
