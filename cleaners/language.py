@@ -22,7 +22,6 @@ import lzma
 import os
 import shutil
 import tempfile
-from array import array
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -48,41 +47,29 @@ CUE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl")
 ENGLISH_ONLY_RULES = tuple(sorted(EDGE_RULES))
 
 
-# The model's arrays as py3langid's model file holds them (an .npz, LZMA-compressed: ~0.5 s to
-# unpack in every process), kept unpacked in the model cache folder (one .npy file each,
-# memory-mapped: processes share the pages) once per machine and package version, with what the
-# batched scoring derives from them (~0.6 s): the feature table as float32 (~57 MB) and the
-# automaton's window (newsclean.cleaners.langid_batch). ~125 MB in all.
+# The arrays the batched scoring reads (newsclean.cleaners.langid_batch), from py3langid's model file
+# (an .npz, LZMA-compressed: ~0.5 s to unpack in every process), kept unpacked in the model cache
+# folder (one .npy file each, memory-mapped: processes share the pages) once per machine and package
+# version: the file's arrays (_TABLES), its feature table as float32 (`ptc32`, ~57 MB, in place of
+# the file's float16 `ptc`) and the automaton's window, derived once (~0.6 s). ~93 MB in all.
 _TABLES = ("ptc", "pc", "classes", "nextmove", "nextmove_row", "out_feat")
-_DERIVED = ("ptc32", "window")
+_STORED = ("ptc32", "pc", "classes", "nextmove", "nextmove_row", "out_feat", "window")
 
 
 @lru_cache(maxsize=1)
 def _identifier():
-    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+    """py3langid's own identifier, for a model file of a layout this code does not know (norm_probs:
+    the score is a probability, a softmax over the languages, comparable across texts)."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    tables = unpacked_tables(MODEL_DIR / MODEL_FILE)
-    if tables is None:  # a layout this code does not know: py3langid's own loading
-        # norm_probs: the score is a probability (softmax over the languages), comparable across texts
-        return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    # as LanguageIdentifier.from_model_file builds it from the same arrays (tests/test_language.py)
-    return LanguageIdentifier(np.asarray(tables["ptc"]), np.asarray(tables["pc"]), tables["classes"].tolist(),
-                              _uint_array(tables["nextmove"]), tables["out_feat"].tolist(), norm_probs=True,
-                              tk_row=_uint_array(tables["nextmove_row"]))
-
-
-def _uint_array(values: np.ndarray) -> array:
-    """An unsigned integer array as the standard library's array (what the model walks byte by byte)."""
-    out = array({2: "H", 4: "I", 8: "L"}[values.dtype.itemsize])
-    out.frombytes(np.ascontiguousarray(values).tobytes())
-    return out
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
 
 
 def unpacked_tables(model_file: Path) -> dict[str, np.ndarray] | None:
-    """The model file's arrays, memory-mapped from the cache folder (newsclean.cleaners.model.
-    compiled.cache_dir) when they were unpacked there before, else unpacked from the file and stored
-    there (a folder written under a temporary name and renamed: concurrent processes never read
-    half of it). None when the file does not hold the arrays this module knows."""
+    """The arrays of _STORED, memory-mapped from the cache folder (newsclean.cleaners.model.
+    compiled.cache_dir) when they were unpacked there before, else unpacked from the model file and
+    stored there (a folder written under a temporary name and renamed: concurrent processes never
+    read half of it). None when the file does not hold the arrays this module knows."""
     from importlib.metadata import version
 
     from newsclean.cleaners.model.compiled import cache_dir
@@ -91,14 +78,14 @@ def unpacked_tables(model_file: Path) -> dict[str, np.ndarray] | None:
     key = hashlib.sha256(data + b"\0" + version("py3langid").encode()).hexdigest()[:24]
     folder = cache_dir() / f"langid-{key}"
     try:
-        return {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in _TABLES + _DERIVED}
+        return {name: np.load(folder / f"{name}.npy", mmap_mode="r") for name in _STORED}
     except (OSError, ValueError):
         pass  # not unpacked yet, or damaged: unpack again
     with lzma.open(io.BytesIO(data)) as src, np.load(io.BytesIO(src.read()), allow_pickle=False) as npz:
         if not set(_TABLES) <= set(npz.files):
             return None
         tables = {name: npz[name] for name in _TABLES}
-    tables["ptc32"] = tables["ptc"].astype(np.float32)
+    tables["ptc32"] = tables.pop("ptc").astype(np.float32)  # what numpy reads it as when it scores
     tables["window"] = np.array(automaton_window(tables["nextmove"], tables["nextmove_row"]))
     tmp = None
     try:

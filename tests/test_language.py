@@ -1,7 +1,8 @@
 """The articles' language: py3langid's model, its arrays unpacked once per machine into the model
-cache folder (newsclean.cleaners.language.unpacked_tables) instead of in every process. The
-identifier built from them must score exactly as py3langid's own loading does; this test fails
-loudly if a py3langid release changes how its identifier is built from the model file's arrays."""
+cache folder (newsclean.cleaners.language.unpacked_tables) instead of in every process, and scored
+many texts at once (newsclean.cleaners.langid_batch). The results must be py3langid's own: these
+tests fail loudly if a py3langid release changes its model's arrays, its walk, its encoding or its
+scoring."""
 from __future__ import annotations
 
 import gzip
@@ -43,23 +44,21 @@ def cache(tmp_path, monkeypatch):
     return tmp_path
 
 
-def test_the_identifier_scores_exactly_as_py3langids_own(cache):
-    language._identifier.cache_clear()  # built afresh, from the tables this test's cache holds
+def test_the_cached_tables_score_exactly_as_py3langids_own(cache):
+    language._batch_model.cache_clear()  # built afresh, from the tables this test's cache holds
     try:
-        ours = language._identifier()
+        ours = language.identify_many(TEXTS)
         assert list(cache.glob("langid-*"))
     finally:
-        language._identifier.cache_clear()
-    theirs = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-    for text in TEXTS:
-        assert ours.classify(text) == theirs.classify(text), text
-        assert ours.rank(text)[:5] == theirs.rank(text)[:5], text
+        language._batch_model.cache_clear()
+    theirs = _theirs()
+    assert ours == [_as_column(theirs, text) for text in TEXTS]
 
 
 def test_the_tables_are_unpacked_once_then_mapped_from_the_cache(cache, monkeypatch):
     first = language.unpacked_tables(MODEL_DIR / MODEL_FILE)
     (folder,) = cache.glob("langid-*")
-    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}.npy" for name in language._TABLES + language._DERIVED)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}.npy" for name in language._STORED)
     assert not list(cache.glob("*.tmp"))
 
     def no_unpacking(*args, **kwargs):
@@ -67,8 +66,8 @@ def test_the_tables_are_unpacked_once_then_mapped_from_the_cache(cache, monkeypa
 
     monkeypatch.setattr(language.lzma, "open", no_unpacking)
     again = language.unpacked_tables(MODEL_DIR / MODEL_FILE)
-    assert all(isinstance(again[name], np.memmap) for name in language._TABLES + language._DERIVED)
-    assert all(np.array_equal(first[name], again[name]) for name in language._TABLES + language._DERIVED)
+    assert all(isinstance(again[name], np.memmap) for name in language._STORED)
+    assert all(np.array_equal(first[name], again[name]) for name in language._STORED)
 
 
 def test_a_damaged_cache_is_unpacked_again(cache):
@@ -93,11 +92,9 @@ def test_an_unwritable_cache_still_gives_the_tables(tmp_path, monkeypatch):
     blocker.write_text("not a folder")
     monkeypatch.setenv("NEWSCLEAN_MODEL_CACHE", str(blocker / "cache"))
     tables = language.unpacked_tables(MODEL_DIR / MODEL_FILE)
-    assert tables is not None and tables["ptc"].shape[1] == len(tables["pc"])
+    assert tables is not None and tables["ptc32"].shape[1] == len(tables["pc"])
 
 
-# The batched scoring (newsclean.cleaners.langid_batch) must give py3langid's own results. These
-# tests fail loudly if a py3langid release changes its walk, its encoding or its scoring.
 PAGES = Path(__file__).parent / "data" / "devset_subset" / "pages.jsonl.gz"
 
 
