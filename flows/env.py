@@ -1,4 +1,5 @@
-"""Prefect settings newsclean needs, applied before Prefect is imported (see ../shared/PLATFORM.md).
+"""Prefect settings newsclean needs, applied before Prefect is imported (see ../shared/PLATFORM.md),
+and the level dask.distributed logs at (the Dask task runner's).
 
 Only what the user left unset is filled in: a setting in the environment or in the active Prefect
 profile is theirs and stays as it is, and so is their Prefect home (PREFECT_HOME, or Prefect's own
@@ -23,6 +24,8 @@ DEFAULTS = {
     "PREFECT_SERVER_LOGGING_LEVEL": "CRITICAL",
 }
 PREFECT_OWN_HOME = Path("~/.prefect")  # Prefect's default PREFECT_HOME
+DASK_LOGGING = "DASK_DISTRIBUTED__LOGGING__DISTRIBUTED"  # dask.distributed's logger level (dask's config)
+LEVEL_NAMES = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def default_home() -> Path:
@@ -65,5 +68,11 @@ def configure() -> None:
     for key, value in DEFAULTS.items():
         if key not in os.environ and key not in profile:
             os.environ[key] = value
+    # The Dask task runner's library logs its cluster's start and end at INFO on the terminal (~35
+    # lines around the progress bar of one run): it logs at Prefect's level instead, unless the
+    # user set its own (read when dask is first imported, here and in its worker processes).
+    if DASK_LOGGING not in os.environ:
+        level = str(os.environ.get("PREFECT_LOGGING_LEVEL") or profile.get("PREFECT_LOGGING_LEVEL") or "").upper()
+        os.environ[DASK_LOGGING] = (level if level in LEVEL_NAMES else DEFAULTS["PREFECT_LOGGING_LEVEL"]).lower()
     if home is not None:
         home.mkdir(parents=True, exist_ok=True)

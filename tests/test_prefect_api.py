@@ -66,7 +66,7 @@ print(json.dumps(report))
 
 
 def _probe(tmp_path, **env_updates: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DASK_"))}
     env.update(PREFECT_HOME=str(tmp_path / "prefect-home"), **env_updates)
     proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=240,
                           env=env, cwd=ROOT)
@@ -156,6 +156,7 @@ configure()
 from prefect.settings import get_current_settings
 s = get_current_settings()
 print(json.dumps({"home_env": os.environ.get("PREFECT_HOME"), "home": str(s.home), "logging": s.logging.level,
+                  "dask_logging": os.environ.get("DASK_DISTRIBUTED__LOGGING__DISTRIBUTED"),
                   "analytics": s.server.analytics_enabled, "server_logging": s.server.logging_level,
                   "timeout": s.server.ephemeral.startup_timeout_seconds}))
 '''
@@ -164,7 +165,7 @@ print(json.dumps({"home_env": os.environ.get("PREFECT_HOME"), "home": str(s.home
 def _settings_probe(tmp_path, **env_updates: str) -> dict:
     """configure() and Prefect's resulting settings in a fresh interpreter, HOME and the cache
     directory in tmp_path, no PREFECT_* variable but env_updates."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DASK_"))}
     env.update(HOME=str(tmp_path / "user"), XDG_CACHE_HOME=str(tmp_path / "cache"), **env_updates)
     (tmp_path / "user").mkdir(exist_ok=True)
     proc = subprocess.run([sys.executable, "-c", SETTINGS_PROBE], capture_output=True, text=True, timeout=240,
@@ -185,6 +186,7 @@ def test_a_user_set_prefect_home_and_its_profile_are_kept(tmp_path):
     got = _settings_probe(tmp_path, PREFECT_HOME=str(home))
     assert got["home_env"] == str(home) and got["home"] == str(home)
     assert (got["logging"], got["analytics"]) == ("DEBUG", True)  # the profile's, not newsclean's defaults
+    assert got["dask_logging"] == "debug"  # the Dask runner's library logs at the same level
     assert (got["server_logging"], got["timeout"]) == ("CRITICAL", 120)  # what it leaves unset is filled in
 
 
@@ -199,7 +201,14 @@ def test_environment_settings_win_and_a_user_without_prefect_gets_a_cache_home(t
     got = _settings_probe(tmp_path, PREFECT_LOGGING_LEVEL="INFO")
     assert got["home_env"] == got["home"] == str(tmp_path / "cache" / "newsclean" / "prefect")
     assert (got["logging"], got["analytics"], got["server_logging"]) == ("INFO", False, "CRITICAL")
+    assert got["dask_logging"] == "info"
     assert not (tmp_path / "user" / ".prefect").exists()
+
+
+def test_dask_logs_at_prefects_level_unless_the_user_set_its_own(tmp_path):
+    # newsclean's default: warnings only (the Dask runner's cluster start and end stay off the terminal)
+    assert _settings_probe(tmp_path)["dask_logging"] == "warning"
+    assert _settings_probe(tmp_path, DASK_DISTRIBUTED__LOGGING__DISTRIBUTED="debug")["dask_logging"] == "debug"
 
 
 ORPHAN_PROBE = r'''
@@ -231,7 +240,7 @@ def test_the_server_ends_with_the_run_however_the_run_ends(tmp_path):
     import signal
     import time
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DASK_"))}
     env.update(PREFECT_HOME=str(tmp_path / "prefect-home"))
     run = subprocess.Popen([sys.executable, "-c", ORPHAN_PROBE], stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
