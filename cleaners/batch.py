@@ -130,6 +130,13 @@ def failure_error(outcome: BaseException, settings: Settings) -> DocumentError:
     return DocumentError("clean", f"internal error {type(outcome).__name__}: {outcome}; please report it with this file")
 
 
+def languages_of(outcomes: Iterable[CleanDocument | BaseException]) -> dict[int, tuple[str | None, float | None]]:
+    """identify of each cleaned document's text, by id of the document: the group's texts scored
+    together (identify_many). The other outcomes are left out."""
+    cleaned = [doc for doc in outcomes if isinstance(doc, CleanDocument)]
+    return dict(zip(map(id, cleaned), identify_many([doc.text for doc in cleaned])))
+
+
 def clean_in_lock_step(raws: list[RawDocument], settings: Settings,
                        contexts: list | None = None) -> list[CleanDocument | BaseException]:
     """Clean documents in lock step (newsclean.cleaners.engine.scoring.run_batch: every decision
@@ -175,8 +182,7 @@ def _clean_group(group: list, settings: Settings, cleaned_at: dt.datetime, out: 
     # The line model reads each document's corpus counts (overall and within its site).
     contexts = [document_context(corpus, raw) for raw in fresh] if corpus is not None else None
     outcomes = dict(zip(map(id, fresh), clean_in_lock_step(fresh, settings, contexts)))
-    cleaned = [doc for doc in outcomes.values() if isinstance(doc, CleanDocument)]
-    languages = dict(zip(map(id, cleaned), identify_many([doc.text for doc in cleaned])))  # scored together
+    languages = languages_of(outcomes.values())
     for source, item in group:
         if isinstance(item, DocumentError):
             out.quarantine.append(quarantine_row(getattr(item, "source", None) or source, item, getattr(item, "doc_id", None)))

@@ -18,8 +18,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from newsclean.cleaners.batch import article_row, clean_in_lock_step, failure_error, removed_rows
-from newsclean.cleaners.language import identify_many
+from newsclean.cleaners.batch import article_row, clean_in_lock_step, failure_error, languages_of, removed_rows
 from newsclean.cleaners.pipeline import clean_document
 from newsclean.cleaners.readers import html as html_reader
 from newsclean.cleaners.readers import text as text_reader
@@ -197,10 +196,9 @@ def _clean_many(read: list[RawDocument | DocumentError], urls: Iterable[str | No
     for start in range(0, len(todo), size):
         group = todo[start:start + size]
         outcomes = clean_in_lock_step([raw for _, raw in group], settings)
-        cleaned = [doc for doc in outcomes if isinstance(doc, CleanDocument)]
-        languages = iter(identify_many([doc.text for doc in cleaned]))  # the group's texts scored together
+        languages = languages_of(outcomes)
         for (i, _), outcome in zip(group, outcomes):
-            out[i] = _article(outcome, settings, next(languages)) if isinstance(outcome, CleanDocument) else failure_error(outcome, settings)
+            out[i] = _article(outcome, settings, languages[id(outcome)]) if isinstance(outcome, CleanDocument) else failure_error(outcome, settings)
     return out
 
 
