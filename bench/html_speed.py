@@ -1,11 +1,12 @@
 """HTML path against trafilatura alone: docs per CPU-second, round-robin in one process, same pages.
 
     .venv/bin/python bench/html_speed.py [--rounds 3] [--pages 461] [--before OLD_extract_html.py]
-        [--out bench/out/html_speed.json]
+        [--page-body] [--score] [--out bench/out/html_speed.json]
 
 Methods (each round runs every method over all pages; the order of the methods rotates from round
 to round, so machine noise and warm-up hit all of them alike):
 - ours: newsclean.cleaners.pipeline.clean_document on an html RawDocument (no URL, as bench_baselines.py);
+- ours-page (with --page-body): the same with html_body = "page" (newsclean.cleaners.page_body);
 - trafilatura: trafilatura.extract(html) with its defaults (the issue's comparator);
 - trafilatura+metadata (with --with-metadata-baseline): trafilatura doing the same job as our path,
   body plus title, date and author: bare_extraction(include_comments=False, with_metadata=True), the
@@ -88,6 +89,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--with-metadata-baseline", action="store_true",
                     help="also time trafilatura doing our job: bare_extraction(include_comments=False, with_metadata=True)")
     ap.add_argument("--score", action="store_true", help="score the first round's outputs (F1, leak, title, date)")
+    ap.add_argument("--page-body", action="store_true",
+                    help='also time the HTML path with html_body = "page" (the body chosen over the whole page) as "ours-page"')
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "html_speed.json")
     a = ap.parse_args(argv)
 
@@ -106,7 +109,7 @@ def main(argv: list[str] | None = None) -> dict:
     current = pipeline.extract_html
     methods: dict = {}
 
-    def ours_with(extract_fn):
+    def ours_with(extract_fn, settings=settings):
         module = sys.modules[extract_fn.__module__]
 
         def run(p):
@@ -131,6 +134,8 @@ def main(argv: list[str] | None = None) -> dict:
         return run
 
     methods["ours"] = ours_with(current)
+    if a.page_body:
+        methods["ours-page"] = ours_with(current, Settings(html_body="page"))
     methods["trafilatura"] = lambda p: (trafilatura.extract(p["html_bytes"].decode("utf-8", errors="replace")) or "", None, None)
     if a.with_metadata_baseline:
         def traf_meta(p):

@@ -290,6 +290,7 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
     cols.update(sequence)
     cols.update(topic := topic_fit(texts, body, in_body, cols["tag"]))
     cols["list_group"] = list_groups(owner_ids)
+    cols["row_group"] = list_groups([_row_owner(el, f[3]) for el, f in zip(rows_el, facts)])
     cols.update(list_context(cols["list_group"], in_body, chars, topic["topic_fit"], sequence["body_gap_before"],
                              sequence["body_gap_after"]))
     return pl.DataFrame(cols)
@@ -369,6 +370,22 @@ class _ListOwners:
         for seen in chain:
             self.known[seen] = owner
         return owner
+
+
+_IN_TABLE = 1 << ANCESTORS.index("table")
+
+
+def _row_owner(el, ancestry: int) -> int:
+    """A key of the table row (<tr>, itself or its nearest ancestor) a block lies in, 0 outside any:
+    the cells of one row are written as one line (newsclean.cleaners.page_body)."""
+    if not ancestry & _IN_TABLE and el.tag != "tr":
+        return 0
+    node = el
+    while node is not None and node.tag != "table":
+        if node.tag == "tr":
+            return id(node)
+        node = node.getparent()
+    return 0
 
 
 def list_groups(owner_ids: list[int]) -> np.ndarray:
@@ -489,7 +506,7 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
     return out
 
 
-FEATURES_EXCLUDED = ("text", "list_group")
+FEATURES_EXCLUDED = ("text", "list_group", "row_group")
 
 
 def feature_names(table: pl.DataFrame) -> list[str]:

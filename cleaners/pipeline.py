@@ -4,7 +4,8 @@ bytes -> text (newsclean.cleaners.encoding) -> normalised lines (newsclean.clean
 scores -> decision (newsclean.cleaners.decide) -> CleanDocument with metadata and provenance.
 
 An HTML page: candidate bodies and metadata evidence (newsclean.cleaners.extract_html) -> the body chosen
-(choose_body_steps) -> normalised lines -> the same decision under the extracted-body policy
+(choose_body_steps: trafilatura's, the page's visible text, or with html_body = "page" the blocks
+newsclean.cleaners.page_body keeps over the whole page) -> normalised lines -> the same decision under the extracted-body policy
 (newsclean.cleaners.policy), or the text path when the body is the page's visible text.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from newsclean.cleaners.engine.scoring import KindRequest, LinesRequest, RulesRe
 from newsclean.cleaners.fixpoint import decide_stable_steps
 from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
+from newsclean.cleaners.page_body import PAGE_MODE, page_body
 from newsclean.cleaners.lines import normalise_line, normalise_lines
 from newsclean.cleaners.markdown import is_markdown
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
@@ -167,10 +169,14 @@ KEPT_AS_EXTRACTED = "extract: the line cleaner found no prose line in trafilatur
 
 
 def choose_body_steps(ext: HtmlExtraction) -> Steps[HtmlExtraction]:
-    """The page's body, one of extract_html's candidates, as steps: trafilatura's, or the page's
-    visible text (mode VISIBLE_MODE) where that wins (_visible_text_wins_steps). Raises
-    DocumentError when the page is a shell (a frameset, a redirect) and the chosen body that short."""
-    if ext.visible is not None and (yield from _visible_text_wins_steps(ext)):
+    """The page's body, one of extract_html's candidates, as steps: the blocks the page-body model
+    keeps where extract_html gave the page's blocks (mode PAGE_MODE, newsclean.cleaners.page_body),
+    else (or where it keeps none) trafilatura's, or the page's visible text (mode VISIBLE_MODE)
+    where that wins (_visible_text_wins_steps). Raises DocumentError when the page is a shell (a
+    frameset, a redirect) and the chosen body that short."""
+    if ext.blocks is not None and (body := page_body(ext.blocks)):
+        ext = replace(ext, text=body, mode=PAGE_MODE, visible=None)
+    elif ext.visible is not None and (yield from _visible_text_wins_steps(ext)):
         ext = replace(ext, text=ext.visible, mode=VISIBLE_MODE)
     if ext.shell is not None and nonspace_chars(ext.text) < SHELL_MAX_CHARS:
         raise DocumentError("extract", ext.shell)
@@ -233,12 +239,13 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
     html, notes, kind = None, [], None
     if raw.format == "html":
         ext = extract_html(raw.text if raw.text is not None else raw.data, url=record.url,
-                           header=meta.get("http_content_type"), page_kind=settings.quarantine_non_articles)
+                           header=meta.get("http_content_type"), page_kind=settings.quarantine_non_articles,
+                           blocks=settings.html_body == "page")
         ext = yield from choose_body_steps(ext)
         html = Evidence(title=ext.title, published=ext.published, outlet=ext.sitename, url=ext.url, author=ext.author)
         if ext.fallback:
             notes.append("extract: trafilatura found no article body; cleaned the page's visible text on the text path")
-        elif ext.mode != "trafilatura":
+        elif ext.mode not in ("trafilatura", PAGE_MODE):
             notes.append(f"extract: {ext.mode} (the default mode kept under half of the page's text)")
         # a page that is not an article (newsclean.cleaners.page_kind.kind_reason; a fragment, which
         # the HTML model does not judge, by its visible text on the text path's model) is

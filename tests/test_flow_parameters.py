@@ -3,6 +3,8 @@ model, which Prefect's UI shows as a form), and prefect.yaml's deployment parame
 against the flow's schema."""
 from __future__ import annotations
 
+from typing import Literal, get_args, get_origin
+
 import pytest
 import yaml
 
@@ -10,7 +12,8 @@ from newsclean.cleaners.settings import Settings
 from newsclean.flows.clean_corpus import clean_corpus
 from tests.conftest import ROOT
 
-JSON_TYPES = {bool: ["boolean"], int: ["integer"], float: ["number"], str: ["string"], int | None: ["integer", "null"]}
+JSON_TYPES = {bool: ["boolean"], int: ["integer"], float: ["number"], str: ["string"], int | None: ["integer", "null"],
+              Literal["trafilatura", "page"]: ["string"]}
 
 
 def _schema() -> dict:
@@ -29,6 +32,8 @@ def test_the_settings_parameter_has_a_typed_field_per_setting():
         types = [prop["type"]] if "type" in prop else [a["type"] for a in prop["anyOf"]]  # anyOf: an optional setting
         assert types == JSON_TYPES[field.annotation], name
         assert prop["default"] == field.default and prop["description"], name
+        if get_origin(field.annotation) is Literal:  # a choice: the form offers exactly its values
+            assert prop["enum"] == list(get_args(field.annotation)), name
     assert model["additionalProperties"] is False  # a misspelt setting is refused, not ignored
 
 

@@ -108,6 +108,7 @@ def test_wheel_holds_the_package_with_its_data_and_nothing_else(wheel):
     model_files = {n for n in names if n.startswith("newsclean/cleaners/model/files/") and not n.endswith(".py")}
     assert {"newsclean/cleaners/model/files/model.json", "newsclean/cleaners/model/files/stage1.lgb.txt"} <= model_files
     assert "newsclean/cleaners/model/files/page_kind/page_kind.lgb.txt" in model_files  # a folder of its own
+    assert "newsclean/cleaners/model/files/page_body/page_body.lgb.txt" in model_files  # html_body = "page"
     assert len(model_files) == len([p for p in (ROOT / "cleaners/model/files").rglob("*")
                                     if p.suffix not in (".py", ".pyc") and p.is_file()])
     top = {n.split("/")[0] for n in names}

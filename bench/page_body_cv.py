@@ -1,0 +1,233 @@
+"""The whole-page body (html_body = "page", newsclean.cleaners.page_body) cross-validated by site on
+the dev pages' HTML, against trafilatura's body and the default HTML path.
+
+    .venv/bin/python bench/page_body_cv.py rows              # build and cache the block rows
+    .venv/bin/python bench/page_body_cv.py cv [--folds 5] [--pipeline] [--no-recall] [--drop REGEX]
+                                              [--threshold 0.5] [--worst N]
+    .venv/bin/python bench/page_body_cv.py snippets [--limit N]
+
+`rows`: for each of the 461 dev pages (shared/devset/pages.jsonl.gz) the block table
+extract_html(blocks=True) gives, labelled against the page's truth as
+newsclean.cleaners.model.train_page_body labels it, plus trafilatura's body and the default HTML
+path's output (clean_document; "" for a page it quarantines). Cached in bench/out/page_body/
+(rows.parquet, pages.jsonl).
+
+`cv`: folds by site as `newsclean eval --cv K` makes them (newsclean.cleaners.model.evaluate.fold_of);
+the packaged recipe (train_page_body.fit) trained on the other folds' blocks keeps each held-out
+page's blocks at --threshold; the kept blocks, in order and joined by blank lines, are scored with
+newsclean.cleaners.model.score (token P/R/F1, leak) beside trafilatura's body, the default HTML
+path's output and the best body the blocks allow (those labelled article). `--pipeline`: also the
+whole HTML path with html_body = "page" (clean_document, the fold's model in place of the packaged
+one): the kept blocks decided by the line cleaner under the extracted-body policy, as a run cleans
+them. `--drop`: an ablation (the features whose names match left out); `--worst N`: the pages
+losing most F1 against the ceiling. Each system's text per page goes to bench/out/page_body/cv_texts.json.
+
+`snippets`: pages the block model never saw, trafilatura's 990 multilingual evaluation pages
+(shared/devset/trafilatura-pages.jsonl.gz, labelled by snippets): the HTML path with html_body
+"trafilatura" and "page", scored as newsclean eval scores them (newsclean.cleaners.model.score.
+snippet_score, and per language snippet_score_by_language).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+from newsclean.cleaners.shared_data import devset_dir  # noqa: E402
+
+OUT = HERE / "bench" / "out" / "page_body"
+
+
+def build_rows(limit: int | None) -> None:
+    import polars as pl
+
+    from newsclean.cleaners.model.train_page_body import labelled, load_pages, page_table
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
+
+    pages = load_pages(devset_dir())[:limit]
+    settings = Settings()
+    tables, meta = [], []
+    for i, page in enumerate(pages):
+        ext = page_table(devset_dir(), page)
+        if ext is not None and ext.blocks is not None and ext.blocks.height:
+            tables.append(labelled(ext.blocks, page["truth"], i))
+        with gzip.open(devset_dir() / page["html"], "rb") as fh:
+            data = fh.read()
+        try:
+            path_text = clean_document(RawDocument(source=page["html"], data=data, format="html",
+                                                   meta={"url": page["url"]}), settings).text
+        except DocumentError:
+            path_text = ""
+        meta.append({"i": i, "id": page["id"], "body": ext.text if ext is not None else "", "path": path_text})
+        if i % 50 == 0:
+            print(f"{i} pages", flush=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    pl.concat(tables, how="vertical").write_parquet(OUT / "rows.parquet.tmp")
+    (OUT / "rows.parquet.tmp").replace(OUT / "rows.parquet")
+    with (OUT / "pages.jsonl.tmp").open("w", encoding="utf-8") as fh:
+        for m in meta:
+            fh.write(json.dumps(m, ensure_ascii=False) + "\n")
+    (OUT / "pages.jsonl.tmp").replace(OUT / "pages.jsonl")
+    print(f"{len(meta)} pages, {sum(len(t) for t in tables)} blocks")
+
+
+def pipeline_text(page: dict, booster, names: list[str], threshold: float) -> str:
+    """The HTML path with html_body = "page" on one page, `booster` in place of the packaged model."""
+    import newsclean.cleaners.page_body as page_body
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
+
+    packaged = page_body._model
+    page_body._model = lambda: ({"features": names, "threshold": threshold},
+                                lambda X: booster.predict(X, num_threads=1))
+    try:
+        with gzip.open(devset_dir() / page["html"], "rb") as fh:
+            raw = RawDocument(source=page["html"], data=fh.read(), format="html", meta={"url": page["url"]})
+        return clean_document(raw, Settings(html_body="page")).text
+    except DocumentError:
+        return ""
+    finally:
+        page_body._model = packaged
+
+
+def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> None:
+    """The `n` pages where the block model loses most F1 against the best body the blocks allow."""
+    from newsclean.cleaners.model.labels import tokens
+    from newsclean.cleaners.model.score import prf
+
+    oracle, model, path = (systems["blocks labelled article (ceiling of a block picker)"], systems["block model"],
+                           systems["HTML path (clean_document)"])
+    rows = []
+    for i, page in enumerate(pages):
+        truth = tokens(page["truth"])
+        p, r, f = prf(tokens(model.get(i, "")), truth)
+        rows.append((prf(tokens(oracle.get(i, "")), truth)[2] - f, i, page["id"], p, r, f, prf(tokens(path[i]), truth)[2]))
+    print(f"pages losing most F1 against the ceiling (sum of losses / pages {sum(r[0] for r in rows) / len(rows):.4f}):")
+    for loss, i, page_id, p, r, f, path_f1 in sorted(rows, reverse=True)[:n]:
+        print(f"  {loss:.3f}  page {i} {page_id}  P {p:.3f} R {r:.3f} F1 {f:.3f}  (HTML path F1 {path_f1:.3f})")
+
+
+def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | None = None, worst: int = 0) -> None:
+    import polars as pl
+
+    from newsclean.cleaners.model.evaluate import fold_of
+    from newsclean.cleaners.model.score import score
+    from newsclean.cleaners.model.train_page_body import LABEL_SHARE, bodies, feature_columns, fit, load_pages
+
+    pages = load_pages(devset_dir())
+    rows = pl.read_parquet(OUT / "rows.parquet")
+    meta = {m["i"]: m for m in map(json.loads, (OUT / "pages.jsonl").open(encoding="utf-8"))}
+    n_pages = len(meta)
+    pages = pages[:n_pages]
+    names = feature_columns(rows)
+    if not recall:
+        names = [c for c in names if "recall" not in c]
+    if drop:  # an ablation: the features whose names the pattern finds left out
+        names = [c for c in names if not re.search(drop, c)]
+    X = rows.select(names).to_numpy().astype(np.float64)
+    y = rows["truth_share"].to_numpy() >= LABEL_SHARE
+    page_of = rows["page"].to_numpy()
+    page_fold = np.array([fold_of(p, k) for p in pages])
+    fold = page_fold[page_of]
+    prob = np.zeros(len(y))
+    path_page: dict[int, str] = {}
+    t0 = time.process_time()
+    for f in range(k):
+        booster = fit(rows, fold != f, names)
+        prob[fold == f] = booster.predict(X[fold == f], num_threads=1)
+        if pipeline:
+            for i in np.flatnonzero(page_fold == f).tolist():
+                path_page[i] = pipeline_text(pages[i], booster, names, threshold)
+    cpu_s = time.process_time() - t0
+    ids = [p["id"] for p in pages]
+    systems = {
+        "trafilatura's body (extract_html text)": {i: meta[i]["body"] for i in range(n_pages)},
+        "HTML path (clean_document)": {i: meta[i]["path"] for i in range(n_pages)},
+        "blocks trafilatura's body holds (in_body >= 0.5)": bodies(rows, rows["in_body"].to_numpy() >= 0.5),
+        "blocks labelled article (ceiling of a block picker)": bodies(rows, y),
+        "block model": bodies(rows, prob >= threshold),
+    }
+    if pipeline:
+        systems['HTML path, html_body = "page"'] = path_page
+    print(f"cv{k} by site, {n_pages} pages, {len(y)} blocks, features {len(names)} (recall {'on' if recall else 'off'}), "
+          f"threshold {threshold}; training{' and the pipeline' if pipeline else ''} {cpu_s:.0f} CPU-s")
+    for f in [None, *range(k)]:
+        chosen = [i for i in range(n_pages) if f is None or page_fold[i] == f]
+        print(f"== {'all folds' if f is None else f'fold {f}'} ({len(chosen)} pages)")
+        for name, texts in systems.items():
+            s = score([pages[i] for i in chosen], {ids[i]: {"text": texts.get(i, "")} for i in chosen})
+            print(f"  {name:<52} F1 {s['F1']:.4f}  P {s['P']:.4f}  R {s['R']:.4f}  leak {s['leak']:.4f}  F1<0.5 {s['F1<0.5']}")
+    with (OUT / "cv_texts.json.tmp").open("w", encoding="utf-8") as fh:  # each system's text per page, for a closer look
+        json.dump({name: {ids[i]: t for i, t in texts.items()} for name, texts in systems.items()}, fh)
+    (OUT / "cv_texts.json.tmp").replace(OUT / "cv_texts.json")
+    if worst:
+        losses(pages, systems, worst)
+    keep = prob >= threshold
+    acc = keep == y
+    print(f"block accuracy {acc.mean():.4f} (tokens weighted {np.average(acc, weights=rows['tokens'].to_numpy() + 1e-9):.4f})")
+
+
+def run_snippets(limit: int | None) -> None:
+    from newsclean.cleaners.model.score import page_languages, snippet_score, snippet_score_by_language
+    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.settings import Settings
+    from newsclean.cleaners.types import DocumentError, RawDocument
+
+    with gzip.open(devset_dir() / "trafilatura-pages.jsonl.gz", "rt", encoding="utf-8") as fh:
+        pages = [json.loads(line) for line in fh][:limit]
+    languages = page_languages(pages)
+    for body in ("trafilatura", "page"):
+        settings, preds, empty = Settings(html_body=body), {}, 0
+        t0 = time.process_time()
+        for page in pages:
+            url = page.get("url") if str(page.get("url", "")).startswith("http") else None
+            with gzip.open(devset_dir() / page["html"], "rb") as fh:
+                raw = RawDocument(source=page["html"], data=fh.read(), format="html", meta={"url": url} if url else {})
+            try:
+                preds[page["id"]] = {"text": clean_document(raw, settings).text}
+            except DocumentError:
+                empty += 1
+        cpu = time.process_time() - t0
+        s = snippet_score(pages, preds)
+        by = snippet_score_by_language(pages, preds, languages)
+        print(f'html_body = "{body}": {len(pages)} pages, {empty} quarantined, {1000 * cpu / len(pages):.1f} CPU-ms a page; '
+              f"snippet F1 {s['F1']:.4f} P {s['P']:.4f} R {s['R']:.4f}; with kept: English {by['english']['R']:.4f}, "
+              f"other {by['not_english']['R']:.4f}; without let through: English {by['english']['let_through']:.4f}, "
+              f"other {by['not_english']['let_through']:.4f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=("rows", "cv", "snippets"))
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--pipeline", action="store_true", help='also the whole HTML path with html_body = "page"')
+    ap.add_argument("--no-recall", action="store_true", help="leave out the recall-body features")
+    ap.add_argument("--threshold", type=float, default=None, help="P(article) to keep a block (default: the recipe's)")
+    ap.add_argument("--drop", default=None, help="leave out the features whose names this regular expression finds")
+    ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
+    ap.add_argument("--limit", type=int, default=None)
+    a = ap.parse_args(argv)
+    if a.what == "rows":
+        build_rows(a.limit)
+    elif a.what == "snippets":
+        run_snippets(a.limit)
+    else:
+        from newsclean.cleaners.model.train_page_body import THRESHOLD
+
+        run_cv(a.folds, a.pipeline, not a.no_recall, THRESHOLD if a.threshold is None else a.threshold, a.drop, a.worst)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Train the whole-page block model (newsclean.cleaners.page_body): which of a page's visible text
+blocks are its article.
+
+    python -m newsclean.cleaners.model.train_page_body [--devset DIR] [--out DIR] [--cv K]
+
+Pages: the 461 article pages of shared/devset/pages.jsonl.gz, each page's HTML read by
+newsclean.cleaners.extract_html.extract_html(blocks=True) with its URL, as the pipeline reads it
+with html_body = "page". A block is labelled article when half its tokens align with the page's
+true body (newsclean.cleaners.model.labels.aligned_share). Each block weighs its share of its
+page's tokens, so every page weighs alike, as the macro F1 counts it.
+
+One LightGBM binary booster (PARAMS, ROUNDS), saved in LightGBM's text format as
+page_body.lgb.txt; page_body.json holds the feature names, the threshold and, with --cv K, the
+out-of-fold body F1 and leak of the kept blocks, folds by site (newsclean.cleaners.model.evaluate.
+fold_of). bench/html_blocks_cv.py cross-validates the same recipe against the HTML path.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from newsclean.cleaners.page_body import MODEL_DIR, MODEL_NAME
+from newsclean.cleaners.shared_data import devset_dir, require_devset
+
+PARAMS = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 31, "min_data_in_leaf": 20,
+          "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
+          "num_threads": 1, "verbose": -1, "seed": 7, "deterministic": True}
+ROUNDS = 400
+THRESHOLD = 0.5  # P(article) from which a block is kept (tuned thresholds did no better out of fold)
+LABEL_SHARE = 0.5  # a block is article when this share of its tokens aligns with the true body
+
+
+def load_pages(devset: Path) -> list[dict]:
+    with gzip.open(devset / "pages.jsonl.gz", "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+def page_table(devset: Path, page: dict):
+    """The page's block table as extract_html(blocks=True) gives it, or None when it cannot be read."""
+    from newsclean.cleaners.extract_html import extract_html
+    from newsclean.cleaners.types import DocumentError
+
+    with gzip.open(devset / page["html"], "rb") as fh:
+        data = fh.read()
+    try:
+        return extract_html(data, url=page.get("url"), blocks=True)
+    except DocumentError:
+        return None
+
+
+def labelled(table, truth: str, page: int):
+    """The table with its labels: `page`, `truth_share` (aligned share of each block's tokens) and
+    `tokens` (its token count)."""
+    import polars as pl
+
+    from newsclean.cleaners.model.labels import aligned_share
+
+    share, counts = aligned_share(table["text"].to_list(), truth)
+    return table.with_columns(pl.lit(page).alias("page"), pl.Series("truth_share", share),
+                              pl.Series("tokens", counts.astype(np.float64)))
+
+
+def block_rows(devset: Path, pages: list[dict], log=print):
+    """Every page's labelled block table, one after another (pages it cannot read are left out)."""
+    import polars as pl
+
+    tables = []
+    t0 = time.perf_counter()
+    for i, page in enumerate(pages):
+        ext = page_table(devset, page)
+        if ext is not None and ext.blocks is not None and ext.blocks.height:
+            tables.append(labelled(ext.blocks, page["truth"], i))
+        if (i + 1) % 100 == 0:
+            log(f"  {i + 1}/{len(pages)} pages read ({time.perf_counter() - t0:.0f} s)")
+    return pl.concat(tables, how="vertical")
+
+
+def feature_columns(rows) -> list[str]:
+    from newsclean.cleaners.html_blocks import feature_names
+
+    return [c for c in feature_names(rows) if c not in ("page", "truth_share", "tokens")]
+
+
+def page_weights(rows) -> np.ndarray:
+    """Each block's share of its page's tokens (x 100): every page weighs alike."""
+    tok = rows["tokens"].to_numpy()
+    page = rows["page"].to_numpy()
+    total = np.bincount(page, weights=tok)
+    return tok / np.maximum(total[page], 1.0) * 100.0
+
+
+def fit(rows, use: np.ndarray | None = None, names: list[str] | None = None):
+    import lightgbm as lgb
+
+    names = names or feature_columns(rows)
+    use = np.ones(rows.height, dtype=bool) if use is None else use
+    X = rows.select(names).to_numpy().astype(np.float64)[use]
+    y = (rows["truth_share"].to_numpy() >= LABEL_SHARE).astype(np.int8)[use]
+    return lgb.train(PARAMS, lgb.Dataset(X, y, weight=page_weights(rows)[use], feature_name=names), ROUNDS)
+
+
+def bodies(rows, keep: np.ndarray) -> dict[int, str]:
+    """Per page, its kept blocks in order, joined by blank lines (as page_body.page_body joins them)."""
+    out: dict[int, list[str]] = {p: [] for p in np.unique(rows["page"].to_numpy()).tolist()}
+    for page, text, k in zip(rows["page"].to_list(), rows["text"].to_list(), keep.tolist()):
+        if k:
+            out[page].append(text)
+    return {p: "\n\n".join(ts) for p, ts in out.items()}
+
+
+def cross_validate(rows, pages: list[dict], folds: int) -> dict:
+    """Out-of-fold P(article) of every block (folds by site) and the kept blocks' body scored
+    against the pages' truth (newsclean.cleaners.model.score)."""
+    from newsclean.cleaners.model.evaluate import fold_of
+    from newsclean.cleaners.model.score import score
+
+    names = feature_columns(rows)
+    page_of = rows["page"].to_numpy()
+    fold = np.array([fold_of(p, folds) for p in pages])[page_of]
+    X = rows.select(names).to_numpy().astype(np.float64)
+    prob = np.zeros(rows.height)
+    for f in range(folds):
+        prob[fold == f] = fit(rows, fold != f, names).predict(X[fold == f], num_threads=1)
+    kept = bodies(rows, prob >= THRESHOLD)
+    s = score([pages[i] for i in kept], {pages[i]["id"]: {"text": t} for i, t in kept.items()})
+    return {"folds": folds, "pages": s["pages"], "F1": round(s["F1"], 4), "P": round(s["P"], 4),
+            "R": round(s["R"], 4), "leak": round(s["leak"], 4), "oof": prob}
+
+
+def train(devset: Path, out: Path, folds: int = 0, log=print) -> dict:
+    pages = load_pages(devset)
+    rows = block_rows(devset, pages, log)
+    report = {}
+    if folds:
+        report = cross_validate(rows, pages, folds)
+        log(f"out of fold ({folds} folds by site), the kept blocks as the body: F1 {report['F1']} "
+            f"P {report['P']} R {report['R']} leak {report['leak']}")
+    booster = fit(rows)
+    out.mkdir(parents=True, exist_ok=True)
+    booster.save_model(str(out / f"{MODEL_NAME}.lgb.txt"))
+    meta = {"features": feature_columns(rows), "threshold": THRESHOLD, "label_share": LABEL_SHARE,
+            "rounds": ROUNDS, "pages": len(pages), "blocks": rows.height,
+            "cv": {k: v for k, v in report.items() if k != "oof"}}
+    (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    log(f"saved {MODEL_NAME}.lgb.txt and {MODEL_NAME}.json to {out}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--devset", type=Path, default=devset_dir())
+    ap.add_argument("--out", type=Path, default=MODEL_DIR)
+    ap.add_argument("--cv", type=int, default=0, help="also cross-validate by site with this many folds (0: no)")
+    args = ap.parse_args(argv)
+    train(require_devset(args.devset), args.out, args.cv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""The HTML path's body chosen over the whole page (settings.html_body = "page").
+
+trafilatura picks one part of the page as the article; by default the cleaner decides the lines of
+that part only, so what trafilatura dropped is lost. With html_body = "page", extract_html also
+returns the page's visible text as a table of blocks with their markup and trafilatura's choice as
+evidence (newsclean.cleaners.html_blocks.page_blocks: tag, depth, link share, class and id cues,
+<article>/<main>/<aside>/<nav>/<footer> ancestry, whether trafilatura's body and its recall-mode body
+hold each block, the blocks around it, its topic fit). A block model (LightGBM, trained on the dev
+pages by newsclean.cleaners.model.train_page_body; cleaners/model/files/page_body/) gives each
+block P(article); the blocks at or above the threshold, in page order, are the body candidate the
+line cleaner then decides, as it decides trafilatura's (newsclean.cleaners.pipeline.choose_body_steps).
+Text trafilatura dropped wrongly comes back; debris inside its body goes.
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from newsclean.cleaners.html_blocks import TAGS
+
+MODEL_DIR = Path(__file__).resolve().parent / "model" / "files" / "page_body"
+MODEL_NAME = "page_body"  # page_body.lgb.txt and page_body.json in MODEL_DIR
+PAGE_MODE = "whole-page blocks"  # HtmlExtraction.mode of a body chosen here
+
+
+@lru_cache(maxsize=1)
+def _model():
+    """(page_body.json, P(article) per row of a feature matrix): the packaged block model, compiled
+    where it can be (newsclean.cleaners.model.compiled)."""
+    from newsclean.cleaners.model.compiled import file_predictor
+
+    meta = json.loads((MODEL_DIR / f"{MODEL_NAME}.json").read_text(encoding="utf-8"))
+    return meta, file_predictor(MODEL_DIR / f"{MODEL_NAME}.lgb.txt")
+
+
+def block_proba(blocks) -> np.ndarray:
+    """P(article) of each block of a page_blocks table (0 rows: an empty array)."""
+    if blocks.height == 0:
+        return np.zeros(0)
+    meta, predict = _model()
+    missing = [name for name in meta["features"] if name not in blocks.columns]
+    if missing:
+        raise ValueError(f"the page-body model reads columns the block table lacks ({', '.join(missing[:3])}); "
+                         "retrain it with `python -m newsclean.cleaners.model.train_page_body`")
+    X = blocks.select(meta["features"]).to_numpy().astype(np.float64)
+    return predict(X)
+
+
+def kept_blocks(blocks) -> np.ndarray:
+    """bool per block: the article's blocks (P(article) at or above the model's threshold)."""
+    meta, _ = _model()
+    return block_proba(blocks) >= float(meta["threshold"])
+
+
+def page_body(blocks) -> str:
+    """The article's blocks in page order, one paragraph each ("" when the model keeps none),
+    written as trafilatura writes its body: a list item as "- item", a table row's kept cells as one
+    row framed by pipes ("| cell | cell |"), so that the line cleaner reads lists and tables as such
+    (newsclean.cleaners.tables, newsclean.cleaners.policy.in_list)."""
+    return "\n\n".join(written_blocks(blocks, kept_blocks(blocks)))
+
+
+_LI = TAGS.index("li")
+
+
+def _visible(text: str) -> bool:
+    """Not only format characters (a block of zero-width spaces)."""
+    return any(unicodedata.category(c) != "Cf" for c in text)
+
+_BULLETED = re.compile(r"^[-*•▪◦‣]\s")
+
+
+def written_blocks(blocks, keep: np.ndarray) -> list[str]:
+    """The kept blocks' paragraphs (see page_body)."""
+    out: list[str] = []
+    row_key, cells = -1, []
+    for text, tag, row, k in zip(blocks["text"].to_list(), blocks["tag"].to_list(), blocks["row_group"].to_list(),
+                                 keep.tolist()):
+        if not k or not _visible(text):
+            continue
+        if row != row_key and cells:
+            out.append("| " + " | ".join(cells) + " |")
+            cells = []
+        row_key = row
+        if row >= 0:
+            cells.append(text.replace("|", "\\|"))
+        elif tag == _LI and not _BULLETED.match(text):
+            out.append("- " + text)
+        else:
+            out.append(text)
+    if cells:
+        out.append("| " + " | ".join(cells) + " |")
+    return out

@@ -1,0 +1,119 @@
+"""newsclean.cleaners.page_body: the HTML path's body chosen block by block over the whole page
+(settings.html_body = "page"), trafilatura's choice one piece of evidence among the markup's."""
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+import newsclean.cleaners.page_body as page_body
+from newsclean.cleaners.extract_html import extract_html, parse_html
+from newsclean.cleaners.html_blocks import TAGS, page_blocks
+from newsclean.cleaners.model.train_page_body import feature_columns
+from newsclean.cleaners.pipeline import clean_document
+from newsclean.cleaners.settings import Settings
+from newsclean.cleaners.types import RawDocument
+
+PAGES = Path(__file__).parent / "data" / "html_pages"
+PARAGRAPHS = [
+    "The council voted on Tuesday to rebuild the old harbour wall, which storms have battered for a decade, at a cost of twelve million pounds.",
+    "Engineers said the new wall would stand two metres higher than the old one and would protect the houses along the front from the worst winter tides.",
+    "Work is due to start in the spring and to take three years, during which the harbour will stay open to fishing boats but closed to yachts.",
+    "Residents who spoke at the meeting welcomed the plan, though several asked why it had taken so long after the floods of the last two winters.",
+]
+STEPS = ["Check the tide tables before you set out on the harbour path.",
+         "Keep to the marked route while the works are under way."]
+PAGE = f"""<html><head><title>Harbour wall to be rebuilt | The Coast Gazette</title></head><body>
+<header class="masthead"><nav class="menu"><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>
+<li><a href="/sport">Sport</a></li></ul></nav></header>
+<main><article class="story"><h1>Harbour wall to be rebuilt</h1>
+{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}
+<p>What the council advises walkers while the work goes on:</p>
+<ol>{''.join(f'<li>{s}</li>' for s in STEPS)}</ol>
+</article></main>
+<aside class="sidebar related"><h2>Most read</h2><ul><li><a href="/a">Royal wedding guest list revealed</a></li>
+<li><a href="/b">Ten best beaches for a winter walk</a></li></ul></aside>
+<footer class="footer"><p>Copyright 2026 The Coast Gazette. All rights reserved.</p></footer>
+</body></html>"""
+
+
+def _blocks(rows: list[tuple[str, str, int]]) -> pl.DataFrame:
+    return pl.DataFrame({"text": [r[0] for r in rows], "tag": [TAGS.index(r[1]) for r in rows],
+                         "row_group": [r[2] for r in rows]})
+
+
+def test_lists_and_table_rows_are_written_as_trafilatura_writes_them():
+    blocks = _blocks([("Intro line.", "p", -1), ("one", "li", -1), ("- two", "li", -1),
+                      ("Memory:", "td", 3), ("16 GB", "td", 3), ("a|b", "td", 5), ("left out", "td", 5),
+                      ("After.", "p", -1), ("\u200b\u200b", "p", -1)])
+    keep = np.array([True, True, True, True, True, True, False, True, True])
+    assert page_body.written_blocks(blocks, keep) == [
+        "Intro line.", "- one", "- two", "| Memory: | 16 GB |", "| a\\|b |", "After."]
+
+
+def test_table_cells_share_their_rows_group():
+    html = ("<html><body><p>Specs of the laptop we tested, in full, for the record.</p><table>"
+            "<tr><td>Memory:</td><td>16 GB</td></tr><tr><td><p>Storage:</p></td><td>512 GB</td></tr></table>"
+            "<ul><li>not a row</li></ul></body></html>")
+    table = page_blocks(parse_html(html), "")
+    rows = dict(zip(table["text"].to_list(), table["row_group"].to_list()))
+    assert rows["Memory:"] == rows["16 GB"] >= 0
+    assert rows["Storage:"] == rows["512 GB"] >= 0 and rows["Storage:"] != rows["Memory:"]
+    assert rows["not a row"] == rows["Specs of the laptop we tested, in full, for the record."] == -1
+
+
+def test_packaged_model_reads_the_block_tables_columns():
+    meta, _ = page_body._model()
+    table = page_blocks(parse_html(PAGE), "")
+    assert meta["features"] == feature_columns(table), "retrain: python -m newsclean.cleaners.model.train_page_body"
+    assert 0.0 < float(meta["threshold"]) < 1.0
+
+
+def test_the_article_is_kept_and_the_page_chrome_is_not():
+    ext = extract_html(PAGE, blocks=True)
+    body = page_body.page_body(ext.blocks).split("\n\n")
+    for paragraph in PARAGRAPHS:
+        assert paragraph in body
+    assert [f"- {s}" for s in STEPS] == [line for line in body if line.startswith("- ")]
+    for chrome in ("Home", "Sport", "Most read", "Royal wedding guest list revealed",
+                   "Copyright 2026 The Coast Gazette. All rights reserved."):
+        assert chrome not in body
+
+
+def test_the_default_extraction_builds_no_block_table():
+    assert extract_html(PAGE).blocks is None  # the default HTML path pays nothing for it
+
+
+def _fixture(name: str) -> tuple[bytes, str]:
+    expected = {row["file"]: row for row in map(json.loads, (PAGES / "expected.jsonl").read_text(encoding="utf-8").splitlines())}
+    return gzip.open(PAGES / name).read(), expected[name]["url"]
+
+
+def _clean(data: bytes, url: str, settings: Settings) -> str:
+    return clean_document(RawDocument(source="page.html", data=data, format="html", meta={"url": url}), settings).text
+
+
+def test_text_trafilatura_dropped_comes_back():
+    # A dev page (WCXB, CC-BY-4.0; the packaged model trained on it) whose article trafilatura cuts
+    # short: its body lacks the statement of the theorem the page is about.
+    data, url = _fixture("0406.html.gz")
+    theorem = "The theorem is that every pattern (plane graph) of straight-line cuts"
+    assert theorem not in _clean(data, url, Settings())
+    assert theorem in _clean(data, url, Settings(html_body="page"))
+
+
+def test_a_page_whose_blocks_are_all_dropped_keeps_trafilaturas_body(monkeypatch):
+    data, url = _fixture("0139.html.gz")
+    meta, predict = page_body._model()
+    monkeypatch.setattr(page_body, "_model", lambda: (dict(meta, threshold=2.0), predict))  # keeps no block
+    assert _clean(data, url, Settings(html_body="page")) == _clean(data, url, Settings())
+
+
+def test_settings_name_the_two_bodies():
+    assert Settings().html_body == "trafilatura"
+    with pytest.raises(ValueError, match="html_body"):
+        Settings.load(html_body="blocks")
