@@ -3,7 +3,7 @@ the dev pages' HTML, against trafilatura's body and the default HTML path.
 
     .venv/bin/python bench/page_body_cv.py rows              # build and cache the block rows
     .venv/bin/python bench/page_body_cv.py cv [--folds 5] [--pipeline] [--no-recall] [--drop REGEX]
-                                              [--threshold 0.5] [--worst N]
+                                              [--threshold 0.5] [--worst N] [--other-pages WEIGHT]
     .venv/bin/python bench/page_body_cv.py snippets [--limit N]
 
 `rows`: for each of the 461 dev pages (shared/devset/pages.jsonl.gz) the block table
@@ -20,7 +20,9 @@ path's output and the best body the blocks allow (those labelled article). `--pi
 whole HTML path with html_body = "page" (clean_document, the fold's model in place of the packaged
 one): the kept blocks decided by the line cleaner under the extracted-body policy, as a run cleans
 them. `--drop`: an ablation (the features whose names match left out); `--worst N`: the pages
-losing most F1 against the ceiling. Each system's text per page goes to bench/out/page_body/cv_texts.json.
+losing most F1 against the ceiling; `--other-pages W`: a non-article page's weight in training
+(the recipe trains on the 934 non-article pages' blocks too, their main content as the truth, their
+sites in the same folds; 0: the articles alone). Scores are on the article pages. Each system's text per page goes to bench/out/page_body/cv_texts.json.
 
 `snippets`: pages the block model never saw, trafilatura's 990 multilingual evaluation pages
 (shared/devset/trafilatura-pages.jsonl.gz, labelled by snippets): the HTML path with html_body
@@ -118,12 +120,31 @@ def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> Non
         print(f"  {loss:.3f}  page {i} {page_id}  P {p:.3f} R {r:.3f} F1 {f:.3f}  (HTML path F1 {path_f1:.3f})")
 
 
-def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | None = None, worst: int = 0) -> None:
+def other_rows():
+    """The block rows of the non-article pages (shared/devset/other-pages.jsonl.gz, their main
+    content as the truth; page ids from train_page_body.OTHER_FIRST_ID), and the pages: built once
+    and cached in bench/out/page_body/other_rows.parquet."""
+    import polars as pl
+
+    from newsclean.cleaners.model.train_page_body import OTHER_FIRST_ID, block_rows, load_other_pages
+
+    path = OUT / "other_rows.parquet"
+    others = load_other_pages(devset_dir())
+    if not path.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        block_rows(devset_dir(), others, first_id=OTHER_FIRST_ID).write_parquet(path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").replace(path)
+    return pl.read_parquet(path), others
+
+
+def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | None = None, worst: int = 0,
+           other_weight: float | None = None) -> None:
     import polars as pl
 
     from newsclean.cleaners.model.evaluate import fold_of
     from newsclean.cleaners.model.score import score
-    from newsclean.cleaners.model.train_page_body import LABEL_SHARE, bodies, feature_columns, fit, load_pages
+    from newsclean.cleaners.model.train_page_body import (LABEL_SHARE, OTHER_WEIGHT, bodies, feature_columns, fit,
+                                                          load_pages, site_folds)
 
     pages = load_pages(devset_dir())
     rows = pl.read_parquet(OUT / "rows.parquet")
@@ -142,9 +163,16 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
     fold = page_fold[page_of]
     prob = np.zeros(len(y))
     path_page: dict[int, str] = {}
+    train_rows, scale, train_fold = rows, None, fold
+    other_weight = OTHER_WEIGHT if other_weight is None else other_weight
+    if other_weight:  # the non-article pages' blocks train too (the recipe's), their sites in the folds as well
+        extra, others = other_rows()
+        train_rows = pl.concat([rows, extra.select(rows.columns)], how="vertical")
+        train_fold = site_folds(train_rows, pages, others, k)
+        scale = np.concatenate([np.ones(rows.height), np.full(extra.height, other_weight / OTHER_WEIGHT)])
     t0 = time.process_time()
     for f in range(k):
-        booster = fit(rows, fold != f, names)
+        booster = fit(train_rows, train_fold != f, names, scale)
         prob[fold == f] = booster.predict(X[fold == f], num_threads=1)
         if pipeline:
             for i in np.flatnonzero(page_fold == f).tolist():
@@ -161,7 +189,7 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
     if pipeline:
         systems['HTML path, html_body = "page"'] = path_page
     print(f"cv{k} by site, {n_pages} pages, {len(y)} blocks, features {len(names)} (recall {'on' if recall else 'off'}), "
-          f"threshold {threshold}; training{' and the pipeline' if pipeline else ''} {cpu_s:.0f} CPU-s")
+          f"threshold {threshold}, a non-article page's weight {other_weight}; training{' and the pipeline' if pipeline else ''} {cpu_s:.0f} CPU-s")
     for f in [None, *range(k)]:
         chosen = [i for i in range(n_pages) if f is None or page_fold[i] == f]
         print(f"== {'all folds' if f is None else f'fold {f}'} ({len(chosen)} pages)")
@@ -216,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, default=None, help="P(article) to keep a block (default: the recipe's)")
     ap.add_argument("--drop", default=None, help="leave out the features whose names this regular expression finds")
     ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
+    ap.add_argument("--other-pages", type=float, default=None, metavar="WEIGHT",
+                    help="a non-article page's weight in training (default: the recipe's OTHER_WEIGHT; 0: articles only)")
     ap.add_argument("--limit", type=int, default=None)
     a = ap.parse_args(argv)
     if a.what == "rows":
@@ -225,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         from newsclean.cleaners.model.train_page_body import THRESHOLD
 
-        run_cv(a.folds, a.pipeline, not a.no_recall, THRESHOLD if a.threshold is None else a.threshold, a.drop, a.worst)
+        run_cv(a.folds, a.pipeline, not a.no_recall, THRESHOLD if a.threshold is None else a.threshold, a.drop, a.worst,
+               a.other_pages)
     return 0
 
 
