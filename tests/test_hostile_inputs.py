@@ -715,3 +715,22 @@ def test_the_catalogue_through_the_cli_ends_quietly_with_every_source_accounted_
     assert set(sources) | {s for s, _ in skipped} <= ended
     fifo = next(r for r in quarantine if r["source"].endswith("pipe.txt"))
     assert "FIFO" in fifo["error"] and ACTIONABLE.search(fifo["error"])
+
+
+def test_the_whole_page_body_takes_every_input_too(catalogue):
+    """With html_body = "page" every page also gets its block table and the block model: each case
+    still ends in an articles or quarantine row, and every row is valid."""
+    raw = catalogue["raw"]
+    sources, _ = discover(raw)
+    result = validate_batch(clean_sources(raw, sources, Settings(html_body="page")))
+    placed = [a["source"] for a in result.articles] + [q["source"] for q in result.quarantine]
+    assert len(placed) == len(set(placed)), "a source is in two places"
+    for case in CASES:
+        prefix = catalogue["folders"][case.name].relative_to(raw).as_posix() + "/"
+        if (case.needs and reader_for("x" + case.needs) is None) or case.between:  # (its file changed after the first run)
+            continue
+        if any(s.startswith(prefix) for s in [a["source"] for a in catalogue["result"].articles]
+               + [q["source"] for q in catalogue["result"].quarantine if q["stage"] != "discover"]):
+            assert any(s.startswith(prefix) for s in placed), f"{case.name}: the input went missing"
+    assert failing_rows("articles", result.articles) == {}
+    assert failing_rows("quarantine", result.quarantine) == {}

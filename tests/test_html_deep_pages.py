@@ -17,14 +17,16 @@ from tests.articles import PARAGRAPHS
 HEAD = "<html><head><title>Council votes to expand bus network</title></head><body>"
 
 
-def _clean(html: str):
-    return clean_document(RawDocument(source="page.html", data=html.encode("utf-8"), format="html"), Settings())
+def _clean(html: str, html_body: str = "trafilatura"):
+    return clean_document(RawDocument(source="page.html", data=html.encode("utf-8"), format="html"),
+                          Settings(html_body=html_body))
 
 
+@pytest.mark.parametrize("html_body", ["trafilatura", "page"])
 @pytest.mark.parametrize("depth", [300, 1000])
-def test_article_under_unclosed_divs_is_kept(depth):
+def test_article_under_unclosed_divs_is_kept(depth, html_body):
     html = HEAD + "<div>" * depth + "".join(f"<p>{p}</p>" for p in PARAGRAPHS) + "</body></html>"
-    doc = _clean(html)
+    doc = _clean(html, html_body)
     for paragraph in PARAGRAPHS:
         assert paragraph in doc.text
 
