@@ -86,21 +86,11 @@ def build_rows(limit: int | None) -> None:
 def pipeline_text(page: dict, booster, names: list[str], threshold: float) -> str:
     """The HTML path with html_body = "page" on one page, `booster` in place of the packaged model."""
     import newsclean.cleaners.page_body as page_body
-    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.model.evaluate_html import clean_html_page
     from newsclean.cleaners.settings import Settings
-    from newsclean.cleaners.types import DocumentError, RawDocument
 
-    packaged = page_body._model
-    page_body._model = lambda: ({"features": names, "threshold": threshold},
-                                lambda X: booster.predict(X, num_threads=1))
-    try:
-        with gzip.open(devset_dir() / page["html"], "rb") as fh:
-            raw = RawDocument(source=page["html"], data=fh.read(), format="html", meta={"url": page["url"]})
-        return clean_document(raw, Settings(html_body="page")).text
-    except DocumentError:
-        return ""
-    finally:
-        page_body._model = packaged
+    with page_body.using({"features": names, "threshold": threshold}, lambda X: booster.predict(X, num_threads=1)):
+        return clean_html_page(page, devset_dir(), Settings(html_body="page"))["text"]
 
 
 def losses(pages: list[dict], systems: dict[str, dict[int, str]], n: int) -> None:

@@ -16,8 +16,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -26,6 +29,26 @@ from newsclean.cleaners.html_blocks import TAGS
 MODEL_DIR = Path(__file__).resolve().parent / "model" / "files" / "page_body"
 MODEL_NAME = "page_body"  # page_body.lgb.txt and page_body.json in MODEL_DIR
 PAGE_MODE = "whole-page blocks"  # HtmlExtraction.mode of a body chosen here
+
+
+_USING: ContextVar[tuple[dict, Callable[[np.ndarray], np.ndarray]] | None] = ContextVar("page_body_model", default=None)
+
+
+@contextmanager
+def using(meta: dict, predict: Callable[[np.ndarray], np.ndarray]) -> Iterator[None]:
+    """Within the block, the page-body model is `predict` (a feature matrix -> P(article) per row)
+    with `meta` (its "features" and "threshold"), e.g. a cross-validation fold's, in place of the
+    packaged one."""
+    token = _USING.set((meta, predict))
+    try:
+        yield
+    finally:
+        _USING.reset(token)
+
+
+def _active():
+    """(meta, predict) of the model in use: `using`'s, else the packaged one."""
+    return _USING.get() or _model()
 
 
 @lru_cache(maxsize=1)
@@ -42,7 +65,7 @@ def block_proba(blocks) -> np.ndarray:
     """P(article) of each block of a page_blocks table (0 rows: an empty array)."""
     if blocks.height == 0:
         return np.zeros(0)
-    meta, predict = _model()
+    meta, predict = _active()
     missing = [name for name in meta["features"] if name not in blocks.columns]
     if missing:
         raise ValueError(f"the page-body model reads columns the block table lacks ({', '.join(missing[:3])}); "
@@ -53,7 +76,7 @@ def block_proba(blocks) -> np.ndarray:
 
 def kept_blocks(blocks) -> np.ndarray:
     """bool per block: the article's blocks (P(article) at or above the model's threshold)."""
-    meta, _ = _model()
+    meta, _ = _active()
     return block_proba(blocks) >= float(meta["threshold"])
 
 

@@ -106,11 +106,11 @@ def test_text_trafilatura_dropped_comes_back():
     assert theorem in _clean(data, url, Settings(html_body="page"))
 
 
-def test_a_page_whose_blocks_are_all_dropped_keeps_trafilaturas_body(monkeypatch):
+def test_a_page_whose_blocks_are_all_dropped_keeps_trafilaturas_body():
     data, url = _fixture("0139.html.gz")
     meta, predict = page_body._model()
-    monkeypatch.setattr(page_body, "_model", lambda: (dict(meta, threshold=2.0), predict))  # keeps no block
-    assert _clean(data, url, Settings(html_body="page")) == _clean(data, url, Settings())
+    with page_body.using(dict(meta, threshold=2.0), predict):  # keeps no block
+        assert _clean(data, url, Settings(html_body="page")) == _clean(data, url, Settings())
 
 
 def test_settings_name_the_two_bodies():

@@ -24,6 +24,8 @@ page's), author exact and wrong (newsclean.cleaners.model.score.metadata_score).
 without their address, as a plain text corpus comes. --rendering text_inscriptis cleans the same
 pages as another scraper rendered them (inscriptis: table cells share a line, no image alt text),
 while the model still trains on `text`: how the cleaner holds up on a rendering it never learned from.
+--html scores the HTML path on the pages' saved HTML instead (newsclean.cleaners.model.evaluate_html;
+--html-body page with --cv K cross-validates the whole-page body's block model by site).
 """
 from __future__ import annotations
 
@@ -179,11 +181,20 @@ def main(argv=None) -> int:
     ap.add_argument("--rendering", choices=("text", "text_inscriptis"), default="text",
                     help="which scraper's rendering of the dev pages to clean: `text`, or inscriptis's (table "
                          "cells share a line, no image alt text); the model always trains on `text`")
+    ap.add_argument("--html", action="store_true",
+                    help="score the HTML path on the pages' saved HTML instead (newsclean.cleaners.model.evaluate_html)")
+    ap.add_argument("--html-body", choices=("trafilatura", "page"), default="trafilatura",
+                    help="with --html: the html_body setting (page: the body chosen over the whole page; with --cv "
+                         "its block model is cross-validated by site)")
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args(argv)
     from newsclean.cleaners.shared_data import require_devset
 
     require_devset(a.devset)
+    if a.html:
+        from newsclean.cleaners.model.evaluate_html import main as html_main
+
+        return html_main(a)
     from newsclean.cleaners.settings import Settings
     settings = Settings()
     pages = tr.load_jsonl(a.devset / "pages.jsonl.gz")
