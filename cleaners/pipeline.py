@@ -171,12 +171,12 @@ KEPT_AS_EXTRACTED = "extract: the line cleaner found no prose line in trafilatur
 def choose_body_steps(ext: HtmlExtraction) -> Steps[HtmlExtraction]:
     """The page's body, one of extract_html's candidates, as steps: the blocks the page-body model
     keeps where extract_html gave the page's blocks (mode PAGE_MODE, newsclean.cleaners.page_body),
-    else (or where it keeps none) trafilatura's, or the page's visible text (mode VISIBLE_MODE)
-    where that wins (_visible_text_wins_steps). Raises DocumentError when the page is a shell (a
+    else (or where it keeps none) trafilatura's; or the page's visible text (mode VISIBLE_MODE)
+    where that wins over either (_visible_text_wins_steps). Raises DocumentError when the page is a shell (a
     frameset, a redirect) and the chosen body that short."""
     if ext.blocks is not None and (body := page_body(ext.blocks)):
-        ext = replace(ext, text=body, mode=PAGE_MODE, visible=None)
-    elif ext.visible is not None and (yield from _visible_text_wins_steps(ext)):
+        ext = replace(ext, text=body, mode=PAGE_MODE)
+    if ext.visible is not None and (yield from _visible_text_wins_steps(ext)):
         ext = replace(ext, text=ext.visible, mode=VISIBLE_MODE)
     if ext.shell is not None and nonspace_chars(ext.text) < SHELL_MAX_CHARS:
         raise DocumentError("extract", ext.shell)
@@ -184,9 +184,9 @@ def choose_body_steps(ext: HtmlExtraction) -> Steps[HtmlExtraction]:
 
 
 def _visible_text_wins_steps(ext: HtmlExtraction) -> Steps[bool]:
-    """Whether the page's visible text is its body rather than trafilatura's: trafilatura found
-    none, or the text path finds VISIBLE_GAIN times more article (non-space characters) in the
-    visible text than trafilatura's body holds. The text path runs with default settings without
+    """Whether the page's visible text is its body rather than the chosen one (trafilatura's, or
+    the page-body model's blocks): there is none, or the text path finds VISIBLE_GAIN times more
+    article (non-space characters) in the visible text than the chosen body holds. The text path runs with default settings without
     the line model: deterministic and cheap."""
     if not ext.text:
         return True

@@ -117,3 +117,23 @@ def test_settings_name_the_two_bodies():
     assert Settings().html_body == "trafilatura"
     with pytest.raises(ValueError, match="html_body"):
         Settings.load(html_body="blocks")
+
+
+def test_the_visible_text_still_wins_over_a_short_block_body():
+    # A page whose article trafilatura and the block model both miss (a long list under a short
+    # intro): where the text path finds far more article in the page's visible text, that wins, as
+    # it does over trafilatura's body
+    from dataclasses import replace
+
+    from newsclean.cleaners.engine.scoring import run_steps
+    from newsclean.cleaners.extract_html import VISIBLE_MODE
+    from newsclean.cleaners.pipeline import choose_body_steps
+    from tests.articles import PARAGRAPHS as LONG_ARTICLE
+
+    ext = extract_html(PAGE, blocks=True)
+    meta, _ = page_body._model()
+    with page_body.using(meta, lambda X: np.r_[1.0, np.zeros(len(X) - 1)]):  # keeps the first block only
+        short = run_steps(choose_body_steps(ext))
+        assert (short.mode, short.text) == (page_body.PAGE_MODE, "- Home")  # a menu item
+        chosen = run_steps(choose_body_steps(replace(ext, visible="\n\n".join(LONG_ARTICLE))))
+    assert chosen.mode == VISIBLE_MODE
