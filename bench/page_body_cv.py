@@ -32,7 +32,6 @@ snippet_score, and per language snippet_score_by_language).
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import re
 import sys
@@ -51,10 +50,9 @@ OUT = HERE / "bench" / "out" / "page_body"
 def build_rows(limit: int | None) -> None:
     import polars as pl
 
+    from newsclean.cleaners.model.evaluate_html import clean_html_page
     from newsclean.cleaners.model.train_page_body import labelled, load_pages, page_table
-    from newsclean.cleaners.pipeline import clean_document
     from newsclean.cleaners.settings import Settings
-    from newsclean.cleaners.types import DocumentError, RawDocument
 
     pages = load_pages(devset_dir())[:limit]
     settings = Settings()
@@ -63,14 +61,8 @@ def build_rows(limit: int | None) -> None:
         ext = page_table(devset_dir(), page)
         if ext is not None and ext.blocks is not None and ext.blocks.height:
             tables.append(labelled(ext.blocks, page["truth"], i))
-        with gzip.open(devset_dir() / page["html"], "rb") as fh:
-            data = fh.read()
-        try:
-            path_text = clean_document(RawDocument(source=page["html"], data=data, format="html",
-                                                   meta={"url": page["url"]}), settings).text
-        except DocumentError:
-            path_text = ""
-        meta.append({"i": i, "id": page["id"], "body": ext.text if ext is not None else "", "path": path_text})
+        meta.append({"i": i, "id": page["id"], "body": ext.text if ext is not None else "",
+                     "path": clean_html_page(page, devset_dir(), settings)["text"]})
         if i % 50 == 0:
             print(f"{i} pages", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -133,8 +125,8 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
 
     from newsclean.cleaners.model.evaluate import fold_of
     from newsclean.cleaners.model.score import score
-    from newsclean.cleaners.model.train_page_body import (LABEL_SHARE, OTHER_WEIGHT, bodies, feature_columns, fit,
-                                                          load_pages, site_folds)
+    from newsclean.cleaners.model.train_page_body import (LABEL_SHARE, OTHER_WEIGHT, bodies, feature_columns,
+                                                          fold_models, load_pages)
 
     pages = load_pages(devset_dir())
     rows = pl.read_parquet(OUT / "rows.parquet")
@@ -153,16 +145,14 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
     fold = page_fold[page_of]
     prob = np.zeros(len(y))
     path_page: dict[int, str] = {}
-    train_rows, scale, train_fold = rows, None, fold
+    train_rows, scale, others = rows, None, []
     other_weight = OTHER_WEIGHT if other_weight is None else other_weight
     if other_weight:  # the non-article pages' blocks train too (the recipe's), their sites in the folds as well
         extra, others = other_rows()
         train_rows = pl.concat([rows, extra.select(rows.columns)], how="vertical")
-        train_fold = site_folds(train_rows, pages, others, k)
         scale = np.concatenate([np.ones(rows.height), np.full(extra.height, other_weight / OTHER_WEIGHT)])
     t0 = time.process_time()
-    for f in range(k):
-        booster = fit(train_rows, train_fold != f, names, scale)
+    for f, booster in fold_models(train_rows, pages, others, k, names, scale)[1]:
         prob[fold == f] = booster.predict(X[fold == f], num_threads=1)
         if pipeline:
             for i in np.flatnonzero(page_fold == f).tolist():
@@ -197,26 +187,18 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
 
 
 def run_snippets(limit: int | None) -> None:
+    from newsclean.cleaners.model.evaluate_html import html_predictions
     from newsclean.cleaners.model.score import page_languages, snippet_score, snippet_score_by_language
-    from newsclean.cleaners.pipeline import clean_document
+    from newsclean.cleaners.model.train_page_body import load_pages
     from newsclean.cleaners.settings import Settings
-    from newsclean.cleaners.types import DocumentError, RawDocument
 
-    with gzip.open(devset_dir() / "trafilatura-pages.jsonl.gz", "rt", encoding="utf-8") as fh:
-        pages = [json.loads(line) for line in fh][:limit]
+    pages = load_pages(devset_dir(), "trafilatura-pages.jsonl.gz")[:limit]
     languages = page_languages(pages)
     for body in ("trafilatura", "page"):
-        settings, preds, empty = Settings(html_body=body), {}, 0
         t0 = time.process_time()
-        for page in pages:
-            url = page.get("url") if str(page.get("url", "")).startswith("http") else None
-            with gzip.open(devset_dir() / page["html"], "rb") as fh:
-                raw = RawDocument(source=page["html"], data=fh.read(), format="html", meta={"url": url} if url else {})
-            try:
-                preds[page["id"]] = {"text": clean_document(raw, settings).text}
-            except DocumentError:
-                empty += 1
+        preds = html_predictions(pages, devset_dir(), Settings(html_body=body), use_url=False)
         cpu = time.process_time() - t0
+        empty = sum(not p["text"] for p in preds.values())
         s = snippet_score(pages, preds)
         by = snippet_score_by_language(pages, preds, languages)
         print(f'html_body = "{body}": {len(pages)} pages, {empty} quarantined, {1000 * cpu / len(pages):.1f} CPU-ms a page; '

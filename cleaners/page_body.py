@@ -14,7 +14,6 @@ Text trafilatura dropped wrongly comes back; debris inside its body goes.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,7 +23,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from newsclean.cleaners.html_blocks import TAGS
+from newsclean.cleaners.policy import is_list_item
 
 MODEL_DIR = Path(__file__).resolve().parent / "model" / "files" / "page_body"
 MODEL_NAME = "page_body"  # page_body.lgb.txt and page_body.json in MODEL_DIR
@@ -88,18 +87,16 @@ def page_body(blocks) -> str:
     return "\n\n".join(written_blocks(blocks, kept_blocks(blocks)))
 
 
-_LI = TAGS.index("li")
-
-
 def _visible(text: str) -> bool:
     """Not only format characters (a block of zero-width spaces)."""
     return any(unicodedata.category(c) != "Cf" for c in text)
 
-_BULLETED = re.compile(r"^[-*•▪◦‣]\s")
-
 
 def written_blocks(blocks, keep: np.ndarray) -> list[str]:
     """The kept blocks' paragraphs (see page_body)."""
+    from newsclean.cleaners.html_blocks import TAGS  # here: a run without html_body = "page" never imports it
+
+    li = TAGS.index("li")
     out: list[str] = []
     row_key, cells = -1, []
     for text, tag, row, k in zip(blocks["text"].to_list(), blocks["tag"].to_list(), blocks["row_group"].to_list(),
@@ -112,7 +109,7 @@ def written_blocks(blocks, keep: np.ndarray) -> list[str]:
         row_key = row
         if row >= 0:
             cells.append(text.replace("|", "\\|"))
-        elif tag == _LI and not _BULLETED.match(text):
+        elif tag == li and not is_list_item(text):
             out.append("- " + text)
         else:
             out.append(text)

@@ -43,12 +43,16 @@ HTML_RULES = tuple(rule for rule in RULES if rule.__name__ in CUE_RULES | EDGE_R
 _LIST_ITEM = re.compile(r"^(?:[-*•▪◦‣]\s|\|.*\|$|\d{1,3}[.)]\s)")
 
 
+def is_list_item(text: str) -> bool:
+    """A list item ("- item", "3. item") or a table row ("| a | b |"), as trafilatura writes them."""
+    return _LIST_ITEM.search(text) is not None
+
+
 def in_list(lines: Sequence[str], number: int) -> bool:
     """Line `number` (1-based) is a list item or table row, or the heading right above one."""
-    if _LIST_ITEM.search(lines[number - 1]):
+    if is_list_item(lines[number - 1]):
         return True
-    following = next((line for line in lines[number:] if line), "")
-    return bool(_LIST_ITEM.search(following))
+    return is_list_item(next((line for line in lines[number:] if line), ""))
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ class Settings(BaseModel):
     quarantine_non_articles: bool = Field(False, description="quarantine a page that is not an article (a listing of teasers, a forum thread, a product, category, service or documentation page), with its kind: an HTML page judged from its markup (a fragment of HTML from its visible text's lines), a text from its lines' shapes")
     # The HTML path's body: trafilatura's choice (the default), or chosen block by block over the
     # whole page by the page-body model, with trafilatura's choice as evidence (newsclean.cleaners.
-    # page_body): text trafilatura dropped comes back, debris inside its body goes; ~14 CPU-ms a page more.
+    # page_body): text trafilatura dropped comes back, debris inside its body goes; ~10-17 CPU-ms a page more.
     html_body: Literal["trafilatura", "page"] = Field("trafilatura", description="the HTML path's body: trafilatura's extraction (trafilatura), or the page's visible text blocks the page-body model keeps, with trafilatura's choice as evidence (page: less debris let through, ~1.5x the CPU)")
     # Corpus repetition: a short line seen in at least this many documents is a template.
     template_min_docs: int = Field(3, description="a line in this many documents counts as a template")

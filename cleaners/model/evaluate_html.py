@@ -52,23 +52,17 @@ def html_predictions(pages: list[dict], devset: Path, settings: Settings, use_ur
 def page_body_cv(pages: list[dict], devset: Path, settings: Settings, k: int, use_url: bool = True,
                  log: Callable[[str], None] = print) -> dict[str, dict]:
     """Every page cleaned with the block model of the folds its site is not in (see the module)."""
-    import polars as pl
-
     from newsclean.cleaners import page_body
     from newsclean.cleaners.model import train_page_body as tpb
+    from newsclean.cleaners.model.evaluate import fold_of
 
     others = tpb.load_other_pages(devset)
     log(f"reading the block tables of {len(pages)} pages and {len(others)} non-article pages")
-    rows = tpb.block_rows(devset, pages, log)
-    if others:
-        rows = pl.concat([rows, tpb.block_rows(devset, others, log, tpb.OTHER_FIRST_ID)], how="vertical")
+    rows = tpb.training_rows(devset, pages, others, log)
     names = tpb.feature_columns(rows)
-    fold = tpb.site_folds(rows, pages, others, k)
-    from newsclean.cleaners.model.evaluate import fold_of
-
+    _, models = tpb.fold_models(rows, pages, others, k, names)
     preds: dict[str, dict] = {}
-    for f in range(k):
-        booster = tpb.fit(rows, fold != f, names)
+    for f, booster in models:
         held_out = [p for p in pages if fold_of(p, k) == f]
         with page_body.using({"features": names, "threshold": tpb.THRESHOLD},
                              lambda X, b=booster: b.predict(X, num_threads=1)):
@@ -81,13 +75,13 @@ def page_body_cv(pages: list[dict], devset: Path, settings: Settings, k: int, us
 
 def main(args) -> int:
     """`newsclean eval --html` (args: newsclean.cleaners.model.evaluate's parsed arguments)."""
-    from newsclean.cleaners.model import train as tr
+    from newsclean.cleaners.model.train_page_body import load_pages
     from newsclean.cleaners.model.evaluate import print_metadata_score, print_score, print_snippet_languages, \
         print_snippet_score
 
     settings = Settings(html_body=args.html_body)
-    pages = tr.load_jsonl(args.devset / "pages.jsonl.gz")
-    spages = [] if args.no_snippet_eval else tr.load_jsonl(args.devset / "trafilatura-pages.jsonl.gz")
+    pages = load_pages(args.devset)
+    spages = [] if args.no_snippet_eval else load_pages(args.devset, "trafilatura-pages.jsonl.gz")
     if args.limit:
         pages, spages = pages[: args.limit], spages[: args.limit]
     t0 = time.time()

@@ -46,10 +46,9 @@ OTHER_FIRST_ID = 10_000  # the non-article pages' page ids in the rows start her
 
 def load_pages(devset: Path, name: str = "pages.jsonl.gz") -> list[dict]:
     """The pages of one of the devset's files ([] when the folder has no such file)."""
-    if not (devset / name).exists():
-        return []
-    with gzip.open(devset / name, "rt", encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh]
+    from newsclean.cleaners.model.train import load_jsonl
+
+    return load_jsonl(devset / name) if (devset / name).exists() else []
 
 
 def load_other_pages(devset: Path) -> list[dict]:
@@ -97,6 +96,14 @@ def block_rows(devset: Path, pages: list[dict], log=print, first_id: int = 0):
     return pl.concat(tables, how="vertical")
 
 
+def training_rows(devset: Path, pages: list[dict], others: list[dict], log=print):
+    """The article pages' block rows, then the non-article pages' (page ids from OTHER_FIRST_ID)."""
+    import polars as pl
+
+    rows = block_rows(devset, pages, log)
+    return pl.concat([rows, block_rows(devset, others, log, OTHER_FIRST_ID)], how="vertical") if others else rows
+
+
 def feature_columns(rows) -> list[str]:
     from newsclean.cleaners.html_blocks import feature_names
 
@@ -126,12 +133,12 @@ def fit(rows, use: np.ndarray | None = None, names: list[str] | None = None, sca
 
 
 def bodies(rows, keep: np.ndarray) -> dict[int, str]:
-    """Per page, its kept blocks in order, joined by blank lines (as page_body.page_body joins them)."""
-    out: dict[int, list[str]] = {p: [] for p in np.unique(rows["page"].to_numpy()).tolist()}
-    for page, text, k in zip(rows["page"].to_list(), rows["text"].to_list(), keep.tolist()):
-        if k:
-            out[page].append(text)
-    return {p: "\n\n".join(ts) for p, ts in out.items()}
+    """Per page, its kept blocks written as page_body.page_body writes them."""
+    from newsclean.cleaners.page_body import written_blocks
+
+    page = rows["page"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, page[1:] != page[:-1]]).tolist() + [len(page)]  # a page's rows are contiguous
+    return {int(page[a]): "\n\n".join(written_blocks(rows[a:b], keep[a:b])) for a, b in zip(starts[:-1], starts[1:])}
 
 
 def site_folds(rows, pages: list[dict], others: list[dict], folds: int) -> np.ndarray:
@@ -145,17 +152,25 @@ def site_folds(rows, pages: list[dict], others: list[dict], folds: int) -> np.nd
                     of_page[np.minimum(page, len(pages) - 1)])
 
 
+def fold_models(rows, pages: list[dict], others: list[dict], folds: int, names: list[str] | None = None,
+                scale: np.ndarray | None = None):
+    """(each row's fold by site, and for each fold in turn (fold, the model trained on the other
+    folds' rows), each trained when it is reached)."""
+    fold = site_folds(rows, pages, others, folds)
+    return fold, ((f, fit(rows, fold != f, names, scale)) for f in range(folds))
+
+
 def cross_validate(rows, pages: list[dict], others: list[dict], folds: int) -> dict:
     """Out-of-fold P(article) of every block (folds by site, the non-article pages' sites too) and
     the kept blocks' body of the article pages scored against their truth (newsclean.cleaners.model.score)."""
     from newsclean.cleaners.model.score import score
 
     names = feature_columns(rows)
-    fold = site_folds(rows, pages, others, folds)
+    fold, models = fold_models(rows, pages, others, folds, names)
     X = rows.select(names).to_numpy().astype(np.float64)
     prob = np.zeros(rows.height)
-    for f in range(folds):
-        prob[fold == f] = fit(rows, fold != f, names).predict(X[fold == f], num_threads=1)
+    for f, booster in models:
+        prob[fold == f] = booster.predict(X[fold == f], num_threads=1)
     articles = rows["page"].to_numpy() < OTHER_FIRST_ID
     kept = bodies(rows.filter(articles), prob[articles] >= THRESHOLD)
     s = score([pages[i] for i in kept], {pages[i]["id"]: {"text": t} for i, t in kept.items()})
@@ -164,12 +179,8 @@ def cross_validate(rows, pages: list[dict], others: list[dict], folds: int) -> d
 
 
 def train(devset: Path, out: Path, folds: int = 0, log=print) -> dict:
-    import polars as pl
-
     pages, others = load_pages(devset), load_other_pages(devset)
-    rows = block_rows(devset, pages, log)
-    if others:
-        rows = pl.concat([rows, block_rows(devset, others, log, OTHER_FIRST_ID)], how="vertical")
+    rows = training_rows(devset, pages, others, log)
     report = {}
     if folds:
         report = cross_validate(rows, pages, others, folds)
