@@ -22,7 +22,8 @@ one): the kept blocks decided by the line cleaner under the extracted-body polic
 them. `--drop`: an ablation (the features whose names match left out); `--worst N`: the pages
 losing most F1 against the ceiling; `--other-pages W`: a non-article page's weight in training
 (the recipe trains on the 934 non-article pages' blocks too, their main content as the truth, their
-sites in the same folds; 0: the articles alone). Scores are on the article pages. Each system's text per page goes to bench/out/page_body/cv_texts.json.
+sites in the same folds; 0: the articles alone). Scores are on the article pages. Each system's text per page goes to bench/out/page_body/cv_texts.json (cv_texts-TAG.json with --tag TAG);
+`--seed S`: LightGBM's seed in place of the recipe's.
 
 `snippets`: pages the block model never saw, trafilatura's 990 multilingual evaluation pages
 (shared/devset/trafilatura-pages.jsonl.gz, labelled by snippets): the HTML path with html_body
@@ -120,7 +121,7 @@ def other_rows():
 
 
 def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | None = None, worst: int = 0,
-           other_weight: float | None = None) -> None:
+           other_weight: float | None = None, tag: str = "") -> None:
     import polars as pl
 
     from newsclean.cleaners.model.evaluate import fold_of
@@ -176,9 +177,10 @@ def run_cv(k: int, pipeline: bool, recall: bool, threshold: float, drop: str | N
         for name, texts in systems.items():
             s = score([pages[i] for i in chosen], {ids[i]: {"text": texts.get(i, "")} for i in chosen})
             print(f"  {name:<52} F1 {s['F1']:.4f}  P {s['P']:.4f}  R {s['R']:.4f}  leak {s['leak']:.4f}  F1<0.5 {s['F1<0.5']}")
-    with (OUT / "cv_texts.json.tmp").open("w", encoding="utf-8") as fh:  # each system's text per page, for a closer look
+    texts_path = OUT / f"cv_texts{'-' + tag if tag else ''}.json"
+    with texts_path.with_suffix(".tmp").open("w", encoding="utf-8") as fh:  # each system's text per page, for a closer look
         json.dump({name: {ids[i]: t for i, t in texts.items()} for name, texts in systems.items()}, fh)
-    (OUT / "cv_texts.json.tmp").replace(OUT / "cv_texts.json")
+    texts_path.with_suffix(".tmp").replace(texts_path)
     if worst:
         losses(pages, systems, worst)
     keep = prob >= threshold
@@ -218,8 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0, help="list the pages losing most F1 against the ceiling")
     ap.add_argument("--other-pages", type=float, default=None, metavar="WEIGHT",
                     help="a non-article page's weight in training (default: the recipe's OTHER_WEIGHT; 0: articles only)")
+    ap.add_argument("--seed", type=int, default=None, help="LightGBM's seed (default: the recipe's)")
+    ap.add_argument("--tag", default="", help="cv_texts-TAG.json for each system's text per page (runs side by side)")
     ap.add_argument("--limit", type=int, default=None)
     a = ap.parse_args(argv)
+    if a.seed is not None:  # the recipe with another seed: its PARAMS are what fit reads
+        from newsclean.cleaners.model import train_page_body
+
+        train_page_body.PARAMS["seed"] = a.seed
     if a.what == "rows":
         build_rows(a.limit)
     elif a.what == "snippets":
@@ -228,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         from newsclean.cleaners.model.train_page_body import THRESHOLD
 
         run_cv(a.folds, a.pipeline, not a.no_recall, THRESHOLD if a.threshold is None else a.threshold, a.drop, a.worst,
-               a.other_pages)
+               a.other_pages, a.tag)
     return 0
 
 

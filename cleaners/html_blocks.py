@@ -20,7 +20,8 @@ One row per piece of visible text between block-level boundaries, in document or
   (alone and around it), and the share in the page's first <h1>; and how often its text repeats
   with its digits folded ("Item 1", "Item 2").
 
-No Prefect here; nothing in the default pipeline reads this yet (bench/html_blocks_cv.py measures it).
+No Prefect here; newsclean.cleaners.page_body reads it (html_body = "page"), bench/page_body_cv.py
+measures it.
 """
 from __future__ import annotations
 
@@ -504,6 +505,18 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
     window = size_sums[hi] - size_sums[lo]
     out["near_topic_fit"] = np.where(window > 0, (hit_sums[hi] - hit_sums[lo]) / np.maximum(window, 1.0), -1.0)
     return out
+
+
+def thread_opener(texts: list[str], in_body: np.ndarray) -> int | None:
+    """The block where a reader thread opens below the article: the first comments header
+    (newsclean.cleaners.rules.navigation.is_comments_header: "10 comments:", "124 Comments"; a reply
+    form's title opens none) below the first block of trafilatura's body; None when there is none."""
+    from newsclean.cleaners.rules.navigation import is_comments_header
+
+    member = np.flatnonzero(in_body >= 0.5)
+    if not len(member):
+        return None
+    return next((i for i in range(int(member[0]) + 1, len(texts)) if is_comments_header(texts[i])), None)
 
 
 FEATURES_EXCLUDED = ("text", "list_group", "row_group")

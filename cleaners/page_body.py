@@ -28,6 +28,7 @@ from newsclean.cleaners.policy import is_list_item
 MODEL_DIR = Path(__file__).resolve().parent / "model" / "files" / "page_body"
 MODEL_NAME = "page_body"  # page_body.lgb.txt and page_body.json in MODEL_DIR
 PAGE_MODE = "whole-page blocks"  # HtmlExtraction.mode of a body chosen here
+BODY_BELOW_OPENER = 0.1  # trafilatura's body below a thread's opener, as a share of it, that goes on past it
 
 
 _USING: ContextVar[tuple[dict, Callable[[np.ndarray], np.ndarray]] | None] = ContextVar("page_body_model", default=None)
@@ -76,7 +77,28 @@ def block_proba(blocks) -> np.ndarray:
 def kept_blocks(blocks) -> np.ndarray:
     """bool per block: the article's blocks (P(article) at or above the model's threshold)."""
     meta, _ = _active()
-    return block_proba(blocks) >= float(meta["threshold"])
+    return with_thread_opener(blocks, block_proba(blocks) >= float(meta["threshold"]))
+
+
+def with_thread_opener(blocks, keep: np.ndarray) -> np.ndarray:
+    """`keep` with a reader thread's opener kept ("59 Comments on ...", html_blocks.thread_opener)
+    where the block model dropped it but kept posts below it, and trafilatura's body does not go on
+    below it (under BODY_BELOW_OPENER of it lies there: a sidebar's "Recent comments" naming the
+    post's title shares a few of its words): the line cleaner then ends the article at the opener
+    and removes the thread below it as `comments` (newsclean.cleaners.decide.CLOSES_ARTICLE), each
+    line recorded with its kind."""
+    from newsclean.cleaners.html_blocks import thread_opener  # only a run with html_body = "page" imports it
+
+    in_body = blocks["in_body"].to_numpy()
+    opener = thread_opener(blocks["text"].to_list(), in_body)
+    if opener is None or keep[opener] or not keep[opener + 1:].any():
+        return keep
+    body = in_body * blocks["chars"].to_numpy()
+    if body[opener + 1:].sum() >= BODY_BELOW_OPENER * max(float(body.sum()), 1.0):
+        return keep
+    keep = keep.copy()
+    keep[opener] = True
+    return keep
 
 
 def page_body(blocks) -> str:

@@ -31,8 +31,11 @@ from newsclean.cleaners.types import Span
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
     "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
-    "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice",
+    "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice", "comments_header",
 })
+# The decider's own removals that stand there too: a reader thread under a comments header that
+# closes the article (newsclean.cleaners.decide.CLOSES_ARTICLE), as on the text path.
+CUE_DECISIONS = frozenset({"comment_thread"})
 # Teaser headlines and stray fragments at the body's edges (weak rules, outside the prose run).
 # They judge prose by English function words, so they apply only to an English-like body (on
 # trafilatura's multilingual evaluation pages they otherwise cut German or Spanish paragraphs),
@@ -86,5 +89,5 @@ def body_words(text: str) -> list[str]:
 def extracted_body(text: str, headlines: Sequence[str] = ()) -> Policy:
     """The policy for a body trafilatura extracted (`text`), with the page's headline candidates."""
     english = stop_share(body_words(text)) >= ENGLISH_STOP_SHARE
-    return Policy(rules=HTML_RULES, use_model=False, searches_body=False, removed_by=CUE_RULES,
+    return Policy(rules=HTML_RULES, use_model=False, searches_body=False, removed_by=CUE_RULES | CUE_DECISIONS,
                   removed_outside_lists_by=EDGE_RULES if english else frozenset(), headlines=tuple(headlines))

@@ -117,3 +117,23 @@ def test_repeated_patterns_fold_digits_only():
 def test_list_context_without_lists():
     out = list_context(list_groups([0, 0]), np.ones(2), np.ones(2), np.ones(2), np.zeros(2), np.zeros(2))
     assert all((v == -1.0).all() for v in out.values())
+
+
+
+def test_a_thread_opens_below_the_start_of_the_body():
+    from newsclean.cleaners.html_blocks import thread_opener
+
+    texts = ["Menu", "The article's first paragraph.", "More of the article.", "12 Comments", "Jane said:", "A post."]
+    assert thread_opener(texts, np.array([0.0, 1.0, 1.0, 0.0, 0.0, 0.0])) == 3
+    # a count between two parts of the body opens one too (page_body weighs the body below it)
+    assert thread_opener(["First part.", "124 Comments", "Second part."], np.array([1.0, 0.0, 1.0])) == 1
+
+
+def test_a_comment_count_over_the_article_or_a_reply_form_opens_no_thread():
+    from newsclean.cleaners.html_blocks import thread_opener
+
+    # a count above the body's first block (a byline's "12 Comments") opens nothing
+    assert thread_opener(["12 Comments", "The article."], np.array([0.0, 1.0])) is None
+    # a reply form's title opens no thread; a page without trafilatura's body has no "below"
+    assert thread_opener(["The article.", "Leave a Reply", "Name"], np.array([1.0, 0.0, 0.0])) is None
+    assert thread_opener(["Story", "3 comments", "x"], np.zeros(3)) is None

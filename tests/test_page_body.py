@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import polars as pl
@@ -137,3 +138,69 @@ def test_the_visible_text_still_wins_over_a_short_block_body():
         assert (short.mode, short.text) == (page_body.PAGE_MODE, "- Home")  # a menu item
         chosen = run_steps(choose_body_steps(replace(ext, visible="\n\n".join(LONG_ARTICLE))))
     assert chosen.mode == VISIBLE_MODE
+
+
+POSTS = [
+    "I grew up on that front and the floods were worse every year, so I am glad the council finally found the money.",
+    "Twelve million pounds seems a lot for a wall, and I would like to know who checked the engineers' sums before the vote.",
+]
+THREAD_PAGE = PAGE.replace("</article></main>", f"""</article>
+<section id="comments" class="comments"><h3>{len(POSTS)} Comments</h3><ol class="comment-list">
+{''.join(f'<li class="comment"><p class="comment-meta">Reader {i} on March {i + 3}, 2026 at 5:23 pm said:</p><p>{post}</p></li>'
+         for i, post in enumerate(POSTS))}
+</ol></section></main>""")
+
+
+def _with_posts_kept(ext) -> Callable:
+    """A block model that keeps the article and the thread's posts but drops everything else (the
+    thread's opener and its commenters' lines too)."""
+    texts = ext.blocks["text"].to_list()
+    keep = np.array([t in PARAGRAPHS or t in POSTS for t in texts], dtype=np.float64)
+    return lambda X: keep
+
+
+def test_a_thread_the_block_model_keeps_is_removed_as_comments():
+    ext = extract_html(THREAD_PAGE, blocks=True)
+    meta, _ = page_body._model()
+    with page_body.using(meta, _with_posts_kept(ext)):
+        kept = page_body.page_body(ext.blocks).split("\n\n")
+        assert f"{len(POSTS)} Comments" in kept  # the opener written above the posts, as evidence
+        doc = clean_document(RawDocument(source="page.html", data=THREAD_PAGE.encode(), format="html"),
+                             Settings(html_body="page"))
+    for paragraph in PARAGRAPHS:
+        assert paragraph in doc.text
+    for post in POSTS:
+        assert post not in doc.text
+    removed = {doc.lines[s.line - 1][s.start:s.end]: s.kind for s in doc.removed}
+    assert removed[POSTS[0]] == removed[f"{len(POSTS)} Comments"] == "comments"
+
+
+def test_a_comment_count_over_the_article_is_left_to_the_block_model():
+    # the same count over the article (a byline's link to the thread): the body goes on below it,
+    # so it is not written, and nothing below it is cut
+    page = PAGE.replace("<h1>Harbour wall to be rebuilt</h1>", "<h1>Harbour wall to be rebuilt</h1><p><a href='#c'>2 Comments</a></p>")
+    ext = extract_html(page, blocks=True)
+    meta, _ = page_body._model()
+    texts = ext.blocks["text"].to_list()
+    with page_body.using(meta, lambda X: np.array([float(t in PARAGRAPHS) for t in texts])):
+        kept = page_body.page_body(ext.blocks).split("\n\n")
+    assert "2 Comments" not in kept and [t for t in kept if t in PARAGRAPHS] == PARAGRAPHS
+
+
+@pytest.mark.parametrize("texts, in_body, keep, written", [
+    # posts kept below a dropped opener, the body above it: the opener is written
+    (["Body.", "3 Comments", "Post one.", "Post two."], [1, 0, 0, 0], [1, 0, 1, 1], [1, 1, 1, 1]),
+    # a sidebar's "Recent comments" sharing a few of the body's words below it: still a thread
+    (["Body. " * 20, "3 Comments", "Post one.", "Reader on Body"], [1, 0, 0, 0.8], [1, 0, 1, 1], [1, 1, 1, 1]),
+    # the body goes on below the count (a link to the thread under the first paragraph): no thread
+    (["Body.", "3 Comments", "More of the body.", "Post."], [1, 0, 1, 0], [1, 0, 1, 1], [1, 0, 1, 1]),
+    # nothing kept below it: nothing to end; the opener kept already: nothing to add
+    (["Body.", "3 Comments", "Post one.", "Post two."], [1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]),
+    (["Body.", "3 Comments", "Post one.", "Post two."], [1, 0, 0, 0], [1, 1, 1, 0], [1, 1, 1, 0]),
+    # no opener on the page (a reply form's title opens none)
+    (["Body.", "Leave a Reply", "Name", "Email"], [1, 0, 0, 0], [1, 0, 1, 1], [1, 0, 1, 1]),
+])
+def test_a_threads_opener_is_written_only_over_kept_posts_below_the_body(texts, in_body, keep, written):
+    blocks = pl.DataFrame({"text": texts, "in_body": [float(b) for b in in_body],
+                           "chars": [float(len(t.replace(" ", ""))) for t in texts]})
+    assert page_body.with_thread_opener(blocks, np.array(keep, dtype=bool)).tolist() == [bool(k) for k in written]

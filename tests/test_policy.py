@@ -13,7 +13,7 @@ import pytest
 from newsclean.cleaners.decide import NO_BODY
 from newsclean.cleaners.fixpoint import decide_stable, decide_stable_steps
 from newsclean.cleaners.lines import normalise_lines
-from newsclean.cleaners.policy import CUE_RULES, EDGE_RULES, HTML_RULES, TEXT, extracted_body
+from newsclean.cleaners.policy import CUE_DECISIONS, CUE_RULES, EDGE_RULES, HTML_RULES, TEXT, extracted_body
 from newsclean.cleaners.rules import RULES
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.types import DocumentError
@@ -45,7 +45,7 @@ def test_the_text_policy_is_every_rule_with_the_model_and_the_body_searched():
 def test_an_extracted_body_is_proposed_on_by_the_cue_and_edge_rules_without_the_model():
     policy = extracted_body("\n\n".join(PARAGRAPHS), (HEADLINE,))
     assert policy.rules == HTML_RULES and not policy.use_model and not policy.searches_body
-    assert policy.removed_by == CUE_RULES and policy.removed_outside_lists_by == EDGE_RULES
+    assert policy.removed_by == CUE_RULES | CUE_DECISIONS and policy.removed_outside_lists_by == EDGE_RULES
     assert policy.headlines == (HEADLINE,)
 
 
@@ -130,3 +130,22 @@ def test_the_body_words_read_line_by_line_are_the_whole_texts(text):
     from newsclean.cleaners.shape import word_pattern
 
     assert body_words(text) == word_pattern(text).findall(text)
+
+
+THREAD = ["2 Comments", "Jane Doe on March 3, 2026 at 5:23 pm said:",
+          "I grew up on that front and the floods were worse every year, so I am glad the council found the money.",
+          "John Roe on March 3, 2026 at 6:02 pm said:",
+          "Twelve million pounds seems a lot for a wall, and I would like to know who checked the sums first."]
+
+
+def test_a_thread_below_an_extracted_body_is_removed_as_comments():
+    decision = _decide_body(PARAGRAPHS + THREAD)
+    assert _kept(decision) == PARAGRAPHS
+    assert {s.text: (s.kind, s.by) for s in decision.spans}[THREAD[0]] == ("comments", "comments_header")
+    assert {(s.kind, s.by) for s in decision.spans if s.text in THREAD[2::2]} == {("comments", "comment_thread")}
+
+
+def test_a_comment_count_over_an_extracted_body_cuts_nothing_below_it():
+    decision = _decide_body(THREAD[:1] + PARAGRAPHS)
+    assert _kept(decision) == PARAGRAPHS
+    assert [(s.text, s.by) for s in decision.spans] == [(THREAD[0], "comments_header")]

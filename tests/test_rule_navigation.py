@@ -96,6 +96,27 @@ def test_comments_header_lookalikes_do_not_close_the_article(line):
     assert not _COMMENTS_HEADER.search(line)
 
 
+# the second half of an analysis, under its own section's name
+ANALYSIS = [
+    "The vote shows how far the council has moved since the last election, when the bus network was barely mentioned in any of the campaigns.",
+    "Whether the routes run next year depends on the transit authority's budget, which the regional assembly is due to approve in the spring.",
+]
+
+
+@pytest.mark.parametrize("label", ["Comment", "Kommentar", "Komentarz:"])
+def test_a_bare_comment_label_is_removed_but_closes_nothing(label):
+    # the name of an analysis's own section over its second half, or a "Comment" button: the
+    # label goes, the article below it stays
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.rules.navigation import is_comments_header
+    from newsclean.cleaners.settings import Settings
+
+    doc = clean_text(article(after=[label, *ANALYSIS]), Settings())
+    assert {s.text: (s.kind, s.by) for s in doc.removed}.get(label) == ("comments", "comment_label")
+    assert all(b in doc.text for b in BODY + ANALYSIS)
+    assert not is_comments_header(label) and is_comments_header(label.rstrip(":") + " (3)")
+
+
 def test_a_comment_count_above_the_body_does_not_cut_it():
     from newsclean.cleaners.pipeline import clean_text
     from newsclean.cleaners.settings import Settings

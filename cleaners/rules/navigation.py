@@ -223,6 +223,10 @@ _COMMENTS_HEADER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _COMMENT_FORM_LINE = re.compile(rf"^{_COMMENT_FORM}$", re.IGNORECASE)
+# The bare singular word ("Comment", "Kommentar:"): a button's label under the article, or the name of
+# an analysis's own section ("Komentarz" over an expert's comment): removed as a label where every
+# removal stands, never the opener of a thread, so it closes nothing.
+_COMMENT_LABEL = re.compile(r"^(?:comment|response|kommentar|commentaire|comentario|komentarz)\s*:?$", re.IGNORECASE)
 
 
 def is_comment_form(text: str) -> bool:
@@ -230,10 +234,17 @@ def is_comment_form(text: str) -> bool:
     return _COMMENT_FORM_LINE.match(text) is not None
 
 
+def is_comments_header(text: str) -> bool:
+    """A line that opens a reader thread ("10 comments:", "Kommentare (3)"); a reply form's title and a
+    bare "Comment" label open none."""
+    return (len(text.split()) <= 40 and _COMMENTS_HEADER.search(text) is not None and not is_comment_form(text)
+            and _COMMENT_LABEL.match(text) is None)
+
+
 @starts_with(_COMMENTS_HEADER)
 def comments_header(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words <= 40 and _COMMENTS_HEADER.search(line.text):
-        return whole_line("comments", "comments_header")
+        return whole_line("comments", "comment_label" if _COMMENT_LABEL.match(line.text) else "comments_header")
     return None
 
 
