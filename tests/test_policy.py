@@ -149,3 +149,11 @@ def test_a_comment_count_over_an_extracted_body_cuts_nothing_below_it():
     decision = _decide_body(THREAD[:1] + PARAGRAPHS)
     assert _kept(decision) == PARAGRAPHS
     assert [(s.text, s.by) for s in decision.spans] == [(THREAD[0], "comments_header")]
+
+
+def test_an_analysiss_comment_section_in_an_extracted_body_stays():
+    # "Komentarz" over an analysis's second half (a section's name, not a thread's header): it
+    # stays, and so does everything below it
+    decision = _decide_body(PARAGRAPHS[:3] + ["Komentarz"] + PARAGRAPHS[3:])
+    assert _kept(decision) == PARAGRAPHS[:3] + ["Komentarz"] + PARAGRAPHS[3:]
+    assert decision.spans == []
