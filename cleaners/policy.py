@@ -26,7 +26,7 @@ from newsclean.cleaners.types import Span
 # Rules that stay reliable inside a body trafilatura extracted: they fire on explicit cues
 # ("RELATED:", a "Related stories" header and the headline under it, "Photo: Getty Images", "Sign up
 # for…", "© 2018 …", "Updated: …", "Tags:", "We use cookies… you accept", "… we may earn a
-# commission"). Rules that judge by shape and position alone (menus, name runs, lower-case lines)
+# commission", "57 Comments"). Rules that judge by shape and position alone (menus, name runs, lower-case lines)
 # are left out: trafilatura already chose the body region, and the lists and tables in it are content.
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
