@@ -28,7 +28,7 @@ from newsclean.cleaners.policy import is_list_item
 MODEL_DIR = Path(__file__).resolve().parent / "model" / "files" / "page_body"
 MODEL_NAME = "page_body"  # page_body.lgb.txt and page_body.json in MODEL_DIR
 PAGE_MODE = "whole-page blocks"  # HtmlExtraction.mode of a body chosen here
-BODY_BELOW_OPENER = 0.1  # trafilatura's body below a thread's opener, as a share of it, that goes on past it
+BODY_BELOW_OPENER = 0.1  # this share of trafilatura's body below a comments header: the article goes on past it
 
 
 _USING: ContextVar[tuple[dict, Callable[[np.ndarray], np.ndarray]] | None] = ContextVar("page_body_model", default=None)
@@ -75,7 +75,8 @@ def block_proba(blocks) -> np.ndarray:
 
 
 def kept_blocks(blocks) -> np.ndarray:
-    """bool per block: the article's blocks (P(article) at or above the model's threshold)."""
+    """bool per block: the article's blocks (P(article) at or above the model's threshold), and a
+    reader thread's opener over posts kept below the article (with_thread_opener)."""
     meta, _ = _active()
     return with_thread_opener(blocks, block_proba(blocks) >= float(meta["threshold"]))
 
