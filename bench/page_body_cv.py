@@ -78,11 +78,11 @@ def build_rows(limit: int | None) -> None:
 
 def pipeline_text(page: dict, booster, names: list[str], threshold: float) -> str:
     """The HTML path with html_body = "page" on one page, `booster` in place of the packaged model."""
-    import newsclean.cleaners.page_body as page_body
     from newsclean.cleaners.model.evaluate_html import clean_html_page
+    from newsclean.cleaners.model.train_page_body import using_fold
     from newsclean.cleaners.settings import Settings
 
-    with page_body.using({"features": names, "threshold": threshold}, lambda X: booster.predict(X, num_threads=1)):
+    with using_fold(booster, names, threshold):
         return clean_html_page(page, devset_dir(), Settings(html_body="page"))["text"]
 
 

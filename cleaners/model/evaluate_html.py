@@ -52,7 +52,6 @@ def html_predictions(pages: list[dict], devset: Path, settings: Settings, use_ur
 def page_body_cv(pages: list[dict], devset: Path, settings: Settings, k: int, use_url: bool = True,
                  log: Callable[[str], None] = print) -> dict[str, dict]:
     """Every page cleaned with the block model of the folds its site is not in (see the module)."""
-    from newsclean.cleaners import page_body
     from newsclean.cleaners.model import train_page_body as tpb
     from newsclean.cleaners.model.evaluate import fold_of
 
@@ -64,8 +63,7 @@ def page_body_cv(pages: list[dict], devset: Path, settings: Settings, k: int, us
     preds: dict[str, dict] = {}
     for f, booster in models:
         held_out = [p for p in pages if fold_of(p, k) == f]
-        with page_body.using({"features": names, "threshold": tpb.THRESHOLD},
-                             lambda X, b=booster: b.predict(X, num_threads=1)):
+        with tpb.using_fold(booster, names):
             fold_preds = html_predictions(held_out, devset, settings, use_url)
         s = score(held_out, fold_preds)
         log(f"fold {f} ({len(held_out)} pages): F1 {s['F1']:.4f}, leak {s['leak']:.4f}")

@@ -160,6 +160,14 @@ def fold_models(rows, pages: list[dict], others: list[dict], folds: int, names: 
     return fold, ((f, fit(rows, fold != f, names, scale)) for f in range(folds))
 
 
+def using_fold(booster, names: list[str], threshold: float = THRESHOLD):
+    """newsclean.cleaners.page_body.using with a fold's booster (its feature `names`) in place of the
+    packaged model: the whole HTML path cleans a held-out page as a run would with it."""
+    from newsclean.cleaners.page_body import using
+
+    return using({"features": names, "threshold": threshold}, lambda X: booster.predict(X, num_threads=1))
+
+
 def cross_validate(rows, pages: list[dict], others: list[dict], folds: int) -> dict:
     """Out-of-fold P(article) of every block (folds by site, the non-article pages' sites too) and
     the kept blocks' body of the article pages scored against their truth (newsclean.cleaners.model.score)."""

@@ -234,18 +234,24 @@ def is_comment_form(text: str) -> bool:
     return _COMMENT_FORM_LINE.match(text) is not None
 
 
+def _comments_rule(text: str, n_words: int) -> str | None:
+    """comments_header's rule name for a line: "comments_header" (a thread's header or a reply form's
+    title), "comment_label" (a bare "Comment"), None for neither."""
+    if n_words > 40 or not _COMMENTS_HEADER.search(text):
+        return None
+    return "comment_label" if _COMMENT_LABEL.match(text) else "comments_header"
+
+
 def is_comments_header(text: str) -> bool:
     """A line that opens a reader thread ("10 comments:", "Kommentare (3)"); a reply form's title and a
     bare "Comment" label open none."""
-    return (len(text.split()) <= 40 and _COMMENTS_HEADER.search(text) is not None and not is_comment_form(text)
-            and _COMMENT_LABEL.match(text) is None)
+    return _comments_rule(text, shape.n_words(text)) == "comments_header" and not is_comment_form(text)
 
 
 @starts_with(_COMMENTS_HEADER)
 def comments_header(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 40 and _COMMENTS_HEADER.search(line.text):
-        return whole_line("comments", "comment_label" if _COMMENT_LABEL.match(line.text) else "comments_header")
-    return None
+    rule = _comments_rule(line.text, line.n_words)
+    return whole_line("comments", rule) if rule is not None else None
 
 
 # A gallery's counter: "Image 1 of 5", "Photo 3/12", "1 of 12", "Bild 2 von 9".
