@@ -66,7 +66,8 @@ def block_proba(blocks) -> np.ndarray:
     if blocks.height == 0:
         return np.zeros(0)
     meta, predict = _active()
-    missing = [name for name in meta["features"] if name not in blocks.columns]
+    columns = set(blocks.columns)  # (a polars frame builds its list of names on each access)
+    missing = [name for name in meta["features"] if name not in columns]
     if missing:
         raise ValueError(f"the page-body model reads columns the block table lacks ({', '.join(missing[:3])}); "
                          "retrain it with `python -m newsclean.cleaners.model.train_page_body`")
