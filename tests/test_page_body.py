@@ -204,3 +204,12 @@ def test_a_threads_opener_is_written_only_over_kept_posts_below_the_body(texts, 
     blocks = pl.DataFrame({"text": texts, "in_body": [float(b) for b in in_body],
                            "chars": [float(len(t.replace(" ", ""))) for t in texts]})
     assert page_body.with_thread_opener(blocks, np.array(keep, dtype=bool)).tolist() == [bool(k) for k in written]
+
+
+def test_a_block_table_without_a_column_the_model_reads_names_the_fix():
+    blocks = page_blocks(parse_html(PAGE), "\n".join(PARAGRAPHS))
+    assert len(page_body.block_proba(blocks)) == blocks.height  # the packaged model reads this table
+    meta, _ = page_body._active()
+    lacking = blocks.drop(meta["features"][0])
+    with pytest.raises(ValueError, match=r"lacks \(" + meta["features"][0] + r"\).*train_page_body"):
+        page_body.block_proba(lacking)
