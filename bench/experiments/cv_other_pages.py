@@ -3,6 +3,9 @@ headline labels), then the pipeline scored on the held-out article and snippet p
 bench/cv_folds.py scores its folds. Tried and dropped (bench/RESULTS.md, "Tried and dropped").
 
     NC_SEED=1 .venv/bin/python bench/experiments/cv_other_pages.py TAG service,forum,product,documentation
+    NC_SEED=1 NC_OTHER_WEIGHT=0.3 .venv/bin/python bench/experiments/cv_other_pages.py TAG service,forum,product,documentation
+
+NC_OTHER_WEIGHT scales the other pages' line weights (default 1: as an article page's).
 
 Folds and models go to bench/out/cv/TAG/ (fold0, fold1, pipeline.jsonl, snippets.jsonl); the other
 pages are split by site like the article pages, so a fold never trains on a site it is scored on."""
@@ -26,7 +29,8 @@ opages = [p for p in tr.load_jsonl(tr.DEVSET/"other-pages.jsonl.gz") if p.get("v
 ofolds = [fold_of(p, 2) for p in opages]
 print(len(opages), 'other pages', flush=True)
 page_docs, snip_docs = tr.page_docs(pages), tr.snippet_docs(spages)
-other_docs = [replace(d, title=None, titles=(), kind="other") for d in tr.page_docs(opages)]
+weight = float(os.environ.get("NC_OTHER_WEIGHT", "1"))
+other_docs = [replace(d, title=None, titles=(), kind="other", w=d.w * weight) for d in tr.page_docs(opages)]
 for k in range(2):
     if (out/f"fold{k}").exists():
         continue
