@@ -147,6 +147,43 @@ def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():
     assert holds[0] and share[1] == 7 / 9 and not holds[2]
 
 
+def test_recurrence_of_repeated_candidates_is_each_copys_own():
+    """Copies of a candidate (the same words, the same document) are looked at once and each gets
+    the group's count: the same values as the plain count, in documents that share the copies'
+    words, with the copies' words in another order too."""
+    menu = "Home News Sport"
+    docs = [[menu, "Storm barrier raised", menu, "Home News Sport Weather Travel", "Sport News Home",
+             "Barrier raised before the storm", menu, "Storm barrier raised"],
+            [menu, "News Sport Home and Weather", menu]]
+    cands = [np.ones(len(d), dtype=bool) for d in docs]
+    cands[0][4] = False  # a copy's words in another order, not a candidate
+    got = _recurrence_of(docs, cands)
+    at = 0
+    for lines, cand in zip(docs, cands):
+        for a, b in zip(got, _recurrence_plain(lines, cand)):
+            assert np.array_equal(a[at:at + len(lines)], b)
+        at += len(lines)
+    assert got[0][0] == got[0][2] == got[0][6] == 1 and got[0][8] == got[0][10] == 1
+
+
+def test_recurrence_work_does_not_grow_with_the_square_of_a_repeated_line():
+    """A long text repeating its menu line thousands of times (a 27 MB scrape of 400,000 lines once
+    asked for a 132 GiB array here and was quarantined): the copies are one candidate, so the
+    count's memory stays near the size of the page."""
+    import tracemalloc
+
+    copies = 6000
+    page = ["Home News Sport", "Flood barrier to be raised before storm"] * copies
+    tracemalloc.start()
+    try:
+        emb, _, _ = _recurrence_of([page], [np.ones(len(page), dtype=bool)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert emb[0] == 0 and emb[1] == 0  # no longer line holds either
+    assert peak < 20 * 2 ** 20, f"{peak / 2 ** 20:.0f} MiB for {len(page)} lines"
+
+
 def test_title_features_of_a_batch_are_each_documents_own():
     """title_features_many over documents one after another gives each row its own document's
     title_features (first body line, ranks, medians, best candidates, recurrence, slug), whatever

@@ -769,6 +769,21 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], doc: np.ndarra
         return embedded, holds_share > 0, holds_share
     ends = np.cumsum(tcount)
     starts = ends - tcount
+    rnd = _word_hashes(int(ids.max()) + 1)
+    csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
+    # Candidates with the same words in the same document recur alike: each such group is looked
+    # at once (a long page repeating its menu line would otherwise pair every copy with every
+    # other, quadratic in the copies), and its count given to every member at the end.
+    ci_all = ci
+    d_c, k_all, h_all = doc[ci], tcount[ci], csum[ends[ci]] - csum[starts[ci]]
+    order = np.lexsort((h_all, k_all, d_c))  # stable: a group's first member is its first line
+    o_d, o_k, o_h = d_c[order], k_all[order], h_all[order]
+    opens = np.r_[True, (o_d[1:] != o_d[:-1]) | (o_k[1:] != o_k[:-1]) | (o_h[1:] != o_h[:-1])]
+    group = np.empty(len(ci), dtype=np.intp)
+    group[order] = np.cumsum(opens) - 1
+    firsts_of_groups = ci[order[opens]]
+    ci = np.sort(firsts_of_groups)
+    member_of = np.searchsorted(ci, firsts_of_groups)[group]  # each candidate's representative's place in ci
     tok_line = np.repeat(np.arange(n), tcount)
     # a word is (document, id): ids are numbered within each document
     key = np.repeat(doc, tcount) * (int(ids.max()) + 1) + ids
@@ -791,8 +806,6 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], doc: np.ndarra
     rare = pick[firsts]  # per candidate, in ci's order: its rarest token's place in ctok
     lo, m = lo[rare], seen[rare]
     k_c = tcount[ci]
-    rnd = _word_hashes(int(ids.max()) + 1)
-    csum = np.concatenate([np.zeros(1, np.uint64), np.cumsum(rnd[ids], dtype=np.uint64)])
     h_c = csum[ends[ci]] - csum[starts[ci]]
     # (candidate, occurrence of its rarest word) in a line longer than the candidate
     total = int(m.sum())
@@ -819,7 +832,7 @@ def _recurrence_many(tokens: list[tuple[np.ndarray, np.ndarray]], doc: np.ndarra
     # a window that holds the rarest word twice was met twice: each (candidate, window) once
     _, once = np.unique(pc[same] * (len(ids) + 1) + s[same], return_index=True)
     pc, k, line = pc[same][once], k[same][once], line[same][once]
-    embedded[ci] = np.bincount(pc, minlength=len(ci))
+    embedded[ci_all] = np.bincount(pc, minlength=len(ci))[member_of]
     np.maximum.at(holds_share, line, k / tcount[line])
     return embedded, holds_share > 0, holds_share
 
