@@ -8,6 +8,7 @@ Steps (each also runs on its own, see its --help):
    bench/speed_accuracy.py     the text path's variants (shipped, rules only, model alone) on new pages
    bench/lockstep.py           the columnar engine: a batch cleaned 1 and 32 documents at a time (CPU, peak RSS)
    bench/batch_memory.py       a worker's peak RSS against its batch size (500, 1,000, 10,000 documents)
+   bench/long_document.py      one document's time and peak RSS as its length grows (30k to 400k lines)
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
@@ -75,6 +76,12 @@ def markdown(res: dict) -> str:
         for name, row in v["variants"].items():
             lines.append(f"| {name} | {row['pages_per_cpu_s']} | {row['ratio_to_shipped']} | {row['in_sample_F1'] or ''} |")
         lines.append("")
+    rows = res.get("long_document")
+    if rows:
+        lines += ["## One long document (`bench/long_document.py`)", "", "| lines | MB | CPU-s | peak RSS MB | outcome |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {r['lines']} | {r['mb']} | {r['cpu_s']} | {r['peak_rss_mb']} | {r['outcome']} |" for r in rows]
+        lines.append("")
     b = res.get("baselines", {})
     for group in ("text", "html"):
         if group not in b:
@@ -130,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, batch_memory, variants, baselines, end_to_end, syndication")
+    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, batch_memory, long_document, variants, baselines, end_to_end, syndication")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -143,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     import bench_baselines
     import bench_end_to_end
     import lockstep
+    import long_document
     import profile_hot_path
     import speed_accuracy
     import syndication
@@ -156,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     if "batch_memory" not in skip:
         print("== batch memory", file=sys.stderr)
         res["batch_memory"] = batch_memory.main(["--sizes", "200,1000" if a.quick else "500,1000,10000"])
+    if "long_document" not in skip:
+        print("== one long document", file=sys.stderr)
+        res["long_document"] = long_document.main(["--lines", "30000,60000" if a.quick else "30000,60000,120000,400000"])
     if "variants" not in skip:
         print("== text path variants", file=sys.stderr)
         res["variants"] = speed_accuracy.main(["--rounds", str(a.rounds)])
