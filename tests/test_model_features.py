@@ -125,6 +125,18 @@ def _recurrence_of(docs, cands):
     return fx._recurrence_many([fx._line_tokens(d) for d in docs], doc, np.concatenate(cands))
 
 
+def _assert_batch_is_each_plain(docs, cands):
+    """_recurrence_many over `docs` as one batch gives each document _recurrence_plain's values of
+    its own lines; returns the batch's values."""
+    got = _recurrence_of(docs, cands)
+    at = 0
+    for lines, cand in zip(docs, cands):
+        for a, b in zip(got, _recurrence_plain(lines, cand)):
+            assert np.array_equal(a[at:at + len(lines)], b)
+        at += len(lines)
+    return got
+
+
 def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():
     rng = np.random.default_rng(7)
     vocab = ["storm", "barrier", "flood", "the", "raised", "news", "home", "river"]
@@ -134,12 +146,7 @@ def test_recurrence_counts_each_candidate_in_longer_lines_as_word_multisets():
     cands = [rng.random(len(lines)) < 0.7 for lines in docs]
     # one batch of all the documents: each counts the windows of its own lines only (the same
     # words recur in every document, and never match across them)
-    got = _recurrence_of(docs, cands)
-    at = 0
-    for lines, cand in zip(docs, cands):
-        for a, b in zip(got, _recurrence_plain(lines, cand)):
-            assert np.array_equal(a[at:at + len(lines)], b)
-        at += len(lines)
+    _assert_batch_is_each_plain(docs, cands)
     emb, holds, share = _recurrence_of([PAGE], [np.ones(len(PAGE), dtype=bool)])
     # the headline in the breadcrumb and the "| Outlet" line, its words in any order; a line of
     # the same length is no host
@@ -157,12 +164,7 @@ def test_recurrence_of_repeated_candidates_is_each_copys_own():
             [menu, "News Sport Home and Weather", menu]]
     cands = [np.ones(len(d), dtype=bool) for d in docs]
     cands[0][4] = False  # a copy's words in another order, not a candidate
-    got = _recurrence_of(docs, cands)
-    at = 0
-    for lines, cand in zip(docs, cands):
-        for a, b in zip(got, _recurrence_plain(lines, cand)):
-            assert np.array_equal(a[at:at + len(lines)], b)
-        at += len(lines)
+    got = _assert_batch_is_each_plain(docs, cands)
     assert got[0][0] == got[0][2] == got[0][6] == 1 and got[0][8] == got[0][10] == 1
 
 
