@@ -361,13 +361,59 @@ def _normalise_once(line: str, keep_curly_quotes: bool) -> str:
 
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
     """Normalise until nothing changes: ftfy undoes one layer of mojibake at a time, and folding
-    spaces can expose another ("Â" + space), so a normalised line normalises to itself."""
+    spaces can expose another ("Â" + space), so a normalised line normalises to itself. A line
+    that still holds mojibake is mended (_mended) where that leaves none."""
+    original = line
+    line = _normalised(line, keep_curly_quotes)
+    if has_mojibake(line):
+        line = _mended(original, keep_curly_quotes) or line
+    return line
+
+
+def _normalised(line: str, keep_curly_quotes: bool) -> str:
     for _ in range(4):
         fixed = _normalise_once(line, keep_curly_quotes)
         if fixed == line:
             break
         line = fixed
     return line
+
+
+# C1 control characters: ftfy reads them as the Windows-1252 bytes of mojibake, but the five that
+# Windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) survive its repair when the rest of
+# their character was lost ("love 'em”\x9d"): no text uses them, so they go.
+_C1 = re.compile("[\x80-\x9f]")
+# A line longer than this is not repaired piece by piece (ftfy's time grows with pieces x length).
+MEND_MAX_CHARS = 20_000
+
+
+def _mended(line: str, keep_curly_quotes: bool) -> str | None:
+    """A raw line in which ftfy leaves mojibake when it repairs the line whole, normalised with
+    no mojibake left, or None when that cannot be done. ftfy re-decodes a line whole or not at all,
+    so a line that mixes mojibake with text that was never garbled (a template's correct "–" beside
+    a double-encoded "wiarygodnoÅ›ci") defeats it; its pieces (_in_pieces) do not. What is still
+    bad after that and only a stray C1 control explains is dropped with the control (_C1)."""
+    if len(line) > MEND_MAX_CHARS:
+        return None
+    if _HAS_SEPARATOR.search(line):
+        line = line.translate(_SEPARATORS)
+    pieced = _normalised(_in_pieces(line, keep_curly_quotes), keep_curly_quotes)
+    for mended in (pieced, _normalised(_C1.sub("", pieced), keep_curly_quotes)):
+        if not has_mojibake(mended):
+            return mended
+    return None
+
+
+def _in_pieces(line: str, keep_curly_quotes: bool) -> str:
+    """ftfy.fix_text of `line`, or where that leaves mojibake, of its two halves (split at the
+    middle space) in turn, down to single words."""
+    fixed = ftfy.fix_text(line, uncurl_quotes=not keep_curly_quotes)
+    words = line.split(" ")
+    if len(words) < 2 or not has_mojibake(fixed):
+        return fixed
+    half = len(words) // 2
+    return (_in_pieces(" ".join(words[:half]), keep_curly_quotes) + " "
+            + _in_pieces(" ".join(words[half:]), keep_curly_quotes))
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
