@@ -166,6 +166,8 @@ def _document(decision: Decision, source: str, doc_id: str, lines: list[str]) ->
 VISIBLE_GAIN = 2.0  # the visible text wins when the text path finds this many times trafilatura's body in it
 ONLY_DEBRIS = "trafilatura's body holds only debris (captions, links, calls to action); check the page is an article"
 KEPT_AS_EXTRACTED = "extract: the line cleaner found no prose line in trafilatura's body; kept it as extracted"
+NO_TEXT = ("the page shows no text: its <body> holds only markup (scripts, forms, empty elements), as a page drawn by "
+           "JavaScript or saved before its content loaded does; re-save it as a browser shows it, once loaded")
 
 
 def choose_body_steps(ext: HtmlExtraction) -> Steps[HtmlExtraction]:
@@ -256,6 +258,8 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
             kind = yield from text_kind_steps(ext.fragment_text, settings, meta)
         if kind is not None and notice_reason([ext.title or "", *ext.text.splitlines()]) is None:
             raise DocumentError("decide", kind)
+        if not ext.text.strip():  # neither trafilatura nor the visible text found any
+            raise DocumentError("extract", NO_TEXT)
         with _notice_page_said(ext.text, ext.title):
             doc, more = yield from _clean_extracted(ext, settings, raw.source, raw.doc_id, meta)
         notes += more

@@ -115,6 +115,25 @@ def test_empty_page_is_quarantined_with_a_reason():
     assert err.value.stage in ("extract", "decide")
 
 
+def test_a_page_whose_body_shows_no_text_says_so():
+    # a forum drawn by JavaScript, saved as served: a full head, a body of scripts and a sign-in form
+    import pytest
+
+    from newsclean.cleaners.pipeline import NO_TEXT
+    from newsclean.cleaners.types import DocumentError
+    head = ('<title>New to Astronomy: Best First Telescope? - Forum</title><meta charset="utf-8">'
+            '<meta name="description" content="I am new to astronomy and would love advice on a first telescope.">'
+            '<link rel="stylesheet" href="/app.css"><script src="/app.js"></script>')
+    body = ('<noscript></noscript><div id="app"></div><script>window.boot()</script>'
+            '<form id="signin"><input name="username" type="text"><input name="password" type="password">'
+            '<input type="submit" value="Log In"></form>')
+    for html in (f"<html><head>{head}</head><body>{body}</body></html>",
+                 "<html><head><script>var x = 1;</script></head><body></body></html>"):
+        with pytest.raises(DocumentError) as err:
+            _clean(html)
+        assert (err.value.stage, err.value.reason) == ("extract", NO_TEXT)
+
+
 def test_htmldate_gives_the_original_publication_date_not_the_update():
     head = ('<meta property="article:published_time" content="2018-02-24T10:32:00-05:00">'
             '<meta property="article:modified_time" content="2019-03-01T08:00:00Z">')
