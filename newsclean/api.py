@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -30,6 +31,8 @@ __all__ = ["Article", "RemovedSpan", "clean_text", "clean_html", "clean_texts", 
 
 TEXT_SOURCE = "<text>"  # the `source` of a document given as a string, where a run names its file
 HTML_SOURCE = "<html>"
+MISSING = ("no text: the document is a missing value (None, or NaN as a table's empty field reads); "
+           "give its text, or leave it out")
 
 
 @dataclass(frozen=True)
@@ -73,16 +76,18 @@ _ARTICLE_COLUMNS = tuple(f.name for f in fields(Article) if f.name not in ("remo
 _SPAN_COLUMNS = tuple(f.name for f in fields(RemovedSpan))
 
 
-def clean_text(text: str, *, url: str | None = None, settings: Settings | Mapping[str, Any] | None = None) -> Article:
-    """Clean a scraped text as `newsclean run` cleans a .txt file holding it (in UTF-8): the same
-    reader (front matter is metadata; markup goes the HTML path), cleaner and metadata resolution.
+def clean_text(text: str | bytes, *, url: str | None = None, settings: Settings | Mapping[str, Any] | None = None) -> Article:
+    """Clean a scraped text as `newsclean run` cleans a .txt file holding it (a string in UTF-8,
+    bytes as they are, their encoding detected): the same reader (front matter is metadata; markup
+    goes the HTML path), cleaner and metadata resolution.
 
     `url`: the page's address, metadata as a record's url field is (the outlet and a date in its
     path). `settings`: a Settings, a dict of its fields, or None for the defaults.
     Raises DocumentError (`.stage`, `.reason`) when the document has no article: only debris, an
-    access notice, a binary file, or a document over `doc_timeout_s`."""
+    access notice, a binary file, a missing value (None, NaN), or a document over `doc_timeout_s`;
+    TypeError for a value that is not a document (a number, a list)."""
     cfg = _settings(settings)
-    return _clean(_text_document(text, cfg), url, cfg)
+    return _clean(_text_document(_document_input(text, "clean_text"), cfg), url, cfg)
 
 
 def clean_html(html: bytes | str, *, url: str | None = None, settings: Settings | Mapping[str, Any] | None = None) -> Article:
@@ -91,12 +96,13 @@ def clean_html(html: bytes | str, *, url: str | None = None, settings: Settings 
     decoded as the page declares (or as detected); a string is taken as decoded.
 
     `url` helps trafilatura and gives metadata (outlet, date in the path); `settings` as in
-    clean_text. Raises DocumentError when the page holds no article."""
+    clean_text. Raises DocumentError when the page holds no article (or is a missing value), TypeError
+    for a value that is not a page."""
     cfg = _settings(settings)
-    return _clean(_html_document(html, cfg), url, cfg)
+    return _clean(_html_document(_document_input(html, "clean_html"), cfg), url, cfg)
 
 
-def clean_texts(texts: Iterable[str], *, urls: Iterable[str | None] | None = None,
+def clean_texts(texts: Iterable[str | bytes], *, urls: Iterable[str | None] | None = None,
                 settings: Settings | Mapping[str, Any] | None = None) -> list[Article | DocumentError]:
     """Clean many texts, each as clean_text cleans it, in lock step as a run's batches are cleaned:
     `lockstep_docs` documents at a time, each decision pass of them all scored by the line model in
@@ -104,16 +110,17 @@ def clean_texts(texts: Iterable[str], *, urls: Iterable[str | None] | None = Non
 
     Returns, in order, each text's Article, or the DocumentError clean_text would raise for it, as
     a value: one document's failure never stops the others (an unexpected error inside the cleaner
-    is a DocumentError of stage "clean", as a run quarantines it)."""
+    is a DocumentError of stage "clean", as a run quarantines it). A value that is not a document
+    raises TypeError before any is cleaned."""
     cfg = _settings(settings)
-    return _clean_many([_read(_text_document, text, cfg) for text in texts], urls, cfg)
+    return _clean_many([_read(_text_document, text, cfg) for text in _document_inputs(texts, "clean_texts")], urls, cfg)
 
 
 def clean_htmls(pages: Iterable[bytes | str], *, urls: Iterable[str | None] | None = None,
                 settings: Settings | Mapping[str, Any] | None = None) -> list[Article | DocumentError]:
     """Clean many saved pages, each as clean_html cleans it, in lock step: as clean_texts."""
     cfg = _settings(settings)
-    return _clean_many([_read(_html_document, page, cfg) for page in pages], urls, cfg)
+    return _clean_many([_read(_html_document, page, cfg) for page in _document_inputs(pages, "clean_htmls")], urls, cfg)
 
 
 def clean_corpus(raw: str | Path, out: str | Path, *, full: bool = False, task_runner: str = "process",
@@ -142,9 +149,33 @@ def _settings(settings: Settings | Mapping[str, Any] | None) -> Settings:
     return Settings.load(None, **settings)  # unknown fields are a ValueError
 
 
-def _text_document(text: str, settings: Settings) -> RawDocument:
-    """A string as the text reader reads a .txt file holding it in UTF-8."""
-    data = text.encode("utf-8", "surrogatepass")
+def _document_input(value: Any, caller: str) -> str | bytes:
+    """`value` as a document: a string, or bytes (a bytearray or memoryview copied). A missing
+    value raises DocumentError (MISSING), anything else TypeError."""
+    if isinstance(value, (str, bytes)):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        raise DocumentError("read", MISSING)
+    raise TypeError(f"{caller} takes a document as str or bytes, not {type(value).__name__}")
+
+
+def _document_inputs(values: Iterable[Any], caller: str) -> list[str | bytes | DocumentError]:
+    """_document_input of each value, a missing one's DocumentError as a value (TypeError raised)."""
+    out: list[str | bytes | DocumentError] = []
+    for value in values:
+        try:
+            out.append(_document_input(value, caller))
+        except DocumentError as err:
+            out.append(err)
+    return out
+
+
+def _text_document(text: str | bytes, settings: Settings) -> RawDocument:
+    """A string as the text reader reads a .txt file holding it in UTF-8; bytes as a .txt file
+    holding them."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     (raw,) = text_reader.read(Path(TEXT_SOURCE), TEXT_SOURCE, io.BytesIO(data), settings)
     return raw
 
@@ -158,7 +189,10 @@ def _html_document(html: bytes | str, settings: Settings) -> RawDocument:
 
 
 def _read(reader, data, settings: Settings) -> RawDocument | DocumentError:
-    """The document `reader` reads from `data`, or the DocumentError a run would quarantine it with."""
+    """The document `reader` reads from `data`, or the DocumentError a run would quarantine it with
+    (`data` may be one already)."""
+    if isinstance(data, DocumentError):
+        return data
     try:
         return reader(data, settings)
     except Exception as exc:  # noqa: BLE001 (a run quarantines a reading error, never stops on it)

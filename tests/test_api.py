@@ -187,3 +187,30 @@ def test_clean_corpus_refuses_a_missing_folder_or_unknown_setting(tmp_path):
         newsclean.clean_corpus(tmp_path / "nowhere", tmp_path / "out")
     with pytest.raises(ValueError, match="unknown settings"):
         newsclean.clean_corpus(SEEDS_RAW, tmp_path / "out", no_such_setting=1)
+
+
+def test_bytes_are_read_as_a_txt_file_holding_them():
+    text = seed_text(SEEDS[2]).replace("'", "\u2019").replace(" - ", " \u2013 ")
+    article = newsclean.clean_text(text)
+    for data in (text.encode("utf-8"), text.encode("utf-16"), text.encode("cp1252"), bytearray(text.encode("utf-8"))):
+        again = newsclean.clean_text(data)
+        assert (again.title, again.text, again.removed) == (article.title, article.text, article.removed)
+
+
+def test_a_missing_value_is_a_document_error_and_a_non_document_a_type_error():
+    # a table's empty text field comes as None, or as NaN from pandas
+    for missing in (None, float("nan")):
+        for clean in (newsclean.clean_text, newsclean.clean_html):
+            with pytest.raises(newsclean.DocumentError) as err:
+                clean(missing)
+            assert err.value.stage == "read" and "missing value" in err.value.reason
+    for clean in (newsclean.clean_text, newsclean.clean_html):
+        with pytest.raises(TypeError, match=f"{clean.__name__} takes a document as str or bytes, not int"):
+            clean(42)
+    text = seed_text(SEEDS[0])
+    column = pd.Series([text, None, float("nan")], dtype=object)
+    first, *missing = newsclean.clean_texts(column.tolist())
+    assert first == newsclean.clean_text(text)
+    assert [(e.stage, e.reason) for e in missing] == [("read", newsclean.api.MISSING)] * 2
+    with pytest.raises(TypeError, match="clean_htmls takes a document"):
+        newsclean.clean_htmls([PAGE, ["not", "a", "page"]])
