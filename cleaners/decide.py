@@ -33,6 +33,7 @@ import numpy as np
 from newsclean.cleaners import shape
 from newsclean.cleaners.rules import Doc, Line, Proposal, propose_document
 from newsclean.cleaners.rules.base import whole_line
+from newsclean.cleaners.rules.mojibake import RULE as UNREPAIRABLE_MOJIBAKE
 from newsclean.cleaners.rules.navigation import is_comment_form
 from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
@@ -594,12 +595,16 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
                 continue
             w, cut = whole[i], cuts[i]
             kind, rule = (w.kind, w.rule) if w is not None else (None, None)
-            if kind is None and (i < first or i > last):
-                props = [p for p in proposals[i] if not p.strong] if not cut else [c[2] for c in cut]
+            if (kind is None or rule == UNREPAIRABLE_MOJIBAKE) and (i < first or i > last):
+                # damaged words cut from a line say nothing of what the line is: outside the body,
+                # its other proposals name it, as they would without the damage
+                named = [c[2] for c in cut if c[2].rule != UNREPAIRABLE_MOJIBAKE]
+                props = named if named else [p for p in proposals[i] if not p.strong]
                 # only a line between the headline and the body may be a standfirst; above the
                 # headline lies page furniture
-                kind = _outside_kind(props, n_words[i], leading=i < first and (title is None or i > title.index))
-                rule = next((p.rule for p in props if p.kind == kind), "position")
+                outside = _outside_kind(props, n_words[i], leading=i < first and (title is None or i > title.index))
+                if outside is not None or kind is None:
+                    kind, rule = outside, next((p.rule for p in props if p.kind == outside), "position")
             if kind is None and debris[i]:
                 kind, rule = "boilerplate", "model"
             if w is None and not cut and i in thread:

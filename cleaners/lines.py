@@ -268,13 +268,15 @@ def _explicit_pattern(pattern: re.Pattern) -> str:
 
 
 @lru_cache(maxsize=1)
-def _badness_pattern() -> str:
+def mojibake_pattern() -> str:
+    """ftfy.badness.BADNESS_RE for RE2 and polars (has_mojibake's, has_mojibake_many's and the rule
+    newsclean.cleaners.rules.mojibake's columnar condition)."""
     return _explicit_pattern(BADNESS_RE)
 
 
 @lru_cache(maxsize=1)
 def _badness_re2():
-    return re2.compile(_badness_pattern())
+    return re2.compile(mojibake_pattern())
 
 
 def has_mojibake(text: str) -> bool:
@@ -305,7 +307,7 @@ def has_mojibake_many(texts: Sequence[str]) -> list[bool]:
         held = [i for i in held if i not in unfit]
         column = pl.Series([texts[i] for i in held], dtype=pl.String)
     if held:
-        for i, found in zip(held, column.str.contains(_badness_pattern()).to_list()):
+        for i, found in zip(held, column.str.contains(mojibake_pattern()).to_list()):
             out[i] = found
     return out
 

@@ -32,6 +32,7 @@ CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "related_header", "under_related_header", "tag_prefix",
     "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
     "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice", "comments_header",
+    "unrepairable_mojibake",
 })
 # The decider's own removals that stand there too: a reader thread under a comments header that
 # closes the article (newsclean.cleaners.decide.CLOSES_ARTICLE), as on the text path.

@@ -196,7 +196,7 @@ def test_the_classes_are_pythons_own():
 
 
 def test_badness_re_is_translated_and_other_constructs_stop_the_run():
-    assert L._badness_pattern() == L._explicit_pattern(BADNESS_RE)
+    assert L.mojibake_pattern() == L._explicit_pattern(BADNESS_RE)
     for pattern in (re.compile("a(?=b)"), re.compile("(?<=a)b"), re.compile(r"\bword"), re.compile("end$"),
                     re.compile(r"(a)\1"), re.compile("(?>ab)"), re.compile("a*+"), re.compile("a", re.IGNORECASE),
                     re.compile("^a", re.MULTILINE), re.compile("a.b", re.DOTALL), re.compile("[\ud800-\udfff]")):
@@ -206,12 +206,12 @@ def test_badness_re_is_translated_and_other_constructs_stop_the_run():
 
 def test_an_untranslatable_badness_re_stops_the_column_check(monkeypatch):
     monkeypatch.setattr(L, "BADNESS_RE", re.compile("é(?=€)"))
-    L._badness_pattern.cache_clear()
+    L.mojibake_pattern.cache_clear()
     try:
         with pytest.raises(UpstreamMismatch):
             L.has_mojibake_many(["café€"])
     finally:
-        L._badness_pattern.cache_clear()
+        L.mojibake_pattern.cache_clear()
 
 
 # ---- the articles schema's column check

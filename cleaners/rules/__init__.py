@@ -1,7 +1,7 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from newsclean.cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, navigation, related,
-                            signature, site_notice, tag_list)
+from newsclean.cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, mojibake, navigation,
+                            related, signature, site_notice, tag_list)
 from operator import itemgetter
 from typing import Iterable
 
@@ -10,6 +10,7 @@ from newsclean.cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
     encoded_data.encoded_data,  # first: a blob's other proposals would be chance matches
+    mojibake.unrepairable_mojibake,  # before the cuts of others: where one overlaps its words, it gives way
     dateline.leading_dateline,
     dateline.date_stamp,
     dateline.place_date_stamp,
@@ -153,7 +154,7 @@ class _Proposer:
 
     def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
         rules, in_context = self._to_ask_of(self.started(line.text), holds)
-        found = tuple([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
+        found = _flat([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
         gated = sum(bit for bit, rule in in_context if rule.text_gate is None or rule.text_gate(line))
         entry = (found, tuple([p for _, p in found]), gated, line.n_words)
         if len(_SHARED) >= _SHARED_MAX:
@@ -210,6 +211,13 @@ class _Proposer:
 
 
 _POSITION = itemgetter(0)
+
+
+def _flat(found: list[tuple[int, "Proposal | tuple[Proposal, ...]"]]) -> tuple[tuple[int, Proposal], ...]:
+    """(position, proposal) pairs, a text-only rule's several cuts of one line (a tuple) each a pair."""
+    if all(type(p) is not tuple for _, p in found):
+        return tuple(found)
+    return tuple((i, q) for i, p in found for q in (p if type(p) is tuple else (p,)))
 _DEFAULT = _Proposer(RULES)
 # the default rule set's tables, by the names tests/test_rules_speed.py checks them under
 _BY_TEXT, _TEXT_ONLY, _START_UNION, _IN_CONTEXT = _DEFAULT.by_text, _DEFAULT.text_only, _DEFAULT.start_union, _DEFAULT.in_context
@@ -259,7 +267,8 @@ def clear_caches() -> None:
 
 def propose_plain(line: Line, doc: Doc, rules: tuple[Rule, ...] = RULES) -> list[Proposal]:
     """The reference form of propose: every rule called on the line, no cache, no gate."""
-    return [p for rule in rules if (p := rule(line, doc)) is not None]
+    found = [(0, p) for rule in rules if (p := rule(line, doc)) is not None]
+    return [p for _, p in _flat(found)]
 
 
 __all__ = ["RULES", "Doc", "Line", "Proposal", "Rule", "clear_caches", "in_context", "prime", "propose", "propose_document", "propose_plain", "when"]

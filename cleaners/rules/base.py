@@ -1,7 +1,8 @@
 """What a rule sees and what it returns.
 
 A rule is a small named function `rule(line, doc) -> Proposal | None`. It sees one line with its
-neighbours and the document context, and proposes a span of debris with a kind. It never deletes:
+neighbours and the document context, and proposes a span of debris with a kind (a rule that reads
+the text alone may propose several cuts of its line, a tuple of Proposals). It never deletes:
 newsclean.cleaners.decide combines the proposals and alone decides.
 
 A proposal is `strong` when the line's own evidence suffices (a "RELATED:" prefix, a photo
