@@ -9,6 +9,7 @@ Steps (each also runs on its own, see its --help):
    bench/lockstep.py           the columnar engine: a batch cleaned 1 and 32 documents at a time (CPU, peak RSS)
    bench/batch_memory.py       a worker's peak RSS against its batch size (500, 1,000, 10,000 documents)
    bench/long_document.py      one document's time and peak RSS as its length grows (30k to 400k lines)
+   bench/devset_corpus.py      every dev page as .html and .txt through `newsclean run`: where each document ends
 2. bench/bench_baselines.py    text cleaner vs C4-style filter and jusText; HTML path vs trafilatura,
                                resiliparse and jusText; Prefect flow vs the same work without it
 3. bench/bench_end_to_end.py   `newsclean run` at each size: wall, CPU, peak RSS, marginal rate;
@@ -76,6 +77,13 @@ def markdown(res: dict) -> str:
         for name, row in v["variants"].items():
             lines.append(f"| {name} | {row['pages_per_cpu_s']} | {row['ratio_to_shipped']} | {row['in_sample_F1'] or ''} |")
         lines.append("")
+    d = res.get("devset_corpus")
+    if d:
+        lines += ["## The dev pages as one corpus (`bench/devset_corpus.py`)", "",
+                  f"{d['read']} documents: {d['cleaned']} cleaned, {d['quarantined']} quarantined, {d['wall_s']} s wall", "",
+                  "| documents | stage | reason |", "|---|---|---|"]
+        lines += [f"| {n} | {stage} | {reason} |" for stage, reason, n in d["by_reason"]]
+        lines.append("")
     rows = res.get("long_document")
     if rows:
         lines += ["## One long document (`bench/long_document.py`)", "", "| lines | MB | CPU-s | peak RSS MB | outcome |",
@@ -137,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--prefect-docs", type=int, default=2000)
     ap.add_argument("--no-incremental", action="store_true")
-    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, batch_memory, long_document, variants, baselines, end_to_end, syndication")
+    ap.add_argument("--skip", default="", help="comma list: profile, lockstep, batch_memory, long_document, devset_corpus, variants, baselines, "
+                                               "end_to_end, syndication")
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args(argv)
     if a.quick:
@@ -149,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     import batch_memory
     import bench_baselines
     import bench_end_to_end
+    import devset_corpus
     import lockstep
     import long_document
     import profile_hot_path
@@ -167,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     if "long_document" not in skip:
         print("== one long document", file=sys.stderr)
         res["long_document"] = long_document.main(["--lines", "30000,60000" if a.quick else "30000,60000,120000,400000"])
+    if "devset_corpus" not in skip:
+        print("== the dev pages as one corpus", file=sys.stderr)
+        res["devset_corpus"] = devset_corpus.main([str(OUT / "corpora" / "devset")])
     if "variants" not in skip:
         print("== text path variants", file=sys.stderr)
         res["variants"] = speed_accuracy.main(["--rounds", str(a.rounds)])
