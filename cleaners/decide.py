@@ -38,7 +38,7 @@ from newsclean.cleaners.rules.navigation import is_comment_form
 from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
-from newsclean.cleaners.tables import table_blocks
+from newsclean.cleaners.tables import cell_count, table_blocks
 from newsclean.cleaners.titles import label_cut
 from newsclean.cleaners.types import DocumentError, Span
 from newsclean.cleaners.engine.scoring import ScoreRequest, Steps, run_steps
@@ -452,12 +452,22 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
         in_table[s:e + 1] = [True] * (e + 1 - s)
         whole[s:e + 1] = [TABLE] * (e + 1 - s)
     for i, props in enumerate(proposals):
-        if not props or in_table[i]:
+        if not props:
+            continue
+        line = doc.lines[i]
+        if in_table[i]:
+            # a table is kept or dropped as one block, whatever a rule says of a row; only the damaged
+            # words of a row are cut (a column of check marks that lost a byte), where the row keeps
+            # its cells
+            damage = [p for p in props if p.rule == UNREPAIRABLE_MOJIBAKE and p.bounds(line.text) != (0, len(line.text))]
+            if damage:
+                row_cuts, row_left = _partial_cuts(line, damage)
+                if cell_count(row_left) == cell_count(line.text):
+                    cuts[i], residual[i] = row_cuts, row_left
             continue
         strong = [p for p in props if p.strong]
         if not strong:
             continue
-        line = doc.lines[i]
         full = next((p for p in strong if p.bounds(line.text) == (0, len(line.text))), None)
         if full is None:
             cuts[i], residual[i] = _partial_cuts(line, strong)

@@ -75,3 +75,18 @@ def test_a_run_keeps_the_article_instead_of_quarantining_it(tmp_path):
     doc = clean_document(RawDocument(source="page.html", data=html.encode(), format="html"), Settings())
     assert text_problem(doc.text) is None and KEPT in doc.text.split("\n\n")
     assert [s.by for s in doc.removed if s.by == RULE] == [RULE]
+
+
+@pytest.mark.parametrize("row, kept", [
+    ("| Pricing | \u00e2\u0153| \u00e2\u0153|", "| Pricing | | |"),
+    ("|Pricing|\u00e2\u0153|\u00e2\u0153|", "|Pricing| | |"),  # a table written without spaces: cells are words
+    ("| \u00e2\u0153| \u00e2\u0153| \u00e2\u0153|", "| | | |"),  # a row of check marks alone keeps its cells
+])
+def test_a_table_keeps_its_rows_and_cells_with_the_damaged_words_cut(row, kept):
+    table = ["| Plan | Buses | Trams |", "|---|---|---|", row, "| Support | yes | no |"]
+    text = "\n\n".join(["Council backs bigger bus network", *BODY[:2]]) + "\n\n" + "\n".join(table) + "\n\n" + BODY[2]
+    doc = clean_text(text, Settings())
+    assert text_problem(doc.text) is None
+    assert [p for p in doc.text.split("\n\n") if p.startswith("|")] == [table[0], table[1], kept, table[3]]
+    assert {s.by for s in doc.removed} == {RULE}
+    assert clean_text(doc.title + "\n\n" + doc.text, Settings()).removed == ()

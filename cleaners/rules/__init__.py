@@ -196,7 +196,7 @@ class _Proposer:
                 indexes = gate_only
             for k in indexes:
                 if entries[k][2] & bit and (p := rule(lines[k], doc)) is not None:
-                    found.setdefault(k, []).append((i, p))
+                    found.setdefault(k, []).extend(_flat([(i, p)]))
         for k, pairs in found.items():
             proposals[k] = tuple([p for _, p in sorted(entries[k][0] + tuple(pairs), key=_POSITION)])
         return proposals
@@ -214,7 +214,7 @@ _POSITION = itemgetter(0)
 
 
 def _flat(found: list[tuple[int, "Proposal | tuple[Proposal, ...]"]]) -> tuple[tuple[int, Proposal], ...]:
-    """(position, proposal) pairs, a text-only rule's several cuts of one line (a tuple) each a pair."""
+    """(position, proposal) pairs, a rule's several cuts of one line (a tuple) each a pair."""
     if all(type(p) is not tuple for _, p in found):
         return tuple(found)
     return tuple((i, q) for i, p in found for q in (p if type(p) is tuple else (p,)))

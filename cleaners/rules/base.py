@@ -1,9 +1,9 @@
 """What a rule sees and what it returns.
 
 A rule is a small named function `rule(line, doc) -> Proposal | None`. It sees one line with its
-neighbours and the document context, and proposes a span of debris with a kind (a rule that reads
-the text alone may propose several cuts of its line, a tuple of Proposals). It never deletes:
-newsclean.cleaners.decide combines the proposals and alone decides.
+neighbours and the document context, and proposes a span of debris with a kind (or several cuts
+of its line, a tuple of Proposals). It never deletes: newsclean.cleaners.decide combines the
+proposals and alone decides.
 
 A proposal is `strong` when the line's own evidence suffices (a "RELATED:" prefix, a photo
 credit). A `weak` proposal only names the kind of a line that the decision step already judged
@@ -156,7 +156,7 @@ class Doc:
         return sum(topic.get(w, 0) - own.get(w, 0) > 0 for w in ws) / len(ws)
 
 
-Rule = Callable[[Line, Doc], Optional[Proposal]]
+Rule = Callable[[Line, Doc], "Proposal | tuple[Proposal, ...] | None"]  # a tuple: several cuts of the line
 _TEXT_OF = attrgetter("text")
 
 _WHOLE_LINE: dict[tuple[str, str, bool], Proposal] = {}

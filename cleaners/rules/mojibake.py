@@ -61,12 +61,17 @@ def _left(text: str, cuts: list[tuple[int, int]]) -> str:
     return " ".join(_masked(text, cuts).split())
 
 
+# A table's cell separator, which bounds a damaged word as white space does (other marks go with it)
+_ASIDE = frozenset("|")
+
+
 def _word_span(text: str, at: int) -> tuple[int, int]:
-    """The word (a white-space delimited run) around offset `at`; a white space there: that space."""
+    """The word around offset `at`: the run between white space or a table's pipes ("|Pricing|âœ|":
+    the cell, and the pipes stay); a white space or a pipe there: that character."""
     start, end = at, at + 1
-    while start > 0 and not text[start - 1].isspace():
+    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in _ASIDE:
         start -= 1
-    while end < len(text) and not text[end].isspace():
+    while end < len(text) and not text[end].isspace() and text[end] not in _ASIDE:
         end += 1
     return start, end
 
