@@ -22,6 +22,7 @@ from newsclean.cleaners.encoding import decode
 from newsclean.cleaners.extract_html import VISIBLE_MODE, HtmlExtraction, extract_html, nonspace_chars
 from newsclean.cleaners.page_body import PAGE_MODE, page_body
 from newsclean.cleaners.lines import normalise_line, normalise_lines
+from newsclean.cleaners.rules.mojibake import without_damaged_words
 from newsclean.cleaners.markdown import is_markdown
 from newsclean.cleaners.metadata.text_evidence import read_text_metadata
 from newsclean.cleaners.metadata.resolve import Evidence, record_evidence, record_url, resolve
@@ -275,7 +276,7 @@ def clean_document_steps(raw: RawDocument, settings: Settings) -> Steps[CleanDoc
         text_outlet=(doc.outlet.value, doc.outlet_domain) if doc.outlet else None,
         text_author=doc.author,
     )
-    title = (normalise_line(found.title.value, settings.keep_curly_quotes) or None) if found.title else None
+    title = (without_damaged_words(normalise_line(found.title.value, settings.keep_curly_quotes)) or None) if found.title else None
     reason = interstitial_reason(doc.title or title, doc.text, doc.removed) or kind
     if reason is not None:
         raise DocumentError("decide", reason)

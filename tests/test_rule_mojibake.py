@@ -90,3 +90,11 @@ def test_a_table_keeps_its_rows_and_cells_with_the_damaged_words_cut(row, kept):
     assert [p for p in doc.text.split("\n\n") if p.startswith("|")] == [table[0], table[1], kept, table[3]]
     assert {s.by for s in doc.removed} == {RULE}
     assert clean_text(doc.title + "\n\n" + doc.text, Settings()).removed == ()
+
+
+def test_a_title_from_metadata_loses_its_damaged_words_too():
+    # a record's title has no line of the text to be cut from
+    meta = {"title": "Tools we tried, compared \u00e2\u0153"}
+    raw = RawDocument(source="r.jsonl#L1", data=article(title=None).encode(), format="text", meta=meta)
+    doc = clean_document(raw, Settings())
+    assert (doc.title, doc.title_source) == ("Tools we tried, compared", "record")

@@ -37,6 +37,13 @@ def mojibake_words(text: str) -> list[tuple[int, int]]:
     return [(0, len(text))] if reads_as_mojibake(_left(text, cuts)) else cuts
 
 
+def without_damaged_words(text: str) -> str:
+    """`text` less its words of mojibake no repair undoes (mojibake_words), white space collapsed:
+    for a title from a record's or a page's metadata, which has no line of the text to be cut from."""
+    cuts = mojibake_words(text)
+    return _left(text, cuts) if cuts else text
+
+
 def _in_text(line: str) -> str:
     """A line as an article's text holds it, between line breaks."""
     return "\n" + line + "\n"
