@@ -6,9 +6,9 @@ failing the articles table's text check (which quarantines the whole document), 
 `removed` row that says what went.
 
 The runs are those ftfy.badness flags (newsclean.cleaners.lines.has_mojibake, the text check's
-own test) in the line as the article's text holds it (reads_as_mojibake), cut a word at a time;
-a line left with nothing else goes whole. No named
-kind covers damage, so these are `boilerplate` under their own rule name.
+own test) in the line as the article's text holds it (reads_as_mojibake), cut a word at a time; a
+line left with nothing else goes whole. No named kind covers damage, so these are `boilerplate`
+under their own rule name.
 """
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ ROUNDS_MAX = 4
 
 
 def mojibake_words(text: str) -> list[tuple[int, int]]:
-    """The (start, end) of each run of whole words of `text` (white-space delimited) where mojibake
-    starts, in order and apart from one another; what they leave (joined by spaces) holds none.
+    """The (start, end) of each run of whole words of `text` (_word_span) where mojibake starts, in
+    order and apart from one another; what they leave (joined by spaces) holds none.
     [] for a text without mojibake; [(0, len(text))] where nothing else would be left clean."""
     cuts: list[tuple[int, int]] = []
     for _ in range(ROUNDS_MAX):
