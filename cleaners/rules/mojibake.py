@@ -23,8 +23,8 @@ ROUNDS_MAX = 4
 
 
 def mojibake_words(text: str) -> list[tuple[int, int]]:
-    """The (start, end) of each run of whole words of `text` (_word_span) where mojibake starts, in
-    order and apart from one another; what they leave (joined by spaces) holds none.
+    """The (start, end) of each run of whole words of `text` (white-space delimited) where mojibake
+    starts, in order and apart from one another; what they leave (joined by spaces) holds none.
     [] for a text without mojibake; [(0, len(text))] where nothing else would be left clean."""
     cuts: list[tuple[int, int]] = []
     for _ in range(ROUNDS_MAX):
@@ -68,17 +68,13 @@ def _left(text: str, cuts: list[tuple[int, int]]) -> str:
     return " ".join(_masked(text, cuts).split())
 
 
-# A table's cell separator, which bounds a damaged word as white space does (other marks go with it)
-_ASIDE = frozenset("|")
-
-
 def _word_span(text: str, at: int) -> tuple[int, int]:
-    """The word around offset `at`: the run between white space or a table's pipes ("|Pricing|âœ|":
-    the cell, and the pipes stay); a white space or a pipe there: that character."""
+    """The word (a white-space delimited run) around offset `at`; a white space there: that space.
+    Whole words only: what a cut leaves is made of the line's own words, none split in two."""
     start, end = at, at + 1
-    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in _ASIDE:
+    while start > 0 and not text[start - 1].isspace():
         start -= 1
-    while end < len(text) and not text[end].isspace() and text[end] not in _ASIDE:
+    while end < len(text) and not text[end].isspace():
         end += 1
     return start, end
 
