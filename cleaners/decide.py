@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
 from newsclean.cleaners.tables import cell_count, table_blocks
+from newsclean.cleaners.text_left import text_left, text_left_mapped
 from newsclean.cleaners.titles import label_cut
 from newsclean.cleaners.types import DocumentError, Span
 from newsclean.cleaners.engine.scoring import ScoreRequest, Steps, run_steps
@@ -81,41 +82,6 @@ class Decision:
     # it stays), and whether that search found no prose line, so that the body stayed as it came.
     searched: Decision | None = None
     kept_as_given: bool = False
-
-
-def text_left(text: str, cuts: Iterable[tuple[int, int]]) -> str:
-    """What non-overlapping cuts (start, end) of a line leave of it: the pieces between them, white
-    space collapsed (text_left_mapped's text)."""
-    return text_left_mapped(text, range(len(text)), cuts)[0]
-
-
-def text_left_mapped(text: str, offsets: Sequence[int], cuts: Iterable[tuple[int, int]]) -> tuple[str, list[int]]:
-    """text_left, and for each of its characters the offset it came from: offsets[i] for text[i]
-    (a line cut before keeps mapping to the original line, newsclean.cleaners.fixpoint); a space
-    that joins two pieces maps to where the cut began."""
-    pieces: list[str] = []
-    piece_offsets: list[int] = []
-    pos = 0
-    for s, e in sorted(cuts) + [(len(text), len(text))]:
-        if s > pos:
-            pieces.append(text[pos:s])
-            piece_offsets.extend(offsets[pos:s])
-        if s < len(text):
-            pieces.append(" ")  # the pieces are joined with a space
-            piece_offsets.append(offsets[s])
-        pos = max(pos, e)
-    joined = "".join(pieces)
-    out: list[str] = []
-    out_offsets: list[int] = []
-    start = 0
-    for word in joined.split():
-        start = joined.find(word, start)  # only white space lies between the last word and this one
-        if out:
-            out_offsets.append(out_offsets[-1] + 1)  # the collapsed space: one past the word before
-        out.append(word)
-        out_offsets.extend(piece_offsets[start:start + len(word)])
-        start += len(word)
-    return " ".join(out), out_offsets
 
 
 def _partial_cuts(line: Line, props: list[Proposal]) -> tuple[list[tuple[int, int, Proposal]], str]:

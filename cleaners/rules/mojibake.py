@@ -16,6 +16,7 @@ from ftfy.badness import BADNESS_RE
 
 from newsclean.cleaners.lines import has_mojibake, mojibake_pattern
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
+from newsclean.cleaners.text_left import text_left
 
 RULE = "unrepairable_mojibake"
 # Cutting a word can bring two others together into a new run; past this many rounds the line goes whole
@@ -28,20 +29,20 @@ def mojibake_words(text: str) -> list[tuple[int, int]]:
     [] for a text without mojibake; [(0, len(text))] where nothing else would be left clean."""
     cuts: list[tuple[int, int]] = []
     for _ in range(ROUNDS_MAX):
-        if not reads_as_mojibake(_left(text, cuts)):
+        if not reads_as_mojibake(text_left(text, cuts)):
             return cuts
         # the word where each run starts: a run may reach into the next word ("âœ C": a check mark's
         # remains before "Community"), which is cut only if it still reads as mojibake without it
         runs = BADNESS_RE.finditer(_in_text(_masked(text, cuts)))
         cuts = _merged(cuts + [_word_span(text, min(max(m.start() - 1, 0), len(text) - 1)) for m in runs])
-    return [(0, len(text))] if reads_as_mojibake(_left(text, cuts)) else cuts
+    return [(0, len(text))] if reads_as_mojibake(text_left(text, cuts)) else cuts
 
 
 def without_damaged_words(text: str) -> str:
     """`text` less its words of mojibake no repair undoes (mojibake_words), white space collapsed:
     for a title from a record's or a page's metadata, which has no line of the text to be cut from."""
     cuts = mojibake_words(text)
-    return _left(text, cuts) if cuts else text
+    return text_left(text, cuts) if cuts else text
 
 
 def _in_text(line: str) -> str:
@@ -62,10 +63,6 @@ def _masked(text: str, cuts: list[tuple[int, int]]) -> str:
     for s, e in cuts:
         out[s:e] = " " * (e - s)
     return "".join(out)
-
-
-def _left(text: str, cuts: list[tuple[int, int]]) -> str:
-    return " ".join(_masked(text, cuts).split())
 
 
 def _word_span(text: str, at: int) -> tuple[int, int]:
@@ -105,6 +102,6 @@ def unrepairable_mojibake(line: Line, doc: Doc) -> Proposal | tuple[Proposal, ..
     if not reads_as_mojibake(text):
         return None
     cuts = mojibake_words(text)
-    if not _left(text, cuts):
+    if not text_left(text, cuts):
         return whole_line("boilerplate", RULE)
     return tuple(Proposal("boilerplate", RULE, start=s, end=e) for s, e in cuts)
