@@ -355,10 +355,12 @@ _SEPARATORS = str.maketrans({c: " " for c in "\x0b\x0c\x1c\x1d\x1e\x1f\u2028\u20
 _HAS_SEPARATOR = re.compile("[\x0b\x0c\x1c-\x1f\u2028\u2029]")  # str.translate with a dict is slow on long lines
 
 
+def _separators_as_spaces(line: str) -> str:
+    return line.translate(_SEPARATORS) if _HAS_SEPARATOR.search(line) else line
+
+
 def _normalise_once(line: str, keep_curly_quotes: bool) -> str:
-    if _HAS_SEPARATOR.search(line):
-        line = line.translate(_SEPARATORS)
-    return _SPACES_TO_FOLD.sub(" ", _repair(line, keep_curly_quotes)).strip()
+    return _SPACES_TO_FOLD.sub(" ", _repair(_separators_as_spaces(line), keep_curly_quotes)).strip()
 
 
 def normalise_line(line: str, keep_curly_quotes: bool = False) -> str:
@@ -397,9 +399,7 @@ def _mended(line: str, keep_curly_quotes: bool) -> str | None:
     bad after that and only a stray C1 control explains is dropped with the control (_C1)."""
     if len(line) > MEND_MAX_CHARS:
         return None
-    if _HAS_SEPARATOR.search(line):
-        line = line.translate(_SEPARATORS)
-    pieced = _normalised(_in_pieces(line, keep_curly_quotes), keep_curly_quotes)
+    pieced = _normalised(_in_pieces(_separators_as_spaces(line), keep_curly_quotes), keep_curly_quotes)
     for mended in (pieced, _normalised(_C1.sub("", pieced), keep_curly_quotes)):
         if not has_mojibake(mended):
             return mended
