@@ -133,3 +133,22 @@ def test_a_single_candidate_is_the_headline_without_scoring(monkeypatch):
 
     monkeypatch.setattr(tr, "scores", must_not_score)
     assert tr.choose_title(page) == "Council approves the harbour budget"
+
+
+@pytest.mark.parametrize("stated, expected", [
+    # every source states the headline with a section label, or the outlet's name on its own site:
+    # the label goes, as the text path cuts it from its headline line
+    (f"{HEADLINE} | Opinion", HEADLINE),
+    (f"{HEADLINE} – Example Gazette", HEADLINE),
+    (f"{HEADLINE} | Part 1", HEADLINE),
+    # look-alikes that stay: a subtitle after a colon, a separated clause that is no label (a
+    # function word), a separator inside a word, several separators (a list, not a label)
+    (f"{HEADLINE}: A Beginner's Guide", f"{HEADLINE}: A Beginner's Guide"),
+    ("Zero Waste - A Beginner's Guide", "Zero Waste - A Beginner's Guide"),
+    ("My Debt-Free Journey", "My Debt-Free Journey"),
+    (f"{HEADLINE} | Opinion | Politics", f"{HEADLINE} | Opinion | Politics"),
+])
+def test_the_headline_loses_a_trailing_label_that_every_source_states(stated, expected):
+    html = _page(head=f"<title>{stated}</title><meta property='og:title' content=\"{stated}\">",
+                 article=f"<h1>{stated}</h1>")
+    assert _title(html) == expected

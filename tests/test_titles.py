@@ -20,6 +20,9 @@ from tests.ruletools import BODY
      None, "Council backs bigger bus network"),
     ("Council backs bigger bus network – Riverside Gazette for the Valley", "https://riversidegazette.com/a/1", None,
      "Council backs bigger bus network"),
+    # ... but not a sentence that starts with the outlet's name (a press release's own headline)
+    ("Council backs bigger bus network - RGZ: Fares to rise for commuters next spring", "https://www.rgz.de/presse/1",
+     None, "Council backs bigger bus network - RGZ: Fares to rise for commuters next spring"),
     # the outlet: the same label ends another headline of the page (a site template's suffix)
     ("Council backs bigger bus network | News of the Valley and the Hills", None,
      ["Weather warning issued for Friday | News of the Valley and the Hills"], "Council backs bigger bus network"),
@@ -27,6 +30,13 @@ from tests.ruletools import BODY
     ("Council backs bigger bus network | What it means for the suburbs", None,
      ["Previous post: Market reopens Next post: Council backs bigger bus network | What it means for the suburbs"],
      "Council backs bigger bus network | What it means for the suburbs"),
+    # ... in other languages too: a part number, a section; a clause with another language's
+    # function word is the headline's ("ein", "im"), and an English one's even when all its words are
+    ("Stadtrat beschließt neues Busnetz - Teil 3", None, None, "Stadtrat beschließt neues Busnetz"),
+    ("Stadtrat beschließt neues Busnetz – Zeugenaufruf", None, None, "Stadtrat beschließt neues Busnetz"),
+    ("Stadtrat beschließt neues Busnetz – ein Überblick", None, None, "Stadtrat beschließt neues Busnetz – ein Überblick"),
+    ("Stadtrat beschließt Busnetz - Pendeln im Umland", None, None, "Stadtrat beschließt Busnetz - Pendeln im Umland"),
+    ("Council kept bus fares low – Until Now", None, None, "Council kept bus fares low – Until Now"),
     # subtitles are the headline's: a colon, function words, a sentence
     ("Zero waste - a guide for beginners", None, None, "Zero waste - a guide for beginners"),
     ("Budget 2026: Opinion", None, None, "Budget 2026: Opinion"),

@@ -33,7 +33,7 @@ from newsclean.cleaners.corpus import fold_title
 from newsclean.cleaners.metadata.jsonld import jsonld_blocks
 from newsclean.cleaners.metadata.urls import slug_words
 from newsclean.cleaners.shape import fold
-from newsclean.cleaners.titles import label_cut
+from newsclean.cleaners.titles import headline_text, label_cut
 
 MODEL_FILE = Path(__file__).resolve().parent / "files" / "title_ranker.lgb.txt"
 MAX_WORDS = 40  # a longer "headline" is a paragraph
@@ -390,13 +390,22 @@ def best(X: np.ndarray, s: np.ndarray) -> int:
     return int(np.argmax(np.where(logo, -np.inf, s))) if not logo.all() else int(np.argmax(s))
 
 
+def headline(cands: Sequence[Candidate], X: np.ndarray, s: np.ndarray, url: str | None = None) -> str:
+    """The headline the scores `s` of the candidates' rows `X` give: the best candidate (best)
+    without a trailing outlet or short label ("Headline | Opinion", "Headline – Outlet" on the
+    outlet's site: newsclean.cleaners.titles.headline_text, the cut the text path makes on its
+    headline line). Such a label is a candidate's own wording when every source of the page states
+    it, and the ranker cannot tell it from a subtitle."""
+    return headline_text(cands[best(X, s)].text, url)
+
+
 def choose_title(page: PageTitles, url: str | None = None) -> str | None:
-    """The page's headline: the candidate the packaged ranker scores highest (best), or None when
-    the page states none."""
+    """The page's headline: the candidate the packaged ranker scores highest, its trailing label
+    cut (headline), or None when the page states none."""
     cands = candidates(page)
     if not cands:
         return None
     if len(cands) == 1:  # best() of one row is that row, whatever its score
-        return cands[0].text
+        return headline_text(cands[0].text, url)
     X = features(cands, page, url)
-    return cands[best(X, scores(X))].text
+    return headline(cands, X, scores(X), url)

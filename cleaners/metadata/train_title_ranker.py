@@ -5,7 +5,9 @@
 Pages: the 461 article pages of shared/devset/pages.jsonl.gz, each page's HTML read as
 newsclean.cleaners.extract_html reads it with the page's URL (page_evidence), its headline
 candidates and their features as title_ranker builds them. A candidate is right when it equals the
-annotated title folded as titles are compared (newsclean.cleaners.corpus.fold_title).
+annotated title folded as titles are compared (newsclean.cleaners.corpus.fold_title); a page is
+right when the headline the ranker gives (title_ranker.headline: its best candidate, a trailing label
+cut) is.
 
 One LightGBM booster, binary (is this candidate the headline), its raw score ranking a page's
 candidates; saved in LightGBM's text format (loading it runs no code) with the feature names. The
@@ -49,6 +51,8 @@ class PageRows:
     X: np.ndarray
     y: np.ndarray  # 1 for the candidate that is the annotated title
     trafilatura_right: bool
+    truth: str = ""  # the annotated title, folded (fold_title)
+    url: str | None = None
 
 
 def page_evidence(data: bytes, url: str | None) -> tuple[tr.PageTitles, str | None]:
@@ -78,7 +82,7 @@ def page_rows(devset: Path, log=print) -> list[PageRows]:
         truth = fold_title(p["title"])
         traf = next((t for s, t in titles.metas if s == "trafilatura"), None)
         rows.append(PageRows(p["id"], fold_of(p, FOLDS), cands, tr.features(cands, titles, url),
-                             np.array([float(c.key == truth) for c in cands]), fold_title(traf) == truth))
+                             np.array([float(c.key == truth) for c in cands]), fold_title(traf) == truth, truth, url))
         if (i + 1) % 200 == 0:
             log(f"  {i + 1}/{len(pages)} pages read ({time.perf_counter() - t0:.0f} s)")
     return rows
@@ -94,8 +98,10 @@ def fit(rows: list[PageRows]):
 
 
 def right(booster, rows: list[PageRows]) -> int:
-    """Pages whose chosen candidate (title_ranker.best) is the annotated title."""
-    return sum(bool(r.y[tr.best(r.X, booster.predict(r.X, raw_score=True))]) for r in rows if len(r.cands))
+    """Pages whose headline as the ranker gives it (title_ranker.headline: the best candidate, its
+    trailing label cut) is the annotated title."""
+    return sum(fold_title(tr.headline(r.cands, r.X, booster.predict(r.X, raw_score=True), r.url)) == r.truth
+               for r in rows if len(r.cands))
 
 
 def cross_validate(rows: list[PageRows], log=print) -> dict:
