@@ -96,7 +96,7 @@ class Articles(pa.DataFrameModel):
     doc_id: Series[str] = pa.Field(str_matches=HEX16, unique=True, description="first 16 hex digits of the SHA-256 of the raw bytes (an archive record's: and its URL)")
     source: Series[str] = pa.Field(unique=True, description="path relative to RAW_DIR (plus #record for record files)")
     url: Series[str] = pa.Field(nullable=True, description="the article's URL, when known")
-    title: Series[str] = pa.Field(nullable=True, description="the headline, without a trailing outlet or section label (removed as a span, rule title_label)")
+    title: Series[str] = pa.Field(nullable=True, description='the headline, without a trailing outlet or section label ("… – Opinion", "… – Part 2"; where it is a line of the text, the label is a removed span, rule title_label)')
     title_source: Series[str] = pa.Field(nullable=True, isin=list(PROVENANCE["title"]), description="where the title came from: " + ", ".join(PROVENANCE["title"]))
     text: Series[str] = pa.Field(str_length={"min_value": 1}, description="the clean body, paragraphs joined by a blank line")
     author: Series[str] = pa.Field(nullable=True, description="the author, when a record, the HTML or a byline in the text gives one (several joined by \"; \")")
