@@ -131,10 +131,10 @@ def cpu_shares(pages: list[dict], settings: Settings, rounds: int = 2, cold: boo
     proposer = rules_mod._DEFAULT
     entry_before = proposer._entry
 
-    def timed_entry(line, doc, holds=None):
+    def timed_entry(line, doc, plan=None):
         t = clock()
         try:
-            return entry_before(line, doc, holds)
+            return entry_before(line, doc, plan)
         finally:
             acc["  text-only rules, first sight of a text"] += clock() - t
     proposer._entry = timed_entry

@@ -1,10 +1,13 @@
 """The rules' declared conditions (newsclean.cleaners.rules.base.when) over a batch's lines, in one pass.
 
 A text-only rule may declare a necessary condition on its line as a polars expression over the
-lines frame: `text`, `lower` (the text in lower case) and `n_chars` (its length in characters).
-All the conditions of a rule set are evaluated together over the batch's new lines (polars runs
-them in its own threads, in Rust), and the rules are called only on the lines where theirs holds
-(newsclean.cleaners.rules._Proposer.prime).
+lines frame: `text`, `lower` (the text in lower case), `n_chars` (its length in characters) and
+`n_words` (len(shape.words(text)) where the text is ASCII, null elsewhere). All the conditions of a
+rule set are evaluated together over the batch's new lines (polars runs them in its own threads, in
+Rust), and the rules are called only on the lines where theirs holds
+(newsclean.cleaners.rules._Proposer.prime). A condition that is also sufficient on ASCII texts
+(`when(..., proposes=...)`) spares the call there altogether: the building blocks below
+(ends_sentence, on_ascii) are exact on ASCII texts and never claim more than the truth on others.
 """
 from __future__ import annotations
 
@@ -18,25 +21,41 @@ import polars as pl
 _FOLD_FROM, _FOLD_TO = ["ı", "ſ", "\u0307"], ["i", "s", ""]
 
 
-def lines_frame(texts: Sequence[str]) -> pl.DataFrame:
-    """The columns a condition may read, one row per text: `text`, `lower` (lower case, folded as
-    newsclean.cleaners.rules.base.Line.lower folds it) and `n_chars`."""
-    text = pl.Series("text", texts, dtype=pl.String)
-    lower = text.str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO).alias("lower")
-    return pl.DataFrame([text, lower, text.str.len_chars().alias("n_chars")])
-
-
 # newsclean.cleaners.shape.WORD on ASCII text: [^\W_] is an ASCII letter or digit there, and the
 # curly apostrophe cannot occur
 _ASCII_WORD = r"[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*"
+# the ASCII characters str.isspace() holds for (str.split's separators, re's \s)
+ASCII_SPACE = r"\t\n\x0b\x0c\r\x1c-\x1f "
+
+
+def lines_frame(texts: Sequence[str]) -> pl.DataFrame:
+    """The columns a condition may read, one row per text: `text`, `lower` (lower case, folded as
+    newsclean.cleaners.rules.base.Line.lower folds it), `n_chars`, and `n_words` (its words as
+    newsclean.cleaners.shape.words finds them, counted where the text is ASCII; null elsewhere)."""
+    text = pl.Series("text", texts, dtype=pl.String)
+    lower = text.str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO).alias("lower")
+    frame = pl.DataFrame([text, lower, text.str.len_chars().alias("n_chars")])
+    return frame.with_columns(pl.when(pl.col("text").str.contains(r"^[\x00-\x7F]*$"))
+                              .then(pl.col("text").str.count_matches(_ASCII_WORD)).alias("n_words"))
+
+
+def ends_sentence() -> pl.Expr:
+    """newsclean.cleaners.shape.ends_sentence on ASCII texts (closing quotes and brackets stripped, a
+    final ". ! ?"); on others True only where it holds too (the marks and closers of other scripts
+    are not looked for, so it may say False where a line ends in "。" or ".”")."""
+    return pl.col("text").str.strip_chars_end("'\")]").str.contains(r"[.!?]$")
+
+
+def on_ascii(exact: pl.Expr) -> pl.Expr:
+    """`exact` where the text is ASCII (where `n_words` is counted), True elsewhere: a test written
+    for ASCII texts that may say nothing about others."""
+    return exact | pl.col("n_words").is_null()
 
 
 def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
     """One row per text: whether each condition holds (c0, c1, ...), then `n_words` (first_look)."""
-    text = pl.col("text")
-    words = pl.when(text.str.contains(r"^[\x00-\x7F]*$")).then(text.str.count_matches(_ASCII_WORD)).alias("n_words")
     return lines_frame(texts).select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
-                                      words])
+                                      "n_words"])
 
 
 def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
@@ -50,7 +69,8 @@ def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]
     """In one columnar pass over `texts`: per text, the conditions that hold as the bits of an int
     (bit k: conditions[k]; None for every text when there are no conditions), and its number of
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
-    of other scripts are found in Python)."""
+    of other scripts are found in Python; where a condition may decide its rule,
+    newsclean.cleaners.rules.base.when, the text is ASCII)."""
     if not texts:
         return [], []
     looked = _looked(texts, conditions)

@@ -6,6 +6,7 @@ from operator import itemgetter
 from typing import Iterable
 
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
+from newsclean.cleaners.shape import words
 from newsclean.cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
@@ -70,11 +71,19 @@ RULES: tuple[Rule, ...] = (
 # anchored alternation of all those patterns matches; RE2 first rules out most lines at a tenth of
 # that alternation's cost (newsclean.cleaners.rules.prefilter, a superset of it, built on first use).
 _Entry = tuple[tuple[tuple[int, Proposal], ...], tuple[Proposal, ...], int, int]
+_Plan = tuple[tuple[tuple[int, Rule], ...], tuple[tuple[int, Proposal], ...], tuple[tuple[int, Rule], ...], int]
 _BY_TEXT_MAX = 200_000
 # Equal entries share one tuple (Proposals are frozen; most lines get the same few proposals):
 # fewer objects for the garbage collector to walk. Bounded; cleared when full.
 _SHARED: dict[_Entry, _Entry] = {}
 _SHARED_MAX = 20_000
+
+
+def _shared(entry: _Entry) -> _Entry:
+    """The one stored tuple equal to `entry` (_SHARED)."""
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    return _SHARED.setdefault(entry, entry)
 # A columnar pass over the rules' conditions costs a few milliseconds however few the texts: fewer
 # new texts than this (one document's) are looked at one by one instead.
 CONDITIONS_MIN_TEXTS = 512
@@ -101,7 +110,11 @@ class _Proposer:
         self.conditioned = tuple(r for r in rules if getattr(r, "condition", None) is not None)
         if len(self.conditioned) > 62:
             raise ValueError("at most 62 rules of a set may declare a condition (one bit each)")
-        self._to_ask: dict[tuple[bool, int], tuple[tuple[tuple[int, Rule], ...], tuple[tuple[int, Rule], ...]]] = {}
+        # the rules whose condition decides them on an ASCII text (newsclean.cleaners.rules.base.when:
+        # a text-only rule's one proposal, an in-context rule's text gate)
+        self.decided = {id(r): r.proposes for _, r in self.text_only if getattr(r, "proposes", None) is not None}
+        self.exact_gates = {id(r) for _, r in self.in_context if getattr(r, "exact_gate", False)}
+        self._to_ask: dict[tuple[bool, int | None, bool], _Plan] = {}
         self.by_text: dict[str, _Entry] = {}
 
     @property
@@ -115,18 +128,28 @@ class _Proposer:
         """Whether one of the start patterns matches `text` (start_union, behind its prefilter)."""
         return self.prefilter.may_match(text) and self.start_union.search(text) is not None
 
-    def _to_ask_of(self, started: bool, holds: int | None):
-        """(the text-only rules to call, the in-context rules whose gate to ask) on a text: those its
-        start patterns allow (`started`), less the conditioned ones whose condition does not hold
-        (`holds`: a bit per self.conditioned; None: not evaluated, ask them all). The in-context
-        rules come as (their bit, rule)."""
-        found = self._to_ask.get((started, holds))
+    def _to_ask_of(self, started: bool, holds: int | None, ascii_text: bool = False) -> "_Plan":
+        """What the first look at a text must still do, and what it already knows: (the text-only
+        rules to call, the (position, proposal) pairs of those its condition decides, the in-context
+        rules whose text gate to ask as (their bit, rule), the bits of the in-context rules to ask
+        in context without a gate to ask). The rules are those its start patterns allow (`started`),
+        less the conditioned ones whose condition does not hold (`holds`: a bit per
+        self.conditioned; None: not evaluated, ask them all). Where the conditions were evaluated on
+        an ASCII text (`ascii_text`), a rule whose condition decides it is not called there: its
+        proposal, or its gate's answer, is the condition's (newsclean.cleaners.rules.base.when)."""
+        key = (started, holds, ascii_text and holds is not None)
+        found = self._to_ask.get(key)
         if found is None:
+            decided = self.decided if key[2] else {}
+            exact_gates = self.exact_gates if key[2] else set()
             text_only = self.text_only if started else self.text_only_unstarted
             off = set() if holds is None else {id(r) for k, r in enumerate(self.conditioned) if not holds >> k & 1}
-            found = self._to_ask[(started, holds)] = (tuple((i, r) for i, r in text_only if id(r) not in off),
-                                                      tuple((self._bit_of[id(r)], r) for _, r in self.in_context
-                                                            if id(r) not in off))
+            asked = [(self._bit_of[id(r)], r) for _, r in self.in_context if id(r) not in off]
+            found = self._to_ask[key] = (
+                tuple((i, r) for i, r in text_only if id(r) not in off and id(r) not in decided),
+                tuple((i, decided[id(r)]) for i, r in text_only if id(r) not in off and id(r) in decided),
+                tuple((bit, r) for bit, r in asked if r.text_gate is not None and id(r) not in exact_gates),
+                sum(bit for bit, r in asked if r.text_gate is None or id(r) in exact_gates))
         return found
 
     def prime(self, texts: Iterable[str]) -> None:
@@ -146,20 +169,26 @@ class _Proposer:
             holds, n_words = first_look(new, [r.condition for r in self.conditioned])
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:
             self.by_text.clear()
+        by_text, started = self.by_text, self.started
         for text, bits, count in zip(new, holds, n_words):
+            call, decided, gates, gated = self._to_ask_of(started(text), bits, count is not None)
+            if not call and not gates:  # the columnar pass decided every rule on this text
+                n = count if count is not None else len(words(text))
+                by_text[text] = _shared((decided, tuple([p for _, p in decided]), gated, n))
+                continue
             line = Line(0, 0, text)
             if count is not None:
                 line.__dict__["n_words"] = count  # counted in the columnar pass (Line.n_words' value)
-            self.by_text[text] = self._entry(line, Doc([line]), bits)
+            by_text[text] = self._entry(line, Doc([line]), (call, decided, gates, gated))
 
-    def _entry(self, line: Line, doc: Doc, holds: int | None = None) -> _Entry:
-        rules, in_context = self._to_ask_of(self.started(line.text), holds)
-        found = _flat([(i, p) for i, rule in rules if (p := rule(line, doc)) is not None])
-        gated = sum(bit for bit, rule in in_context if rule.text_gate is None or rule.text_gate(line))
-        entry = (found, tuple([p for _, p in found]), gated, line.n_words)
-        if len(_SHARED) >= _SHARED_MAX:
-            _SHARED.clear()
-        return _SHARED.setdefault(entry, entry)
+    def _entry(self, line: Line, doc: Doc, plan: "_Plan | None" = None) -> _Entry:
+        """The entry of a text: its plan (_to_ask_of; without one, every rule its start patterns allow
+        is called), the rules to call called on its line."""
+        call, decided, gates, gated = plan if plan is not None else self._to_ask_of(self.started(line.text), None)
+        called = [(i, p) for i, rule in call if (p := rule(line, doc)) is not None]
+        found = _flat(sorted(decided + tuple(called), key=_POSITION) if decided and called else called or list(decided))
+        gated += sum(bit for bit, rule in gates if rule.text_gate(line))
+        return _shared((found, tuple([p for _, p in found]), gated, line.n_words))
 
     def _cached_entry(self, line: Line, doc: Doc) -> _Entry:
         """The entry of a text not seen yet (or forgotten), stored."""

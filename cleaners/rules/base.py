@@ -198,17 +198,26 @@ def start_union(patterns: Sequence[re.Pattern]) -> re.Pattern:
     return re.compile("^(?:" + "|".join(parts) + ")")
 
 
-def when(condition: Callable[[], Any]) -> Callable[[Rule], Rule]:
+def when(condition: Callable[[], Any], *, proposes: "Proposal | None" = None, exact_gate: bool = False
+         ) -> Callable[[Rule], Rule]:
     """Marks a rule with a necessary condition on its line's text: `condition()` builds a polars
     expression over the lines frame (newsclean.cleaners.engine.rule_conditions: the columns `text`, `lower`,
-    the text in lower case as Line.lower folds it, and `n_chars`) that is False only where the rule
-    proposes nothing, whatever the context. The rules' first look at a batch's new lines
+    the text in lower case as Line.lower folds it, `n_chars` and `n_words`) that is False only where the
+    rule proposes nothing, whatever the context. The rules' first look at a batch's new lines
     (newsclean.cleaners.rules.prime) evaluates every such condition over all of them in one columnar pass, and
     calls a text-only rule, or asks an in-context rule's text gate, only where its condition holds.
     Put it above @in_context. tests/test_rule_conditions.py checks each condition against its rule
-    on the dev lines."""
+    on the dev lines.
+
+    A condition may also be sufficient on ASCII texts (where the frame counts words exactly):
+    `proposes`, a text-only rule's one proposal, means the rule proposes exactly it on an ASCII
+    text wherever the condition holds; `exact_gate`, for an in-context rule, that its text gate
+    holds on an ASCII text exactly where the condition does. The first look then neither calls the
+    rule nor asks the gate there (tests/test_rule_conditions.py checks both on the dev lines)."""
     def mark(rule: Rule) -> Rule:
         rule.condition = condition
+        rule.proposes = proposes
+        rule.exact_gate = exact_gate
         return rule
     return mark
 

@@ -176,13 +176,16 @@ def breadcrumb(line: Line, doc: Doc) -> Proposal | None:
 
 def _may_be_short_fragment():
     """short_fragment's tests: at most 4 words, no sentence end (of its marks, the one a line
-    ends in most: a full stop)."""
+    ends in most: a full stop); exactly its tests on an ASCII text."""
     import polars as pl
 
-    return ~pl.col("text").str.ends_with(".") & ~_more_words_than(4)
+    from newsclean.cleaners.engine.rule_conditions import ends_sentence, on_ascii
+
+    return (~pl.col("text").str.ends_with(".") & ~_more_words_than(4)
+            & on_ascii((pl.col("n_words") <= 4) & ~ends_sentence()))
 
 
-@when(_may_be_short_fragment)
+@when(_may_be_short_fragment, proposes=whole_line("navigation", "short_fragment", strong=False))
 def short_fragment(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a few words with no sentence punctuation. Outside the body, that is chrome."""
     if line.n_words <= 4 and not line.ends_sentence:

@@ -134,10 +134,14 @@ _CLIP_TITLE_MIN_WORDS = 5  # a clip's title is a headline; a spec row ("4K at 60
 
 def _may_follow_header_expr():
     """_may_follow_header's tests: no sentence end (of its marks, the one a line ends in most: a
-    full stop), 2 or more words (3 characters at least: a word is a maximal run, so two are apart)."""
+    full stop), 2 or more words (3 characters at least: a word is a maximal run, so two are apart);
+    exactly its tests on an ASCII text."""
     import polars as pl
 
-    return ~pl.col("text").str.ends_with(".") & (pl.col("n_chars") >= 3)
+    from newsclean.cleaners.engine.rule_conditions import ends_sentence, on_ascii
+
+    return (~pl.col("text").str.ends_with(".") & (pl.col("n_chars") >= 3)
+            & on_ascii(pl.col("n_words").is_between(2, 20) & ~ends_sentence()))
 
 
 def _in_related_neighbourhood(doc: Doc) -> list[int]:
@@ -148,7 +152,7 @@ def _in_related_neighbourhood(doc: Doc) -> list[int]:
     return sorted(k for k in under_label | near_header if k < n)
 
 
-@when(_may_follow_header_expr)
+@when(_may_follow_header_expr, exact_gate=True)
 @in_context(gate=_may_follow_header, candidates=_in_related_neighbourhood)
 def under_related_header(line: Line, doc: Doc) -> Proposal | None:
     """A headline in the run of headlines right under a related-stories header ("Related
@@ -187,13 +191,22 @@ def _header_indexes(doc: Doc) -> list[int]:
 
 def _may_be_headline_shaped():
     """headline_shape's tests: no full stop at the end before closing quotes (shape.is_headline_shaped),
-    5 or more words (9 characters at least: a word is a maximal run, so two are apart)."""
+    5 or more words (9 characters at least: a word is a maximal run, so two are apart); on an
+    ASCII text exactly its tests (5-30 words, a capital, a digit or a quote first, not a paragraph:
+    shape.is_paragraph's white-space tokens and a sentence end with text after it)."""
     import polars as pl
 
-    return ~pl.col("text").str.contains("\\.[\"'”’]*$") & (pl.col("n_chars") >= 9)
+    from newsclean.cleaners.engine.rule_conditions import ASCII_SPACE, on_ascii
+
+    text = pl.col("text")
+    # more than PARAGRAPH_WORDS white-space tokens (a counted repeat: a tenth of counting them all)
+    many_tokens = f"^[{ASCII_SPACE}]*(?:[^{ASCII_SPACE}]+[{ASCII_SPACE}]+){{{shape.PARAGRAPH_WORDS}}}[^{ASCII_SPACE}]"
+    paragraph = text.str.contains(many_tokens) & text.str.contains(f"[.!?][\"')\\]]*[{ASCII_SPACE}]+[^{ASCII_SPACE}]")
+    return (~text.str.contains("\\.[\"'”’]*$") & (pl.col("n_chars") >= 9)
+            & on_ascii(pl.col("n_words").is_between(5, 30) & text.str.contains("^[A-Z0-9'\"]") & ~paragraph))
 
 
-@when(_may_be_headline_shaped)
+@when(_may_be_headline_shaped, proposes=whole_line("related_headline", "headline_shape", strong=False))
 def headline_shape(line: Line, doc: Doc) -> Proposal | None:
     """Weak: a headline-shaped line. Outside the body, it is a teaser for another story."""
     if line.n_words >= 5 and shape.is_headline_shaped(line.text, line.n_words):

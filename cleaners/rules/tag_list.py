@@ -57,22 +57,45 @@ def _name_run(line: Line) -> bool:
 # after an ASCII character that is neither a letter, a digit nor an apostrophe (which may join it to
 # the word before). A name run's words all start with a capital.
 _LOWER_WORD_START = r"(?:^|[\x00-\x26\x28-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f])[a-z0-9]"
+# ... and after an apostrophe that joins it to no word before (a quote's opening one): with both,
+# exactly where shape.words finds a word of an ASCII text that starts with a lower-case letter or a digit
+_ASCII_LOWER_WORD_START = _LOWER_WORD_START + r"|(?:^|[^A-Za-z0-9])'[a-z0-9]"
 
 
 def _may_be_name_run(min_chars: int):
     """_name_run's test that no word starts with a lower-case letter or a digit, and the line's
-    length: a word is a maximal run, so n words take 2n - 1 characters at least."""
+    length: a word is a maximal run, so n words take 2n - 1 characters at least; on an ASCII text
+    all of _name_run's tests (where no word starts with a lower-case letter or a digit, every word
+    starts with a capital)."""
     import polars as pl
 
-    return ~pl.col("text").str.contains(_LOWER_WORD_START) & (pl.col("n_chars") >= min_chars)
+    from newsclean.cleaners.engine.rule_conditions import ends_sentence, on_ascii
+
+    stop_word = pl.col("lower").str.contains(_ASCII_STOP_WORD)
+    return (~pl.col("text").str.contains(_LOWER_WORD_START) & (pl.col("n_chars") >= min_chars)
+            & on_ascii(~pl.col("text").str.contains(_ASCII_LOWER_WORD_START) & ~ends_sentence()
+                       & ~pl.col("text").str.contains("[:;?!]") & ~stop_word))
+
+
+# A function word as one of shape.words' words of an ASCII text in lower case: not inside a longer
+# run of letters and digits, nor joined to one by an apostrophe (a quote's opening or closing one
+# joins nothing)
+_ASCII_STOP_WORD = ("(?:^|[^a-z0-9']|(?:^|[^a-z0-9])')(?:" + "|".join(sorted(map(re.escape, shape.STOP_WORDS), key=len, reverse=True))
+                    + ")(?:$|[^a-z0-9']|'(?:$|[^a-z0-9]))")
 
 
 def _may_be_long_name_run():
-    """name_run's tests: _may_be_name_run for 6 or more words."""
-    return _may_be_name_run(11)
+    """name_run's tests: _may_be_name_run for 6 or more words, not a list item; exactly its tests on
+    an ASCII text."""
+    import polars as pl
+
+    from newsclean.cleaners.engine.rule_conditions import on_ascii
+
+    # shape.LIST_BULLET's ASCII bullets
+    return _may_be_name_run(11) & on_ascii((pl.col("n_words") >= 6) & ~pl.col("text").str.contains("^[*+o-] "))
 
 
-@when(_may_be_long_name_run)
+@when(_may_be_long_name_run, proposes=whole_line("tag_list", "name_run"))
 def name_run(line: Line, doc: Doc) -> Proposal | None:
     """Six or more capitalised words and not one function word: names listed, not a sentence. Not
     a list item ("- Klein Tools RT210 GFCI Outlet Tester": one product's name under its bullet)."""
@@ -104,11 +127,16 @@ def separated_items(line: Line, doc: Doc) -> Proposal | None:
 
 
 def _may_be_short_name_run():
-    """short_name_run's tests: _may_be_name_run for 3 or more words."""
-    return _may_be_name_run(5)
+    """short_name_run's tests: _may_be_name_run for 3 or more words; exactly its tests on an ASCII
+    text (three to five words)."""
+    import polars as pl
+
+    from newsclean.cleaners.engine.rule_conditions import on_ascii
+
+    return _may_be_name_run(5) & on_ascii(pl.col("n_words").is_between(3, 5))
 
 
-@when(_may_be_short_name_run)
+@when(_may_be_short_name_run, proposes=whole_line("tag_list", "short_name_run", strong=False))
 def short_name_run(line: Line, doc: Doc) -> Proposal | None:
     """Weak: three to five capitalised words with no grammar, outside the body."""
     if 3 <= line.n_words < 6 and not line.ends_sentence and _name_run(line):
