@@ -98,6 +98,8 @@ def test_the_first_look_for_a_batch_gives_the_proposals_of_each_rule_called_alon
     texts = [t for d in docs for t in d]
     assert len(set(texts)) >= CONDITIONS_MIN_TEXTS  # the columnar pass really runs
     proposer.prime(texts)
+    for text in set(texts):  # every entry's word count, those made without a Line included
+        assert proposer.by_text[text][3] == len(Line(0, 1, text).words), text
     for lines in docs:
         doc = Doc([Line(i, i + 1, t) for i, t in enumerate(lines)])
         for line in doc.lines:
