@@ -2,12 +2,11 @@
 ("Headline | Outlet", "Headline - Part 1", "Headline – Opinion", "Headline / Dec 2025"). The label
 is not part of the headline; `headline_text` drops it when it is recognisably one:
 - the outlet: its words spell the URL's domain name ("… – Artlyst" on artlyst.com; a name, not a
-  sentence that starts with it: "… - DRK: Immer mehr Menschen …" on drk.de), or the same label
-  ends another line of the page after a separator (a site template's suffix);
-- a short label: at most MAX_LABEL_WORDS words, none of them an English function word nor one of
-  another language's (newsclean.cleaners.shape.FUNCTION_WORDS) beside a word that is not a number,
-  not a sentence (a section, a part number, a date), after the line's only separator (several
-  separators make a breadcrumb or a list), while what it follows is headline-sized itself.
+  sentence after it: "… - DRK: Immer mehr Menschen …" on drk.de), or the same label ends another
+  line of the page after a separator (a site template's suffix);
+- a short label: at most MAX_LABEL_WORDS words, none of them a function word, not a sentence
+  (a section, a part number, a date), after the line's only separator (several separators make a
+  breadcrumb or a list), while what it follows is headline-sized itself.
 A subtitle after a colon is the headline's (": A Beginner's Guide"), and is never cut.
 """
 from __future__ import annotations
@@ -16,12 +15,10 @@ import re
 from typing import Iterable
 
 from newsclean.cleaners.metadata.outlets import registrable_domain
-from newsclean.cleaners.shape import FUNCTION_WORDS, STOP_WORDS, ends_sentence, fold, words
+from newsclean.cleaners.shape import STOP_WORDS, ends_sentence, fold, words
 
 MAX_LABEL_WORDS = 3
 MIN_HEAD_WORDS = 2
-# what a site's name may add to its domain's ("Example News Online" on examplenews.com, "DRK e.V." on drk.de)
-SITE_NAME_EXTRA_CHARS = 6
 # a separator with space on both sides (a hyphen inside a word, "Debt-Free", is not one)
 _SEP = re.compile(r"\s+(?:\|{1,2}|-{1,2}|–|—|/|·)\s+")
 
@@ -43,19 +40,14 @@ def _is_site(label: str, domain: str) -> bool:
     squashed = "".join(ws[1:] if ws[:1] == ("the",) and len(ws) > 1 else ws).replace("'", "").replace("’", "")
     # "Riverside Gazette" on riversidegazette.com, "Example News Online" on examplenews.com; a
     # shorter label must still spell most of the name ("Spice AI" on spiceai.dev, not "News" on newsday.com)
-    # a name that goes on for a sentence is not the site's name ("DRK: Immer mehr Menschen …" on drk.de)
-    return len(domain) >= 3 and 3 <= len(squashed) <= 2 * len(domain) + SITE_NAME_EXTRA_CHARS and (
+    # a name, not a sentence that starts with it ("DRK: Immer mehr Menschen …" on drk.de)
+    return len(domain) >= 3 and len(squashed) >= 3 and ":" not in label and (
         squashed.startswith(domain) or (domain.startswith(squashed) and len(squashed) >= 0.6 * len(domain)))
 
 
 def _is_short_label(label: str) -> bool:
     ws = words(label.lower())
-    if not 1 <= len(ws) <= MAX_LABEL_WORDS or ends_sentence(label) or any(w in STOP_WORDS for w in ws):
-        return False
-    # a function word of another listed language beside a word makes a clause ("ein Projekt", "im
-    # Wohnmobil"), unless that word is a number: a part's ("Teil 49"); alone, it is a label ("Video")
-    rest = [w for w in ws if w not in FUNCTION_WORDS]
-    return len(rest) == len(ws) or all(w.isdigit() for w in rest)
+    return 1 <= len(ws) <= MAX_LABEL_WORDS and not any(w in STOP_WORDS for w in ws) and not ends_sentence(label)
 
 
 def _template_suffixes(lines: Iterable[str]) -> dict[str, set[str]]:
