@@ -152,3 +152,22 @@ def test_the_headline_loses_a_trailing_label_that_every_source_states(stated, ex
     html = _page(head=f"<title>{stated}</title><meta property='og:title' content=\"{stated}\">",
                  article=f"<h1>{stated}</h1>")
     assert _title(html) == expected
+
+
+def test_the_packaged_ranker_is_what_training_on_the_dev_pages_gives():
+    """A change to the candidates' features (the label cut's tests among them) must come with the
+    ranker retrained: a booster trained on the dev pages' features as this code computes them
+    scores every candidate as the packaged one does (training is deterministic: one thread, a fixed
+    seed)."""
+    import numpy as np
+
+    from newsclean.cleaners.metadata import train_title_ranker as trainer
+    from newsclean.cleaners.shared_data import devset_dir
+
+    if not (devset_dir() / "pages.jsonl.gz").is_file():
+        pytest.skip("the dev pages are not beside the checkout (set NEWSCLEAN_SHARED)")
+    rows = [r for r in trainer.page_rows(devset_dir(), log=lambda *a: None) if len(r.cands)]
+    X = np.vstack([r.X for r in rows])
+    retrained = trainer.fit(rows).predict(X)  # P(the headline), as scores() gives it
+    assert np.allclose(retrained, tr.scores(X), rtol=0, atol=1e-6), \
+        "retrain: python -m newsclean.cleaners.metadata.train_title_ranker"
