@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newsclean.cleaners.engine.rule_conditions import condition_matrix, lines_frame
 from newsclean.cleaners.lines import normalise_lines
@@ -181,3 +183,20 @@ def test_a_condition_that_decides_its_rule_is_exact_on_every_dev_line():
     if not docs:
         pytest.skip("the dev pages are not beside the checkout (set NEWSCLEAN_SHARED)")
     assert _undecided(docs) == []
+
+
+# ASCII lines made of the pieces the decided rules' tests turn on: capitalised, lower-case and function
+# words, digits, quotes and apostrophes inside and around words, sentence marks and closers, list
+# bullets, colons and the white space str.split knows
+_PIECES = ["Council", "Bus", "NETWORK", "O'Brien", "it's", "'Quoted", "quote'", "the", "of", "and", "votes", "a",
+           "5", "2025", "x_y", "_", "-", "*", "o", "(AP)", "[1]", ".", "!", "?", "...", ":", ";", ",", "'", "\"", ")",
+           "|", ">", "Mr.", "U.S."]
+_GAPS = [" ", " ", " ", "", "\t", "\x1c", "  "]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(_PIECES), st.sampled_from(_GAPS)), min_size=1, max_size=34),
+                min_size=1, max_size=40))
+def test_a_condition_that_decides_its_rule_is_exact_on_generated_ascii_lines(lines):
+    texts = ["".join(p + g for p, g in pieces).strip() for pieces in lines]
+    assert _undecided([[t for t in texts if t]]) == []
