@@ -1,2 +1,5 @@
 """The columnar engine: a batch of documents is one table of lines, scored and decided together.
-The line features are computed over that table at once (newsclean.cleaners.engine.features)."""
+The line features are computed over that table at once (newsclean.cleaners.engine.features); the
+rules' declared conditions too, in one polars pass over the batch's new lines
+(newsclean.cleaners.engine.rule_conditions), which on ASCII lines decides outright the rules whose
+condition is exact, so that a line none of whose rules needs Python is never looked at in Python."""
