@@ -2,4 +2,5 @@
 The line features are computed over that table at once (newsclean.cleaners.engine.features); the
 rules' declared conditions too, in one polars pass over the batch's new lines
 (newsclean.cleaners.engine.rule_conditions), which on ASCII lines decides outright the rules whose
-condition is exact, so that a line none of whose rules needs Python is never looked at in Python."""
+condition is exact: a line none of whose rules is left to call meets no Python but the RE2 test of
+the rules' start patterns (newsclean.cleaners.rules._Proposer.prime)."""
