@@ -51,8 +51,8 @@ class PageRows:
     X: np.ndarray
     y: np.ndarray  # 1 for the candidate that is the annotated title
     trafilatura_right: bool
-    truth: str = ""  # the annotated title, folded (fold_title)
-    url: str | None = None
+    truth: str  # the annotated title, folded (fold_title)
+    url: str | None  # the page's URL, as the ranker reads it (a label spelling the site is cut)
 
 
 def page_evidence(data: bytes, url: str | None) -> tuple[tr.PageTitles, str | None]:
@@ -82,7 +82,8 @@ def page_rows(devset: Path, log=print) -> list[PageRows]:
         truth = fold_title(p["title"])
         traf = next((t for s, t in titles.metas if s == "trafilatura"), None)
         rows.append(PageRows(p["id"], fold_of(p, FOLDS), cands, tr.features(cands, titles, url),
-                             np.array([float(c.key == truth) for c in cands]), fold_title(traf) == truth, truth, url))
+                             np.array([float(c.key == truth) for c in cands]), fold_title(traf) == truth,
+                             truth=truth, url=url))
         if (i + 1) % 200 == 0:
             log(f"  {i + 1}/{len(pages)} pages read ({time.perf_counter() - t0:.0f} s)")
     return rows

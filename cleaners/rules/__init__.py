@@ -77,13 +77,6 @@ _BY_TEXT_MAX = 200_000
 # fewer objects for the garbage collector to walk. Bounded; cleared when full.
 _SHARED: dict[_Entry, _Entry] = {}
 _SHARED_MAX = 20_000
-
-
-def _shared(entry: _Entry) -> _Entry:
-    """The one stored tuple equal to `entry` (_SHARED)."""
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-    return _SHARED.setdefault(entry, entry)
 # A columnar pass over the rules' conditions costs a few milliseconds however few the texts: fewer
 # new texts than this (one document's) are looked at one by one instead.
 CONDITIONS_MIN_TEXTS = 512
@@ -247,6 +240,15 @@ def _flat(found: list[tuple[int, "Proposal | tuple[Proposal, ...]"]]) -> tuple[t
     if all(type(p) is not tuple for _, p in found):
         return tuple(found)
     return tuple((i, q) for i, p in found for q in (p if type(p) is tuple else (p,)))
+
+
+def _shared(entry: _Entry) -> _Entry:
+    """The one stored tuple equal to `entry` (_SHARED)."""
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    return _SHARED.setdefault(entry, entry)
+
+
 _DEFAULT = _Proposer(RULES)
 # the default rule set's tables, by the names tests/test_rules_speed.py checks them under
 _BY_TEXT, _TEXT_ONLY, _START_UNION, _IN_CONTEXT = _DEFAULT.by_text, _DEFAULT.text_only, _DEFAULT.start_union, _DEFAULT.in_context
