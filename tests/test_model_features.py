@@ -224,3 +224,29 @@ def test_paragraphs_among_some_lines_reads_only_those():
     X = fx.doc_features(lines)
     assert fx.paragraphs(X, lines).tolist() == [True, False, True]
     assert fx.paragraphs(X, lines, among=np.array([False, True, True])).tolist() == [False, False, True]
+
+
+def test_numbered_items_whose_numbers_lost_their_separator_are_no_headline_candidates():
+    toc = ["1Why consider starting an LLC in New York", "1.1Protection of personal assets", "2Possible disadvantages"]
+    lines = ["How to Start an LLC in New York", *toc, *BODY]
+    X = fx.doc_features(lines)
+    cand = fx.title_candidates(X, lines)
+    assert cand[0] and not cand[1:4].any()
+    # the same numbering, other scripts and affiliations: "74Tauchbasen", "2Department of …"
+    assert fx.numbered_items(["74Tauchbasen", "1Tauchsafaris", "2Department of Physics"]).all()
+
+
+def test_numbered_item_look_alikes_stay_candidates():
+    looks = [
+        ["4Runner Trail Edition review", *BODY],  # one such line: a name that starts with a number
+        ["4Runner Trail Edition review", "4Runner towing capacity", *BODY],  # the same number again
+        ["3D printing for beginners", "5G towers explained", "2 Broke Girls returns"],  # no capitalised word glued on
+        ["10k steps a day", "2nd place for the home team", "1st Battalion returns"],  # lower case after the number
+        ["2.4GHz or 5GHz: which band", "3.5mm jack is back", "1.5TB drives compared"],  # units
+    ]
+    for lines in looks:
+        assert not fx.numbered_items(lines).any(), lines
+    # documents are judged apart: one numbered line in each of two documents is no list
+    two = ["1Why this matters", "Body text", "2Department of Physics", "More text"]
+    assert not fx.numbered_items(two, np.array([0, 2, 4])).any()
+    assert fx.numbered_items(two).sum() == 2

@@ -245,7 +245,7 @@ class LineModel:
         none that is a paragraph), as sorted row indices, and their title features, XT[k] row
         rows[k]'s; only those lines' are computed."""
         lines = list(chain.from_iterable(docs))
-        cand = self._fx.title_candidates(X2, lines)  # reads stage-1 columns, which X2 starts with
+        cand = self._fx.title_candidates(X2, lines, offsets)  # reads stage-1 columns, which X2 starts with
         if drop_paragraphs:  # the candidates let through one not ending in a full stop
             cand &= ~self._fx.paragraphs(X2, lines, among=cand)
         rows = np.flatnonzero(cand)

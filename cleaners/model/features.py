@@ -1028,10 +1028,12 @@ def paragraphs(X: np.ndarray, lines: list[str], among: np.ndarray | None = None)
     return out
 
 
-def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarray:
+def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.ndarray | None = None) -> np.ndarray:
     """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
     more than 12 words ending in a full stop, not a list item: newsclean.cleaners.shape.LIST_BULLET, not a
-    "By …" byline: newsclean.cleaners.rules.byline.byline_parts): the title model only scores these."""
+    "By …" byline: newsclean.cleaners.rules.byline.byline_parts, not an item of a numbered list whose
+    numbers lost their separator: numbered_items): the title model only scores these. `offsets`: the
+    documents' first rows when X holds several (one document by default)."""
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
     if lines is not None:
@@ -1042,4 +1044,33 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None) -> np.ndarra
         for i in np.flatnonzero(ok & (X[:, _IDX["byline"]] > 0)):
             if byline_parts(lines[i]) is not None:
                 ok[i] = False  # "By Jane Roe, Outlet" names the author, never the headline
+        ok &= ~numbered_items(lines, offsets, among=ok)
     return ok
+
+
+# a number glued to a capitalised word: "1Why consider …", "11.1How long …", "2Department of …", "74Tauchbasen"
+_GLUED_NUMBER = re.compile(r"(\d{1,2}(?:\.\d{1,2})*)(?=[^\W\d_][^\W\d_])")
+
+
+def numbered_items(lines: list[str], offsets: np.ndarray | None = None, among: np.ndarray | None = None) -> np.ndarray:
+    """The lines of a document that start with a number glued to a capitalised word, where the
+    document holds two or more such lines with different numbers: a table of contents, a "most
+    read" list or an author's affiliations whose numbering lost its separator, never the headline.
+    One such line alone ("4Runner Trail Edition review") or a number repeated is left alone. Only
+    the lines of `among` are read when given."""
+    out = np.zeros(len(lines), dtype=bool)
+    number: dict[int, str] = {}
+    for i in (range(len(lines)) if among is None else np.flatnonzero(among).tolist()):
+        line = lines[i]
+        m = _GLUED_NUMBER.match(line) if line[:1].isdigit() else None
+        if m is not None and line[m.end()].isupper() and line[m.end() + 1].islower():
+            number[i] = m.group(1)
+    if not number:
+        return out
+    bounds = [0, len(lines)] if offsets is None else np.asarray(offsets).tolist()
+    found = sorted(number)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        mine = [i for i in found if a <= i < b]
+        if len({number[i] for i in mine}) >= 2:
+            out[mine] = True
+    return out
