@@ -250,3 +250,16 @@ def test_numbered_item_look_alikes_stay_candidates():
     two = ["1Why this matters", "Body text", "2Department of Physics", "More text"]
     assert not fx.numbered_items(two, np.array([0, 2, 4])).any()
     assert fx.numbered_items(two).sum() == 2
+
+
+def test_lead_in_lines_and_dated_entries_are_no_headline_candidates():
+    lines = ["Erik Demaine's Folding and Unfolding:", "2021-08-09 Emphasizing non-requirements for tool choice",
+             "2021-08-09T10:00 Release notes", "The Fold-and-Cut Problem"]
+    cand = fx.title_candidates(fx.doc_features(lines), lines)
+    assert cand.tolist() == [False, False, False, True]
+
+
+def test_lead_in_and_dated_look_alikes_stay_candidates():
+    looks = ["Breaking: council approves the bridge", "2024-25 season preview: five questions", "2021 in review",
+             "What changed on 2021-08-09?", "Ticket prices: how much is too much?", "10:30 briefing"]
+    assert fx.title_candidates(fx.doc_features(looks), looks).all()

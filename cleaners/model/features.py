@@ -1032,11 +1032,16 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.
     """Lines that can be a headline at all (1-30 words, under 300 characters, not a sentence of
     more than 12 words ending in a full stop, not a list item: newsclean.cleaners.shape.LIST_BULLET, not a
     "By …" byline: newsclean.cleaners.rules.byline.byline_parts, not an item of a numbered list whose
-    numbers lost their separator: numbered_items): the title model only scores these. `offsets`: the
-    documents' first rows when X holds several (one document by default)."""
+    numbers lost their separator: numbered_items, not a line that ends in a colon, which introduces
+    what follows it, nor one that starts with a full ISO date, an entry of a dated list: "2021-08-09
+    Emphasizing …"): the title model only scores these. `offsets`: the documents' first rows when X
+    holds several (one document by default)."""
     nw = X[:, _IDX["n_words"]]
-    ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300))
+    ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300)) & ~(X[:, _IDX["ends_colon"]] > 0)
     if lines is not None:
+        for i in np.flatnonzero(ok & (X[:, _IDX["starts_digit"]] > 0)):
+            if _ISO_DATED.match(lines[i]):
+                ok[i] = False
         period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=len(lines))
         ok &= ~(period & (nw > 12))
         bullet = np.fromiter(map(bool, map(LIST_BULLET.match, lines)), dtype=bool, count=len(lines))
@@ -1048,6 +1053,7 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.
     return ok
 
 
+_ISO_DATED = re.compile(r"(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
 # a number glued to a capitalised word: "1Why consider …", "11.1How long …", "2Department of …", "74Tauchbasen"
 _GLUED_NUMBER = re.compile(r"(\d{1,2}(?:\.\d{1,2})*)(?=[^\W\d_][^\W\d_])")
 
