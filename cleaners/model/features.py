@@ -1039,7 +1039,8 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.
     nw = X[:, _IDX["n_words"]]
     ok = (nw >= 1) & (nw <= 30) & (X[:, _IDX["n_chars"]] <= np.log1p(300)) & ~(X[:, _IDX["ends_colon"]] > 0)
     if lines is not None:
-        for i in np.flatnonzero(ok & (X[:, _IDX["starts_digit"]] > 0)):
+        digit_first = X[:, _IDX["starts_digit"]] > 0
+        for i in np.flatnonzero(ok & digit_first):
             if _ISO_DATED.match(lines[i]):
                 ok[i] = False
         period = np.fromiter(map(str.endswith, lines, repeat(".")), dtype=bool, count=len(lines))
@@ -1049,7 +1050,7 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.
         for i in np.flatnonzero(ok & (X[:, _IDX["byline"]] > 0)):
             if byline_parts(lines[i]) is not None:
                 ok[i] = False  # "By Jane Roe, Outlet" names the author, never the headline
-        ok &= ~numbered_items(lines, offsets, among=ok)
+        ok &= ~numbered_items(lines, offsets, among=ok & digit_first)
     return ok
 
 
