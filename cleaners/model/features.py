@@ -1054,6 +1054,7 @@ def title_candidates(X: np.ndarray, lines: list[str] | None = None, offsets: np.
     return ok
 
 
+# a line that opens with a full ISO date: "2021-08-09 Emphasizing …", "2021-08-09T10:00 Release notes"
 _ISO_DATED = re.compile(r"(?:19|20)\d\d-[01]\d-[0-3]\d(?!\d)")
 # a number glued to a capitalised word: "1Why consider …", "11.1How long …", "2Department of …", "74Tauchbasen"
 _GLUED_NUMBER = re.compile(r"(\d{1,2}(?:\.\d{1,2})*)(?=[^\W\d_][^\W\d_])")
