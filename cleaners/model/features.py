@@ -1075,10 +1075,10 @@ def numbered_items(lines: list[str], offsets: np.ndarray | None = None, among: n
             number[i] = m.group(1)
     if not number:
         return out
-    bounds = [0, len(lines)] if offsets is None else np.asarray(offsets).tolist()
-    found = sorted(number)
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        mine = [i for i in found if a <= i < b]
-        if len({number[i] for i in mine}) >= 2:
+    found = np.fromiter(number, dtype=np.intp, count=len(number))  # in line order
+    doc = np.zeros(len(found), dtype=np.intp) if offsets is None else np.searchsorted(offsets, found, side="right") - 1
+    for d in np.unique(doc).tolist():
+        mine = found[doc == d]
+        if len({number[i] for i in mine.tolist()}) >= 2:
             out[mine] = True
     return out
