@@ -4,6 +4,8 @@ retrain's in-sample F1 and headline count lie from the packaged model's, to whic
 
     .venv/bin/python bench/gate_seeds.py [--seeds 20261121,1,2] [--root TREE] [--out bench/out/gate-seeds]
 
+The default seeds are TREE's packaged model's (its model.json), 1 and 2.
+
 For each seed, `python -m newsclean.cleaners.model.train` trains the whole line model (the lexicon,
 the distilled chain, the headline ranker and its gate; ~2 CPU-minutes) with LightGBM's seed set to
 it, into OUT/TREE-NAME/sSEED (kept: a second run scores the saved model again). The gate's 93 pages
@@ -30,7 +32,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GATE_PAGES = Path("tests") / "data" / "devset_subset" / "pages.jsonl.gz"
-DEFAULT_SEED = 20261121  # newsclean.cleaners.model.train.SEED, the packaged model's
+PACKAGED_META = Path("cleaners") / "model" / "files" / "model.json"  # a tree's packaged line model: its seed
 
 
 def _train(seed: int, out: Path) -> None:
@@ -78,17 +80,18 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(_score(arg)))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seeds", default=f"{DEFAULT_SEED},1,2")
+    ap.add_argument("--seeds", help="comma-separated (default: the tree's packaged model's seed, 1, 2)")
     ap.add_argument("--root", type=Path, default=ROOT, help="the code tree to train and score with (default: this one)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "gate-seeds")
     a = ap.parse_args(argv)
     tree = a.root.resolve()
+    seeds = a.seeds or f"{json.loads((tree / PACKAGED_META).read_text(encoding='utf-8'))['seed']},1,2"
     rows = {}
     try:
         rows["packaged"] = json.loads(_in_tree(tree, "score", "packaged", quiet=True))
     except subprocess.CalledProcessError:  # a tree whose line features changed: its packaged files no longer fit them
         print("packaged: not scored (its boosters do not read this tree's features)", flush=True)
-    for seed in a.seeds.split(","):
+    for seed in seeds.split(","):
         out = (a.out / tree.name / f"s{seed}").resolve()
         if not (out / "model.json").is_file():
             _in_tree(tree, "train", seed, str(out))
