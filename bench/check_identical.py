@@ -6,7 +6,8 @@ Used to show that a speed change leaves outputs identical:
     ... change cleaners/ ...
     .venv/bin/python bench/check_identical.py compare bench/out/identity-before.jsonl
 
-Inputs: every dev page `text` (461) as is, and each again with mojibake (every paragraph read
+Inputs (with --lockstep N the dev texts in groups of N, as a batch cleans them; one at a time
+without): every dev page `text` (461) as is, and each again with mojibake (every paragraph read
 as cp1252), no-break spaces, CRLF line ends and curly quotes kept (--keep-curly-quotes path); the
 seed corpus and the sample corpus through the byte path (decode included); and the files of a
 generated corpus if --corpus DIR is given. Each output row holds title, text, every removed span,
@@ -56,14 +57,38 @@ def variants(text: str):
     yield "crlf", text.replace("\n", "\r\n")
 
 
-def rows(corpus: Path | None):
+def _text_rows(cases: list[tuple[str, str, Settings]], lockstep: int):
+    """A row per (key, text, settings): each text cleaned alone, or with `lockstep` in groups of that
+    many texts of one variant, driven together as a batch drives them (run_batch)."""
+    if not lockstep:
+        for key, text, settings in cases:
+            yield _row(key, lambda: clean_text(text, settings))
+        return
+    from newsclean.cleaners.engine.scoring import run_batch
+    from newsclean.cleaners.pipeline import clean_text_steps
+
+    by_variant: dict[str, list] = {}
+    for case in cases:
+        by_variant.setdefault(case[0].rsplit(":", 1)[1], []).append(case)
+    for group in (g[i:i + lockstep] for g in by_variant.values() for i in range(0, len(g), lockstep)):
+        outcomes = run_batch([clean_text_steps(text, settings) for _, text, settings in group])
+        for (key, _, _), out in zip(group, outcomes):
+            yield _row(key, (lambda o=out: _raise(o)) if isinstance(out, BaseException) else (lambda o=out: o))
+
+
+def _raise(exc: BaseException):
+    raise exc
+
+
+def rows(corpus: Path | None, lockstep: int = 0):
     s, curly = Settings(), Settings(keep_curly_quotes=True)
     with gzip.open(DEVSET, "rt", encoding="utf-8") as fh:
         pages = [json.loads(line) for line in fh]
+    cases = []
     for p in pages:
-        for name, text in variants(p["text"]):
-            yield _row(f"{p['id']}:{name}", lambda: clean_text(text, s))
-        yield _row(f"{p['id']}:curly", lambda: clean_text(p["text"], curly))
+        cases += [(f"{p['id']}:{name}", text, s) for name, text in variants(p["text"])]
+        cases.append((f"{p['id']}:curly", p["text"], curly))
+    yield from _text_rows(cases, lockstep)
     for raw_dir in [SEEDS, ROOT / "raw"] + ([corpus] if corpus else []):
         sources, _ = discover(raw_dir)
         for src in sources:
@@ -86,12 +111,14 @@ def main() -> int:
     ap.add_argument("path", type=Path)
     ap.add_argument("--corpus", type=Path, help="also a generated corpus folder")
     ap.add_argument("--root", type=Path, help="import cleaners/ from this folder (a snapshot)")
+    ap.add_argument("--lockstep", type=int, default=0,
+                    help="clean the dev texts in groups of N of one variant, driven together as a batch is")
     a = ap.parse_args()
     if a.mode == "dump":
         a.path.parent.mkdir(parents=True, exist_ok=True)
         n = 0
         with open(a.path, "w", encoding="utf-8") as fh:
-            for r in rows(a.corpus):
+            for r in rows(a.corpus, a.lockstep):
                 fh.write(json.dumps(r, ensure_ascii=False) + "\n")
                 n += 1
         print(f"dumped {n} outputs to {a.path}")
@@ -102,7 +129,7 @@ def main() -> int:
             r = json.loads(line)
             before[r["key"]] = r
     n, diffs = 0, 0
-    for r in rows(a.corpus):
+    for r in rows(a.corpus, a.lockstep):
         r = json.loads(json.dumps(r, ensure_ascii=False))
         n += 1
         if before.get(r["key"]) != r:

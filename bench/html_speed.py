@@ -47,8 +47,8 @@ RESOURCE_CACHES = frozenset({"justext.core.define_stoplist", "dateparser.utils.s
 def clear_library_caches() -> int:
     """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
     argument (per string, per date expression), newsclean.cleaners.shape's per-line word memo, the line
-    features' last token lists and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of
-    functions without arguments are resources a process loads once (htmldate's dateparser instance
+    features' last token lists and last call's lines (newsclean.cleaners.engine.features.forget_lines)
+    and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of functions without arguments are resources a process loads once (htmldate's dateparser instance
     and its month names from every dateparser locale, justext's stop lists) and stay, as do those of
     RESOURCE_CACHES and cleaners' other caches (the model, the registry)."""
     from newsclean.cleaners import rules, shape
@@ -56,6 +56,9 @@ def clear_library_caches() -> int:
 
     getattr(shape, "_WORDS_CACHE", {}).clear()
     getattr(features, "_TOKENS_BY_LINE", {}).clear()  # the last page's token lists
+    from newsclean.cleaners.engine import features as engine_features
+
+    getattr(engine_features, "forget_lines", lambda: None)()  # the last call's lines (older trees keep none)
     if hasattr(rules, "clear_caches"):  # the rules' proposals by text (older code trees have none)
         rules.clear_caches()
     n = 0

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from newsclean.cleaners.corpus import DocContext
+from newsclean.cleaners.engine import features as engine
 from newsclean.cleaners.engine.features import batch_features
 from newsclean.cleaners.lines import normalise_lines
 from newsclean.cleaners.model import LineModel
@@ -167,6 +168,52 @@ def test_a_context_of_the_wrong_length_is_refused():
         batch_features([["a"], ["b"]], [None])
 
 
+def test_number_only_runs_on_over_the_number_lines_below_it():
+    """number_only's match crosses line ends while the lines hold only digits, "_" and non-word
+    characters: in such a run only the first line where it matches counts, and a letter, an
+    empty-of-digits line or a new document ends the run (look-alikes: "_8" does not match, "8_" does)."""
+    doc = ["12", "34", "-- 5 --", "Text", "7", "--", "8", "_8", "9", "8_", "x1", "2024"]
+    F, offsets, _ = batch_features([doc, ["56", "78"]])
+    got = F[:, fx.FEATURE_NAMES.index("number_only")].tolist()
+    assert got == [1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1] + [1, 0]
+    _check_batch([doc, ["56", "78"], ["__", "3"], ["", "4", "", "5"]])
+
+
+def _later_pass(doc: list[str], seed: int) -> list[str]:
+    """A decision pass after the first, as newsclean.cleaners.fixpoint makes it: most lines dropped,
+    some cut (what is left of them is a text the last pass did not see), one new."""
+    rng = random.Random(seed)
+    kept = [line for line in doc if rng.random() < 0.4]
+    out = [line[len(line) // 3:] if rng.random() < 0.1 and len(line) > 3 else line for line in kept]
+    return [line for line in out if line] + ["A line no pass has seen before, 2025."]
+
+
+def test_a_later_pass_reads_its_lines_from_the_last_call(lexicon):
+    """The rows of a later pass (the lines the first kept, a few of them cut) are the same whether
+    their line columns, tokens and number flags are read from the last call or computed afresh."""
+    docs = [[line for line in AWKWARD_DOCS[name] if line] for name in NAMES if name != "long lines"]
+    docs = [d for d in docs if d]
+    later = [_later_pass(d, i) for i, d in enumerate(docs)]
+    contexts = [_context(len(d), i) for i, d in enumerate(later)]
+    for lex in (None, lexicon):
+        engine.forget_lines()
+        fresh = batch_features(later, contexts, lex, want_tokens=True)
+        batch_features(docs, None, lex)  # the first pass: remembered
+        assert engine._memo.last is not None and engine._memo.last.lexicon is lex
+        reused = batch_features(later, contexts, lex, want_tokens=True)
+        assert np.array_equal(fresh[0], reused[0]) and np.array_equal(fresh[1], reused[1])
+        assert all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) for a, b in zip(fresh[2], reused[2]))
+        _check_batch(later, contexts, lex)
+    # another lexicon, or a call with an empty line, is never read from the memo
+    batch_features(docs, None, None)
+    memo = engine._memo.last
+    assert engine._line_part_from_memo(engine.lines_table(later), np.zeros((sum(map(len, later)), len(fx.FEATURE_NAMES)),
+                                                                          dtype=np.float32), lexicon) is None
+    batch_features([["a", ""]])
+    assert engine._memo.last is None and memo is not None
+    engine.forget_lines()
+
+
 # ---------------------------------------------------------------- property test
 PIECES = ["the", "council", "said", "Bridge", "news", "Subscribe", "cookies", "March", "mai", "août",
           "2024", "1999", "12:30", "1/2/2018", "3.4.2020", "42", "7", ".", ",", "!", "?", ":", "—", "»",
@@ -208,4 +255,5 @@ def test_first_dev_pages_batched_match_doc_features(lexicon):
         pages = [json.loads(line) for _, line in zip(range(40), fh)]
     docs = [[line for line in normalise_lines(p["text"], keep_curly_quotes=False) if line] for p in pages]
     _check_batch(docs, None, lexicon)
+    _check_batch([_later_pass(d, i) for i, d in enumerate(docs)], None, lexicon)  # read from the call before
     _check_batch(docs[:20], [_context(len(d), i) for i, d in enumerate(docs[:20])], None)

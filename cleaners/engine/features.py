@@ -39,6 +39,7 @@ the one input left to doc_features, per document (its text splits into more piec
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, repeat
@@ -168,6 +169,41 @@ def _columnar(table: LinesTable, contexts, lexicon, want_tokens):
     F = np.zeros((table.n, len(FEATURE_NAMES)), dtype=np.float32)
     if table.n == 0:
         return F, table.offsets, [_no_tokens(0) for _ in contexts] if want_tokens else None
+    part = _line_part_from_memo(table, F, lexicon)
+    if part is None:
+        part = _line_part(table, F, lexicon)
+    _remember(table, F, part, lexicon)
+    _doc_part(table, F, part, contexts)
+    return F, table.offsets, part.tokens.per_doc(table) if want_tokens else None
+
+
+@dataclass
+class LinePart:
+    """What each line's text gives alone, beside its LINE_COLUMNS: its tokens, its English function
+    words, and the two facts number_only is counted from (a match runs on over the lines below it
+    that hold only digits and non-word characters, so a line's count depends on the lines above)."""
+
+    tokens: "TokenTable"
+    english: np.ndarray  # float64 per row: English function words among its tokens
+    all_number: np.ndarray  # bool per row: only digits, "_" and non-word characters (an empty line too)
+    number_start: np.ndarray  # bool per row: number_only matches at its start
+    word_ids: dict[str, int] | None = None  # word -> id of tokens.words, when known
+
+
+# The columns a line's text (and the lexicon) decide alone, whatever lines surround it: written by
+# _line_part, and read back from the last call (_LineMemo) for the lines it saw.
+LINE_COLUMNS = (
+    "n_chars", "n_words", "mean_word_len", "letter_ratio", "upper_ratio", "digit_ratio", "punct_ratio",
+    "symbol_ratio", "other_letter_ratio", "sep_ratio", "comma_per_word", "n_sent_end", "ends_sent", "ends_colon",
+    "ends_letter", "ends_digit", "starts_upper", "starts_digit", "starts_punct", "title_case_ratio", "n_stop",
+    "stop_ratio", "url", "email", "date", "time", "byline", "copyright", "bullet",
+    "lex_mean", "lex_max", "lex_min", "lex_known", "textual",
+)
+_LINE_IDX = np.array([_IDX[name] for name in LINE_COLUMNS], dtype=np.intp)
+
+
+def _line_part(table: LinesTable, F: np.ndarray, lexicon) -> LinePart:
+    """Write the LINE_COLUMNS of every row of `table` into F; the rest of what its lines give alone."""
     col = F.T  # views into the columns by name
 
     def put(name: str, values) -> None:
@@ -183,21 +219,125 @@ def _columnar(table: LinesTable, contexts, lexicon, want_tokens):
     col[_IDX["date"]] += n_month * (col[_IDX["digit_ratio"]] > 0)
     put("n_stop", n_stop)
     put("stop_ratio", n_stop / np.maximum(toks.tcount, 1))
-    # the page's share of English function words among its tokens, on each of its lines
-    english_per_doc = table.per_doc(np.add, np.bincount(toks.row, weights=toks.is_english, minlength=table.n), 0.0)
-    tokens_per_doc = table.per_doc(np.add, toks.tcount.astype(np.float64), 0.0)
-    put("doc_english_share", (english_per_doc / np.maximum(tokens_per_doc, 1))[table.doc])
     if lexicon and len(toks.words):
         _lexicon_features(toks, lexicon, table.n, put)
+    put("textual", ((shape.words >= 10) | (table.lens >= 80)) & (shape.n_sent_end >= 1))
+    english = np.bincount(toks.row, weights=toks.is_english, minlength=table.n)
+    return LinePart(toks, english, *_number_flags(table, col[_IDX["letter_ratio"]]))
+
+
+def _doc_part(table: LinesTable, F: np.ndarray, part: LinePart, contexts) -> None:
+    """Write every column but LINE_COLUMNS: what a line's document, neighbours and corpus say of it."""
+    col = F.T
+
+    def put(name: str, values) -> None:
+        col[_IDX[name]] = values
+
+    toks = part.tokens
+    # (the shape counts are whole numbers: exact in float32)
+    shape = Shape(col[_IDX["n_words"]].astype(np.float64), col[_IDX["n_sent_end"]].astype(np.float64))
+    # the page's share of English function words among its tokens, on each of its lines
+    english_per_doc = table.per_doc(np.add, part.english, 0.0)
+    tokens_per_doc = table.per_doc(np.add, toks.tcount.astype(np.float64), 0.0)
+    put("doc_english_share", (english_per_doc / np.maximum(tokens_per_doc, 1))[table.doc])
+    put("number_only", _number_only(table, part.all_number, part.number_start))
     put("dup_in_doc", _duplicates_in_doc(table))
-    textual = (((shape.words >= 10) | (table.lens >= 80)) & (shape.n_sent_end >= 1)).astype(np.float64)
-    put("textual", textual)
+    textual = col[_IDX["textual"]].astype(np.float64)
     _topic_fit(toks, textual, table.n, put)
     _corpus_features(table, contexts, put)
     _position_features(table, shape, put)
     _text_block_features(table, textual, put)
     _neighbour_features(table, F)
-    return F, table.offsets, toks.per_doc(table) if want_tokens else None
+
+
+# ---------------------------------------------------------------- the last call's lines
+# A decision pass after the first asks again for the lines the pass before kept (newsclean.cleaners.
+# fixpoint): their LinePart and LINE_COLUMNS are read from the last call instead of computed again.
+# Only a table of non-empty lines is remembered (an empty line changes what the class counts of the
+# line above it read), and only one of at most MEMO_MAX_ROWS rows (a lock step group's, not a
+# training set's).
+MEMO_MAX_ROWS = 1 << 16
+_memo = threading.local()
+
+
+@dataclass
+class _LineMemo:
+    lexicon: object  # the lexicon the lex_* columns were computed with (compared by identity)
+    row_of: dict[str, int]  # a line's text -> its row
+    columns: np.ndarray  # float32 (rows, LINE_COLUMNS)
+    english: np.ndarray
+    all_number: np.ndarray
+    number_start: np.ndarray
+    words: list[str]  # the vocabulary, and per word its length and flags (newsclean.cleaners.model.features._word_flags)
+    word_len: np.ndarray
+    word_flags: np.ndarray
+    gid: np.ndarray  # every token's word, row after row
+    tcount: np.ndarray  # tokens per row
+    word_ids: dict[str, int] | None = None  # word -> id, made when first asked
+
+
+def forget_lines() -> None:
+    """Drop the last call's lines (a benchmark's "new pages", a test's fresh start)."""
+    _memo.last = None
+
+
+def _remember(table: LinesTable, F: np.ndarray, part: LinePart, lexicon) -> None:
+    if table.n > MEMO_MAX_ROWS or not table.lens.all():
+        _memo.last = None
+        return
+    toks = part.tokens
+    _memo.last = _LineMemo(lexicon, dict(zip(table.lines, range(table.n))), F[:, _LINE_IDX],
+                           part.english, part.all_number, part.number_start, toks.words, toks.word_len,
+                           toks.word_flags, toks.gid, toks.tcount, part.word_ids)
+
+
+def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart | None:
+    """_line_part, the rows whose text the last call saw read from it and only the others computed;
+    None when there is no usable memo or most lines are new."""
+    memo: _LineMemo | None = getattr(_memo, "last", None)
+    if memo is None or memo.lexicon is not lexicon or not table.lens.all():
+        return None
+    at = np.fromiter(map(memo.row_of.get, table.lines, repeat(-1)), dtype=np.int64, count=table.n)
+    new = np.flatnonzero(at < 0)
+    if 2 * len(new) > table.n:
+        return None
+    old = np.flatnonzero(at >= 0)
+    src = at[old]
+    F[old[:, None], _LINE_IDX] = memo.columns[src]
+    english = np.empty(table.n)
+    all_number = np.empty(table.n, dtype=bool)
+    number_start = np.empty(table.n, dtype=bool)
+    english[old], all_number[old], number_start[old] = memo.english[src], memo.all_number[src], memo.number_start[src]
+    tcount = np.empty(table.n, dtype=np.int64)
+    tcount[old] = memo.tcount[src]
+    start = np.empty(table.n, dtype=np.int64)  # each row's first token in `gids`
+    start[old] = (np.cumsum(memo.tcount) - memo.tcount)[src]
+    words, word_len, word_flags, gids = memo.words, memo.word_len, memo.word_flags, memo.gid
+    if len(new):
+        sub = lines_table([[table.lines[r] for r in new.tolist()]])
+        F_sub = np.zeros((sub.n, len(FEATURE_NAMES)), dtype=np.float32)
+        fresh = _line_part(sub, F_sub, lexicon)
+        F[new[:, None], _LINE_IDX] = F_sub[:, _LINE_IDX]
+        english[new], all_number[new], number_start[new] = fresh.english, fresh.all_number, fresh.number_start
+        s = fresh.tokens
+        if memo.word_ids is None:
+            memo.word_ids = dict(zip(memo.words, range(len(memo.words))))
+        ids = np.fromiter(map(memo.word_ids.get, s.words, repeat(-1)), dtype=np.int64, count=len(s.words))
+        unseen = np.flatnonzero(ids < 0)
+        if len(unseen):  # words the last call did not hold join its vocabulary
+            ids[unseen] = len(words) + np.arange(len(unseen))
+            words = words + [s.words[i] for i in unseen.tolist()]
+            memo.word_ids.update(zip(words[len(memo.words):], ids[unseen].tolist()))
+            word_len = np.concatenate([word_len, s.word_len[unseen]])
+            word_flags = np.concatenate([word_flags, s.word_flags[unseen]])
+        tcount[new] = s.tcount
+        start[new] = len(gids) + np.cumsum(s.tcount) - s.tcount
+        gids = np.concatenate([gids, ids[s.gid]])
+    # every row's tokens in table order: its run of `gids`
+    first = np.cumsum(tcount) - tcount
+    gid = gids[np.repeat(start - first, tcount) + np.arange(int(tcount.sum()))]
+    tokens = TokenTable.of(table, words, gid, tcount, word_len, word_flags)
+    return LinePart(tokens, english, all_number, number_start, memo.word_ids if tokens.words is words else None)
 
 
 # ---------------------------------------------------------------- character classes
@@ -417,7 +557,7 @@ def _pattern_features(table: LinesTable, searched: SearchedText, put) -> None:
     code: list[np.ndarray] = []
     L = table.n
     for k, name in enumerate(_SEARCH_NAMES):
-        if k == skip:
+        if k == skip or name == "number_only":
             continue
         for pat, shift in _SEARCH[name]:
             found = [m.start() for m in pat.finditer(text)]
@@ -429,7 +569,44 @@ def _pattern_features(table: LinesTable, searched: SearchedText, put) -> None:
         rows = searched.rows_of(np.concatenate(pos))
         counts = np.bincount(rows + np.concatenate(code), minlength=K * L).reshape(K, L).astype(np.float64)
     for k, name in enumerate(_SEARCH_NAMES):
-        put(name, counts[k])
+        if name != "number_only":
+            put(name, counts[k])
+
+
+# number_only's pattern on one line (see _number_flags)
+_ALL_NUMBER = re.compile(r"[\d\W_]*")
+_NUMBER_START = re.compile(r"[^\w\n]*\d")
+
+
+def _number_flags(table: LinesTable, letter_ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, (all_number, number_start) of LinePart: number_only's pattern, [^\\w\\n]*\\d[\\d\\W_]*$,
+    matches from a line's start when the line holds only digits, "_" and non-word characters and its
+    first word character is a digit. A line with a letter holds neither (a letter is a word
+    character and no digit), so only the few lines without one are read."""
+    all_number = np.zeros(table.n, dtype=bool)
+    number_start = np.zeros(table.n, dtype=bool)
+    for r in np.flatnonzero(letter_ratio == 0).tolist():
+        line = table.lines[r].lower()
+        if _ALL_NUMBER.fullmatch(line):
+            all_number[r] = True
+            number_start[r] = _NUMBER_START.match(line) is not None
+    return all_number, number_start
+
+
+def _number_only(table: LinesTable, all_number: np.ndarray, number_start: np.ndarray) -> np.ndarray:
+    """number_only per row: a match from a line's start runs on over the run of all-number lines
+    below it (its [\\d\\W_]* crosses line ends), so in each run of all-number lines of a document
+    only the first line where the pattern matches counts."""
+    n = table.n
+    opens = np.ones(n, dtype=bool)
+    opens[1:] = ~all_number[:-1] | (table.doc[1:] != table.doc[:-1])
+    run = np.cumsum(opens)
+    out = np.zeros(n)
+    starts = np.flatnonzero(number_start)
+    if len(starts):
+        _, first = np.unique(run[starts], return_index=True)
+        out[starts[first]] = 1.0
+    return out
 
 
 # ---------------------------------------------------------------- tokens
@@ -464,6 +641,7 @@ class TokenTable:
     row: np.ndarray  # int64 per token
     tcount: np.ndarray  # int64 per row
     word_len: np.ndarray  # int64 per word: characters
+    word_flags: np.ndarray  # int8 per word: newsclean.cleaners.model.features._word_flags
     is_stop: np.ndarray  # bool per token
     is_month: np.ndarray  # bool per token
     is_english: np.ndarray  # bool per token: an English function word
@@ -483,15 +661,24 @@ class TokenTable:
         per_piece[searched.piece_len == 0] = 0  # (reduceat reads an empty piece's next character)
         row = np.repeat(searched.piece_row, per_piece)
         mine = row >= 0  # not a separator's token
-        st, en, row = st[mine], en[mine], row[mine]
-        tcount = np.bincount(row, minlength=table.n)
+        st, en = st[mine], en[mine]
+        tcount = np.bincount(row[mine], minlength=table.n)
         words, gid, word_len = _vocabulary(searched, st, en)
+        flags = np.fromiter(map(_word_flags().get, words, repeat(0)), dtype=np.int8, count=len(words))
+        return cls.of(table, words, gid, tcount, word_len, flags)
+
+    @classmethod
+    def of(cls, table: LinesTable, words: list[str], gid: np.ndarray, tcount: np.ndarray, word_len: np.ndarray,
+           word_flags: np.ndarray) -> "TokenTable":
+        """The table of the tokens `gid` (word ids into `words`, row after row, tcount per row)."""
+        row = np.repeat(np.arange(table.n, dtype=np.int64), tcount)
         if not len(gid):
             z = np.zeros(0, dtype=np.int64)
-            return cls([], z, row, tcount, z, z > 0, z > 0, z > 0, z, z)
-        flags = np.fromiter(map(_word_flags().get, words, repeat(0)), dtype=np.int8, count=len(words))[gid]
+            return cls([], z, row, tcount, z, z.astype(np.int8), z > 0, z > 0, z > 0, z, z)
+        flags = word_flags[gid]
         pair, in_line = _word_runs(gid, row, table.doc[row], len(words))
-        return cls(words, gid, row, tcount, word_len, (flags & 1) > 0, (flags & 2) > 0, (flags & 4) > 0, pair, in_line)
+        return cls(words, gid, row, tcount, word_len, word_flags, (flags & 1) > 0, (flags & 2) > 0, (flags & 4) > 0,
+                   pair, in_line)
 
     def per_doc(self, table: LinesTable) -> list[Tokens]:
         """Each document's (ids, tcount) as doc_features keeps them: a word's id is the number of
