@@ -48,8 +48,9 @@ def clear_library_caches() -> int:
     """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
     argument (per string, per date expression), newsclean.cleaners.shape's per-line word memo, the line
     features' last token lists and last call's lines (newsclean.cleaners.engine.features.forget_lines)
-    and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of functions without arguments are resources a process loads once (htmldate's dateparser instance
-    and its month names from every dateparser locale, justext's stop lists) and stay, as do those of
+    and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of functions
+    without arguments are resources a process loads once (htmldate's dateparser instance and its
+    month names from every dateparser locale, justext's stop lists) and stay, as do those of
     RESOURCE_CACHES and cleaners' other caches (the model, the registry)."""
     from newsclean.cleaners import rules, shape
     from newsclean.cleaners.model import features
