@@ -43,6 +43,7 @@ import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, repeat
+from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -202,12 +203,18 @@ LINE_COLUMNS = (
 _LINE_IDX = np.array([_IDX[name] for name in LINE_COLUMNS], dtype=np.intp)
 
 
-def _line_part(table: LinesTable, F: np.ndarray, lexicon) -> LinePart:
-    """Write the LINE_COLUMNS of every row of `table` into F; the rest of what its lines give alone."""
-    col = F.T  # views into the columns by name
-
+def _putter(col: np.ndarray) -> Callable[[str, object], None]:
+    """put(name, values): write a feature column of F (col = F.T, views into its columns by name)."""
     def put(name: str, values) -> None:
         col[_IDX[name]] = values
+
+    return put
+
+
+def _line_part(table: LinesTable, F: np.ndarray, lexicon) -> LinePart:
+    """Write the LINE_COLUMNS of every row of `table` into F; the rest of what its lines give alone."""
+    col = F.T
+    put = _putter(col)
 
     shape = _shape_features(table, put)
     searched = SearchedText.build(table)
@@ -229,10 +236,7 @@ def _line_part(table: LinesTable, F: np.ndarray, lexicon) -> LinePart:
 def _doc_part(table: LinesTable, F: np.ndarray, part: LinePart, contexts) -> None:
     """Write every column but LINE_COLUMNS: what a line's document, neighbours and corpus say of it."""
     col = F.T
-
-    def put(name: str, values) -> None:
-        col[_IDX[name]] = values
-
+    put = _putter(col)
     toks = part.tokens
     # (the shape counts are whole numbers: exact in float32)
     shape = Shape(col[_IDX["n_words"]].astype(np.float64), col[_IDX["n_sent_end"]].astype(np.float64))
@@ -265,15 +269,7 @@ class _LineMemo:
     lexicon: object  # the lexicon the lex_* columns were computed with (compared by identity)
     row_of: dict[str, int]  # a line's text -> its row
     columns: np.ndarray  # float32 (rows, LINE_COLUMNS)
-    english: np.ndarray
-    all_number: np.ndarray
-    number_start: np.ndarray
-    words: list[str]  # the vocabulary, and per word its length and flags (newsclean.cleaners.model.features._word_flags)
-    word_len: np.ndarray
-    word_flags: np.ndarray
-    gid: np.ndarray  # every token's word, row after row
-    tcount: np.ndarray  # tokens per row
-    word_ids: dict[str, int] | None = None  # word -> id, made when first asked
+    part: LinePart  # its word_ids made when first asked
 
 
 def forget_lines() -> None:
@@ -285,10 +281,7 @@ def _remember(table: LinesTable, F: np.ndarray, part: LinePart, lexicon) -> None
     if table.n > MEMO_MAX_ROWS or not table.lens.all():
         _memo.last = None
         return
-    toks = part.tokens
-    _memo.last = _LineMemo(lexicon, dict(zip(table.lines, range(table.n))), F[:, _LINE_IDX],
-                           part.english, part.all_number, part.number_start, toks.words, toks.word_len,
-                           toks.word_flags, toks.gid, toks.tcount, part.word_ids)
+    _memo.last = _LineMemo(lexicon, dict(zip(table.lines, range(table.n))), F[:, _LINE_IDX], part)
 
 
 def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart | None:
@@ -303,16 +296,17 @@ def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart 
         return None
     old = np.flatnonzero(at >= 0)
     src = at[old]
+    was, seen = memo.part, memo.part.tokens
     F[old[:, None], _LINE_IDX] = memo.columns[src]
     english = np.empty(table.n)
     all_number = np.empty(table.n, dtype=bool)
     number_start = np.empty(table.n, dtype=bool)
-    english[old], all_number[old], number_start[old] = memo.english[src], memo.all_number[src], memo.number_start[src]
+    english[old], all_number[old], number_start[old] = was.english[src], was.all_number[src], was.number_start[src]
     tcount = np.empty(table.n, dtype=np.int64)
-    tcount[old] = memo.tcount[src]
+    tcount[old] = seen.tcount[src]
     start = np.empty(table.n, dtype=np.int64)  # each row's first token in `gids`
-    start[old] = (np.cumsum(memo.tcount) - memo.tcount)[src]
-    words, word_len, word_flags, gids = memo.words, memo.word_len, memo.word_flags, memo.gid
+    start[old] = (np.cumsum(seen.tcount) - seen.tcount)[src]
+    words, word_len, word_flags, gids = seen.words, seen.word_len, seen.word_flags, seen.gid
     if len(new):
         sub = lines_table([[table.lines[r] for r in new.tolist()]])
         F_sub = np.zeros((sub.n, len(FEATURE_NAMES)), dtype=np.float32)
@@ -320,14 +314,14 @@ def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart 
         F[new[:, None], _LINE_IDX] = F_sub[:, _LINE_IDX]
         english[new], all_number[new], number_start[new] = fresh.english, fresh.all_number, fresh.number_start
         s = fresh.tokens
-        if memo.word_ids is None:
-            memo.word_ids = dict(zip(memo.words, range(len(memo.words))))
-        ids = np.fromiter(map(memo.word_ids.get, s.words, repeat(-1)), dtype=np.int64, count=len(s.words))
+        if was.word_ids is None:
+            was.word_ids = dict(zip(seen.words, range(len(seen.words))))
+        ids = np.fromiter(map(was.word_ids.get, s.words, repeat(-1)), dtype=np.int64, count=len(s.words))
         unseen = np.flatnonzero(ids < 0)
         if len(unseen):  # words the last call did not hold join its vocabulary
             ids[unseen] = len(words) + np.arange(len(unseen))
             words = words + [s.words[i] for i in unseen.tolist()]
-            memo.word_ids.update(zip(words[len(memo.words):], ids[unseen].tolist()))
+            was.word_ids.update(zip(words[len(seen.words):], ids[unseen].tolist()))
             word_len = np.concatenate([word_len, s.word_len[unseen]])
             word_flags = np.concatenate([word_flags, s.word_flags[unseen]])
         tcount[new] = s.tcount
@@ -337,7 +331,7 @@ def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart 
     first = np.cumsum(tcount) - tcount
     gid = gids[np.repeat(start - first, tcount) + np.arange(int(tcount.sum()))]
     tokens = TokenTable.of(table, words, gid, tcount, word_len, word_flags)
-    return LinePart(tokens, english, all_number, number_start, memo.word_ids if tokens.words is words else None)
+    return LinePart(tokens, english, all_number, number_start, was.word_ids if tokens.words is words else None)
 
 
 # ---------------------------------------------------------------- character classes
