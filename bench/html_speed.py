@@ -46,7 +46,7 @@ RESOURCE_CACHES = frozenset({"justext.core.define_stoplist", "dateparser.utils.s
 
 def clear_library_caches() -> int:
     """Empty every functools.lru_cache/cache of the extraction libraries that memoises results per
-    argument (per string, per date expression), newsclean.cleaners.shape's per-line word memo, the line
+    argument (per string, per date expression), newsclean.cleaners.shape's per-text memos (words, prose facts, folded forms), the line
     features' last token lists and last call's lines (newsclean.cleaners.engine.features.forget_lines)
     and the rules' proposals by text (newsclean.cleaners.rules.clear_caches). Caches of functions
     without arguments are resources a process loads once (htmldate's dateparser instance and its
@@ -55,7 +55,10 @@ def clear_library_caches() -> int:
     from newsclean.cleaners import rules, shape
     from newsclean.cleaners.model import features
 
-    getattr(shape, "_WORDS_CACHE", {}).clear()
+    if hasattr(shape, "clear_caches"):  # words, prose facts and folded forms by text
+        shape.clear_caches()
+    else:  # older code trees
+        getattr(shape, "_WORDS_CACHE", {}).clear()
     getattr(features, "_TOKENS_BY_LINE", {}).clear()  # the last page's token lists
     from newsclean.cleaners.engine import features as engine_features
 
