@@ -375,21 +375,8 @@ def fold(text: str | None) -> str:
     if folded is None:
         if len(_FOLD_CACHE) >= _WORDS_CACHE_MAX:
             _FOLD_CACHE.clear()
-        folded = _FOLD_CACHE[text] = _folded(text)
+        folded = _FOLD_CACHE[text] = " ".join(unicodedata.normalize("NFKC", text).lower().translate(_FOLD_TABLE).split())
     return folded
-
-
-def _folded(text: str) -> str:
-    """fold, not memoised."""
-    return " ".join(unicodedata.normalize("NFKC", text).lower().translate(_FOLD_TABLE).split())
-
-
-def know_folded(texts: Sequence[str], folded: Sequence[str]) -> None:
-    """Store fold(texts[k]) = folded[k] for texts folded elsewhere (a batch's columnar first look,
-    newsclean.cleaners.engine.rule_conditions, folds ASCII texts exactly as fold does)."""
-    if len(_FOLD_CACHE) + len(texts) > _WORDS_CACHE_MAX:
-        _FOLD_CACHE.clear()
-    _FOLD_CACHE.update(zip(texts, folded))
 
 
 def clear_caches() -> None:

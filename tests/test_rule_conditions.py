@@ -202,49 +202,45 @@ def test_a_condition_that_decides_its_rule_is_exact_on_generated_ascii_lines(lin
     assert _undecided([[t for t in texts if t]]) == []
 
 
-def _shape_facts_mismatches(texts: list[str]) -> list[str]:
-    """The texts whose folded form or prose facts, as the columnar first look stores them, differ
-    from what newsclean.cleaners.shape computes in Python. Checks that every ASCII text gets its
-    folded form, and no other text any."""
+def _prose_facts_mismatches(texts: list[str]) -> list[str]:
+    """The texts whose prose facts, as the columnar first look stores them, differ from what
+    newsclean.cleaners.shape computes in Python. Checks that every ASCII text that ends a sentence
+    gets them, and no other text."""
     from newsclean.cleaners import shape
     from newsclean.cleaners.engine.rule_conditions import first_look
 
     texts = list(dict.fromkeys(texts))
     shape.clear_caches()
     first_look(texts, [])
-    folded, facts = dict(shape._FOLD_CACHE), dict(shape._PROSE_FACTS)
+    facts = dict(shape._PROSE_FACTS)
     shape.clear_caches()
-    assert set(folded) == {t for t in texts if t.isascii()}
-    assert set(facts) <= set(folded)
-    bad = [t for t, f in folded.items() if f != shape._folded(t)]
-    bad += [t for t, f in facts.items() if f != shape._prose_facts(t)]
-    # the prose facts are stored for the texts is_sentence_like looks at the words of
-    bad += [t for t in folded if shape.ends_sentence(t) and t not in facts]
-    return bad
+    assert set(facts) == {t for t in texts if t.isascii() and shape.ends_sentence(t)}
+    return [t for t, f in facts.items() if f != shape._prose_facts(t)]
 
 
-def test_first_look_stores_the_folded_forms_and_prose_facts_that_shape_computes():
-    """The decision folds every kept line and asks whether each is prose: for a batch's ASCII texts
-    the first look answers both in its columnar pass, and must answer as Python does (punctuation
-    and symbols as spaces, control characters kept, str.split's white space, apostrophes inside
-    words, function words of any case)."""
+def test_first_look_stores_the_prose_facts_that_shape_computes():
+    """The decision asks whether each line is prose (shape.is_sentence_like): for a batch's ASCII
+    texts that end a sentence the first look counts their words and function words in its columnar
+    pass, and must count them as Python does (apostrophes inside words, underscores and symbols
+    between them, function words of any case)."""
     edges = ["The Council's vote, (5-4), passed!", "THE OF AND.", "x_y __z__ ~tilde~ ^caret^ `tick`.",
-             "ctrl\x00char\x7f here.", "sep\x1cby\x1dunit\x1eseps\x1f.", "  padded  ", "'", ".", "a.", "..."]
+             "ctrl\x00char\x7f here.", "sep\x1cby\x1dunit\x1eseps\x1f.", "  padded  ", "'", ".", "a.", "...",
+             "Don't stop: it's 5 o'clock'.", "'quoted' words '' and 'a'b'c?"]
     texts = [t for d in _local_docs() for t in d] + LOOKALIKES + edges
-    assert _shape_facts_mismatches(texts) == []
+    assert _prose_facts_mismatches(texts) == []
 
 
-def test_first_look_stores_the_shape_facts_of_every_dev_line_as_shape_computes_them():
+def test_first_look_stores_the_prose_facts_of_every_dev_line_as_shape_computes_them():
     docs = _dev_docs()
     if not docs:
         pytest.skip("the dev pages are not beside the checkout (set NEWSCLEAN_SHARED)")
-    assert _shape_facts_mismatches([t for d in docs for t in d]) == []
+    assert _prose_facts_mismatches([t for d in docs for t in d]) == []
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.lists(st.tuples(st.sampled_from(_PIECES + ["~", "^", "`", "{x}", "\x00", "\x7f", "@", "#"]),
                                    st.sampled_from(_GAPS + ["\x0b", "\x0c"])), min_size=1, max_size=20),
                 min_size=1, max_size=30))
-def test_first_look_stores_the_shape_facts_of_generated_ascii_lines_as_shape_computes_them(lines):
+def test_first_look_stores_the_prose_facts_of_generated_ascii_lines_as_shape_computes_them(lines):
     # (a normalised line holds no "\n")
-    assert _shape_facts_mismatches(["".join(p + g for p, g in pieces) for pieces in lines]) == []
+    assert _prose_facts_mismatches(["".join(p + g for p, g in pieces) for pieces in lines]) == []

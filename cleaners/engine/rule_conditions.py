@@ -76,27 +76,12 @@ def _looked(frame: pl.DataFrame, conditions: Sequence[Callable[[], pl.Expr]]) ->
                                       "n_words"])
 
 
-# newsclean.cleaners.shape.fold on ASCII text (where NFKC changes nothing): the ASCII punctuation and
-# symbols (Unicode categories P and S) as spaces, then white space (str.split's) folded
-_ASCII_PUNCT_SYMBOL = r"[!-/:-@\[-`{-~]"
-
-
-def folded() -> pl.Expr:
-    """newsclean.cleaners.shape.fold of an ASCII text (from `lower`)."""
-    spaced = pl.col("lower").str.replace_all(_ASCII_PUNCT_SYMBOL, " ")
-    return spaced.str.replace_all(f"[{ASCII_SPACE}]+", " ").str.strip_chars(" ")
-
-
-def _know_shape_facts(texts: Sequence[str], frame: pl.DataFrame) -> None:
-    """Store the folded forms (shape.know_folded) of the ASCII texts and the prose facts
-    (newsclean.cleaners.shape.know_prose_facts) of those that end a sentence: the decision folds
-    every kept line (its repeat key) and asks shape.is_sentence_like of every line, which looks at
-    a line's words only where it ends a sentence. Other texts are looked at in Python where asked."""
-    ascii_texts = frame.with_row_index("row").filter(pl.col("n_words").is_not_null()).with_columns(
-        ends_sentence().alias("ends"), folded().alias("folded"))
-    rows = ascii_texts.get_column("row").to_list()
-    shape.know_folded(list(map(texts.__getitem__, rows)), ascii_texts.get_column("folded").to_list())
-    asked = ascii_texts.filter("ends").select("row", "n_words", n_function_words().alias("n_function"))
+def _know_prose_facts(texts: Sequence[str], frame: pl.DataFrame) -> None:
+    """Store the prose facts (newsclean.cleaners.shape.know_prose_facts) of the ASCII texts that end
+    a sentence: the decision asks shape.is_sentence_like of every line, which looks at a line's
+    words only where it ends a sentence. Other texts are looked at in Python where asked."""
+    asked = frame.with_row_index("row").filter(pl.col("n_words").is_not_null() & ends_sentence()) \
+        .select("row", "n_words", n_function_words().alias("n_function"))
     shape.know_prose_facts(list(map(texts.__getitem__, asked.get_column("row").to_list())),
                            asked.get_column("n_words").to_list(), asked.get_column("n_function").to_list())
 
@@ -114,12 +99,12 @@ def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
     of other scripts are found in Python; where a condition may decide its rule,
     newsclean.cleaners.rules.base.when, the text is ASCII). The prose facts of the ASCII texts
-    that end a sentence are stored on the way (_know_shape_facts)."""
+    that end a sentence are stored on the way (_know_prose_facts)."""
     if not texts:
         return [], []
     frame = lines_frame(texts)
     looked = _looked(frame, conditions)
-    _know_shape_facts(texts, frame)
+    _know_prose_facts(texts, frame)
     n_words = looked.get_column("n_words").to_list()
     if not conditions:
         return [None] * len(texts), n_words
