@@ -57,8 +57,9 @@ def clear_library_caches() -> int:
 
     if hasattr(shape, "clear_caches"):  # words, prose facts and folded forms by text
         shape.clear_caches()
-    else:  # older code trees
-        getattr(shape, "_WORDS_CACHE", {}).clear()
+    else:  # older code trees: the same memos, where they have them
+        for memo in ("_WORDS_CACHE", "_PROSE_FACTS", "_FOLD_CACHE"):
+            getattr(shape, memo, {}).clear()
     getattr(features, "_TOKENS_BY_LINE", {}).clear()  # the last page's token lists
     from newsclean.cleaners.engine import features as engine_features
 

@@ -192,18 +192,6 @@ def is_prose_worded(text: str, min_words: int = 6, *, text_words: Sequence[str] 
 _PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
 
 
-def know_prose_facts(texts: Sequence[str], n_words: Sequence[int | None], n_function: Sequence[int | None]) -> None:
-    """Store what is_prose_worded weighs for ASCII texts whose words were counted elsewhere (a
-    batch's columnar first look, newsclean.cleaners.engine.rule_conditions): `n_words[k]` =
-    len(words(texts[k])) and `n_function[k]` its words in FUNCTION_WORDS, None where not counted.
-    The same facts _prose_facts gives, without finding the words again in Python."""
-    if len(_PROSE_FACTS) + len(texts) > _WORDS_CACHE_MAX:
-        _PROSE_FACTS.clear()
-    for text, size, function in zip(texts, n_words, n_function):
-        if size is not None and function is not None:
-            _PROSE_FACTS[text] = (False, size, function / size if size else 0.0)
-
-
 def _prose_facts(text: str, ws: Sequence[str] | None = None) -> tuple[bool, int, float | None]:
     """What is_sentence_like weighs, by text: (unspaced script, its size: words or, unspaced,
     characters of words, share of FUNCTION_WORDS or None where the script has no list).

@@ -63,3 +63,15 @@ def test_fold_is_memoised_without_changing_what_it_returns(text):
     assert shape.fold(text) == plain
     assert shape.fold(text) == plain  # the second time from the memo
     assert len(shape._FOLD_CACHE) <= shape._WORDS_CACHE_MAX
+
+
+def test_clear_caches_forgets_every_texts_memoised_shape():
+    """Benchmarks of new pages empty shape's per-text memos (words, prose facts, folded forms) as
+    they do the rules' and the libraries' caches."""
+    from newsclean.cleaners import shape
+
+    text = "The council voted on Tuesday to expand the bus network."
+    shape.words(text), shape.fold(text), shape.is_prose_worded(text)
+    assert text in shape._WORDS_CACHE and text in shape._FOLD_CACHE and text in shape._PROSE_FACTS
+    shape.clear_caches()
+    assert not shape._WORDS_CACHE and not shape._FOLD_CACHE and not shape._PROSE_FACTS

@@ -11,14 +11,10 @@ Rust), and the rules are called only on the lines where theirs holds
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
 import polars as pl
-
-from newsclean.cleaners import shape
-from newsclean.cleaners.shape import FUNCTION_WORDS
 
 
 # Line.lower's fold after lower(): the letters re.IGNORECASE equates with ASCII ones
@@ -56,41 +52,17 @@ def on_ascii(exact: pl.Expr) -> pl.Expr:
     return exact | pl.col("n_words").is_null()
 
 
-@lru_cache(maxsize=1)
-def _ascii_function_words() -> pl.Series:
-    return pl.Series(sorted(w for w in FUNCTION_WORDS if w.isascii()), dtype=pl.String)
-
-
-def n_function_words() -> pl.Expr:
-    """Of an ASCII text's words, how many are in newsclean.cleaners.shape.FUNCTION_WORDS (lower-cased,
-    as shape.stop_share compares them). Read from `lower`: on ASCII text, lower-casing moves no
-    word boundary."""
-    words = pl.col("lower").str.extract_all(_ASCII_WORD)
-    return words.list.eval(pl.element().is_in(_ascii_function_words().implode())).list.sum()
-
-
-def _looked(frame: pl.DataFrame, conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
-    """One row per text of `frame` (lines_frame): whether each condition holds (c0, c1, ...), then
-    `n_words` (first_look)."""
-    return frame.select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
+def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
+    """One row per text: whether each condition holds (c0, c1, ...), then `n_words` (first_look)."""
+    return lines_frame(texts).select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
                                       "n_words"])
-
-
-def _know_prose_facts(texts: Sequence[str], frame: pl.DataFrame) -> None:
-    """Store the prose facts (newsclean.cleaners.shape.know_prose_facts) of the ASCII texts that end
-    a sentence: the decision asks shape.is_sentence_like of every line, which looks at a line's
-    words only where it ends a sentence. Other texts are looked at in Python where asked."""
-    asked = frame.with_row_index("row").filter(pl.col("n_words").is_not_null() & ends_sentence()) \
-        .select("row", "n_words", n_function_words().alias("n_function"))
-    shape.know_prose_facts(list(map(texts.__getitem__, asked.get_column("row").to_list())),
-                           asked.get_column("n_words").to_list(), asked.get_column("n_function").to_list())
 
 
 def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
     """bool (len(texts), len(conditions)): whether each condition holds on each text."""
     if not texts or not conditions:
         return np.ones((len(texts), len(conditions)), dtype=bool)
-    return _looked(lines_frame(texts), conditions).drop("n_words").to_numpy().astype(bool, copy=False)
+    return _looked(texts, conditions).drop("n_words").to_numpy().astype(bool, copy=False)
 
 
 def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None]]:
@@ -98,13 +70,10 @@ def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]
     (bit k: conditions[k]; None for every text when there are no conditions), and its number of
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
     of other scripts are found in Python; where a condition may decide its rule,
-    newsclean.cleaners.rules.base.when, the text is ASCII). The prose facts of the ASCII texts
-    that end a sentence are stored on the way (_know_prose_facts)."""
+    newsclean.cleaners.rules.base.when, the text is ASCII)."""
     if not texts:
         return [], []
-    frame = lines_frame(texts)
-    looked = _looked(frame, conditions)
-    _know_prose_facts(texts, frame)
+    looked = _looked(texts, conditions)
     n_words = looked.get_column("n_words").to_list()
     if not conditions:
         return [None] * len(texts), n_words

@@ -1,0 +1,84 @@
+"""CPU seconds inside named functions during a cold lock step run of the dev pages, for one code tree:
+the A/B of a change to a few parts, which the whole run's noise hides.
+
+    .venv/bin/python bench/part_times.py ROOT [--wrap MODULE:FUNCTION ...] [--pages 461] [--devset PAGES]
+
+ROOT holds a newsclean package (a `git worktree` of the commit to compare; its own code is imported,
+checked). The process cleans 64 pages to load its models, empties every per-text cache
+(html_speed.clear_library_caches: new pages, as a corpus brings them), then cleans --pages pages in
+lock step groups of 32 with a process-time timer around each wrapped function (looked up as a module
+attribute at call time: calls from other modules through `module.function` are timed, calls by a
+name imported into another module are not). Prints one JSON line: the run's CPU seconds and each
+part's. Run each tree several times, alternating, and compare the medians.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+DEFAULT_WRAP = ["newsclean.cleaners.engine.rule_conditions:first_look",
+                "newsclean.cleaners.shape:is_sentence_like", "newsclean.cleaners.shape:fold"]
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--wrap", nargs="+", default=DEFAULT_WRAP, help="MODULE:FUNCTION to time")
+    ap.add_argument("--pages", type=int, default=461)
+    ap.add_argument("--devset", type=Path, help="pages.jsonl.gz (default: the shared dev pages)")
+    args = ap.parse_args(argv)
+    root = args.root.resolve()
+    sys.path.insert(0, str(root))
+    from newsclean.cleaners.pipeline import clean_texts
+    from newsclean.cleaners.settings import Settings
+
+    if not Path(sys.modules["newsclean.cleaners.pipeline"].__file__).resolve().is_relative_to(root):
+        raise SystemExit(f"imported {sys.modules['newsclean.cleaners.pipeline'].__file__}, not {root}'s code")
+    sys.path.insert(1, str(BENCH))
+    from html_speed import clear_library_caches
+
+    if args.devset is None:
+        from newsclean.cleaners.shared_data import devset_dir
+
+        args.devset = devset_dir() / "pages.jsonl.gz"
+    with gzip.open(args.devset, "rt", encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh][:args.pages]
+    settings = Settings()
+
+    def run(ts: list[str]) -> None:
+        for i in range(0, len(ts), 32):
+            clean_texts(ts[i:i + 32], settings)
+
+    run(texts[:64])
+    spent: dict[str, float] = {}
+    for spec in args.wrap:
+        module_name, name = spec.split(":")
+        module = importlib.import_module(module_name)
+        setattr(module, name, _timed(getattr(module, name), spec, spent))
+    clear_library_caches()
+    start = time.process_time()
+    run(texts)
+    result = {"root": str(root), "cpu_s": round(time.process_time() - start, 3),
+              "parts": {k: round(v, 3) for k, v in spent.items()}}
+    print(json.dumps(result))
+    return result
+
+
+def _timed(fn, key: str, spent: dict[str, float]):
+    def timed(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[key] = spent.get(key, 0.0) + time.process_time() - start
+    return timed
+
+
+if __name__ == "__main__":
+    main()
