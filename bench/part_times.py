@@ -6,9 +6,9 @@ the A/B of a change to a few parts, which the whole run's noise hides.
 ROOT holds a newsclean package (a `git worktree` of the commit to compare; its own code is imported,
 checked). The process cleans 64 pages to load its models, empties every per-text cache
 (html_speed.clear_library_caches: new pages, as a corpus brings them), then cleans --pages pages in
-lock step groups of 32 with a process-time timer around each wrapped function (looked up as a module
-attribute at call time: calls from other modules through `module.function` are timed, calls by a
-name imported into another module are not). Prints one JSON line: the run's CPU seconds and each
+lock step groups (profile_hot_path.clean_all: a broken cleaner fails the run) with a process-time
+timer around each wrapped function (looked up as a module attribute at call time: calls from other
+modules through `module.function` are timed, calls by a name imported into another module are not). Prints one JSON line: the run's CPU seconds and each
 part's. Run each tree several times, alternating, and compare the medians.
 """
 from __future__ import annotations
@@ -35,13 +35,14 @@ def main(argv: list[str] | None = None) -> dict:
     args = ap.parse_args(argv)
     root = args.root.resolve()
     sys.path.insert(0, str(root))
-    from newsclean.cleaners.pipeline import clean_texts
+    import newsclean.cleaners.pipeline  # noqa: F401  (ROOT's, checked below)
     from newsclean.cleaners.settings import Settings
 
     if not Path(sys.modules["newsclean.cleaners.pipeline"].__file__).resolve().is_relative_to(root):
         raise SystemExit(f"imported {sys.modules['newsclean.cleaners.pipeline'].__file__}, not {root}'s code")
     sys.path.insert(1, str(BENCH))
     from html_speed import clear_library_caches
+    from profile_hot_path import clean_all
 
     if args.devset is None:
         from newsclean.cleaners.shared_data import devset_dir
@@ -50,12 +51,7 @@ def main(argv: list[str] | None = None) -> dict:
     with gzip.open(args.devset, "rt", encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh][:args.pages]
     settings = Settings()
-
-    def run(ts: list[str]) -> None:
-        for i in range(0, len(ts), 32):
-            clean_texts(ts[i:i + 32], settings)
-
-    run(texts[:64])
+    clean_all(texts[:64], settings)
     spent: dict[str, float] = {}
     for spec in args.wrap:
         module_name, name = spec.split(":")
@@ -63,7 +59,7 @@ def main(argv: list[str] | None = None) -> dict:
         setattr(module, name, _timed(getattr(module, name), spec, spent))
     clear_library_caches()
     start = time.process_time()
-    run(texts)
+    clean_all(texts, settings)
     result = {"root": str(root), "cpu_s": round(time.process_time() - start, 3),
               "parts": {k: round(v, 3) for k, v in spent.items()}}
     print(json.dumps(result))
