@@ -8,8 +8,9 @@ checked). The process cleans 64 pages to load its models, empties every per-text
 (html_speed.clear_library_caches: new pages, as a corpus brings them), then cleans --pages pages in
 lock step groups (profile_hot_path.clean_all: a broken cleaner fails the run) with a process-time
 timer around each wrapped function (looked up as a module attribute at call time: calls from other
-modules through `module.function` are timed, calls by a name imported into another module are not). Prints one JSON line: the run's CPU seconds and each
-part's. Run each tree several times, alternating, and compare the medians.
+modules through `module.function` are timed, calls by a name imported into another module are not).
+Prints one JSON line: the run's CPU seconds and each part's. Run each tree several times,
+alternating, and compare the medians.
 """
 from __future__ import annotations
 
