@@ -86,6 +86,18 @@ def tokens(text: str) -> list[str]:
     return drop_punctuation(unicodedata.normalize("NFKC", text or "").lower()).split()
 
 
+def folded_tokens_many(texts: list[str]) -> list[str]:
+    """" ".join(tokens(text)) for each text, normalised, lower-cased and stripped of punctuation
+    as one "\\n"-joined text: none of the three steps carries across a line break (NFKC neither
+    composes nor reorders across it and never makes one; Python's final-sigma rule stops at it),
+    so each piece is what its text alone gives, without a call per text. A text that holds a
+    line break itself is folded alone."""
+    if any("\n" in text for text in texts):
+        return [" ".join(tokens(text)) for text in texts]
+    blob = drop_punctuation(unicodedata.normalize("NFKC", "\n".join(texts)).lower())
+    return [" ".join(piece.split()) for piece in blob.split("\n")] if texts else []
+
+
 def fold_title(text: str | None) -> str:
     """Lower-cased, punctuation and symbols deleted, spaces folded: the form titles are compared in."""
     return " ".join(tokens(text or ""))

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from newsclean.cleaners.corpus import tokens
+from newsclean.cleaners.corpus import folded_tokens_many
 from newsclean.cleaners.extract_html import INVISIBLE_TAGS, nonspace_chars, recall_mode_body, visible_blocks
 from newsclean.cleaners.model.labels import aligned_share
 from newsclean.cleaners.page_features import HEADING_TAGS
@@ -116,7 +116,7 @@ def body_share(folded: list[str], body: str) -> np.ndarray:
     for a word the body holds elsewhere). A block not found is credited with the share of its
     characters that the body's long lines cover inside it (a block the body split into lines; a
     block that is one of those lines, found out of order, gets nothing)."""
-    lines = [" ".join(tokens(line)) for line in body.split("\n")]
+    lines = folded_tokens_many(body.split("\n"))
     long_lines = [f" {line} " for line in lines if line.count(" ") + 1 >= MIN_RUN_TOKENS]
     haystack = " " + " ".join(line for line in lines if line) + " "
     n = len(folded)
@@ -246,7 +246,7 @@ def page_blocks(tree, body: str, recall: str | None = None, *, aligned: bool = F
         in_body = aligned_share(texts, body)[0] if n else np.zeros(0)
         in_recall = aligned_share(texts, recall)[0] if n and recall is not None else in_body
     else:
-        folded = [" ".join(tokens(t)) for t in texts]
+        folded = folded_tokens_many(texts)
         in_body = body_share(folded, body)
         in_recall = body_share(folded, recall) if recall is not None else in_body
     seen: dict[str, int] = {}
@@ -478,24 +478,27 @@ def topic_fit(texts: list[str], body: str, in_body: np.ndarray, tag: np.ndarray)
     side, by content words), and the share of its content words in the page's first <h1>."""
     n = len(texts)
     block_words = [content_of(words(t)) for t in texts]  # page_blocks asked for words(t): memoised
-    counts: dict[str, float] = {}
-    for w in content_words(body):
-        counts[w] = counts.get(w, 0.0) + 1.0
-    hits = np.zeros(n)
-    sizes = np.fromiter((len(ws) for ws in block_words), dtype=np.float64, count=n)
+    sizes = np.fromiter(map(len, block_words), dtype=np.int64, count=n)
+    # every content word of every block as one table: its block and its id in the page's vocabulary
+    vocabulary: dict[str, int] = {}
+    ids = np.fromiter((vocabulary.setdefault(w, len(vocabulary)) for ws in block_words for w in ws),
+                      dtype=np.int64, count=int(sizes.sum()))
+    block = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    in_vocabulary = [vocabulary[w] for w in content_words(body) if w in vocabulary]
+    body_counts = np.bincount(np.asarray(in_vocabulary, dtype=np.int64), minlength=len(vocabulary))
+    # a word of a block in the body is held "elsewhere" only beyond the block's own copies of it
+    _, pair, pair_counts = np.unique(block * max(len(vocabulary), 1) + ids, return_inverse=True, return_counts=True)
+    own = np.where(in_body[block] >= 0.5, pair_counts[pair], 0)
+    hits = np.bincount(block, weights=body_counts[ids] - own > 0, minlength=n)
     h1 = TAGS.index("h1")
     first_h1 = next((i for i in range(n) if tag[i] == h1), None)
-    heading = set(block_words[first_h1]) if first_h1 is not None else set()
-    in_heading = np.zeros(n)
-    for i, ws in enumerate(block_words):
-        if not ws:
-            continue
-        own: dict[str, float] = {}
-        if in_body[i] >= 0.5:
-            for w in ws:
-                own[w] = own.get(w, 0.0) + 1.0
-        hits[i] = sum(counts.get(w, 0.0) - own.get(w, 0.0) > 0 for w in ws)
-        in_heading[i] = sum(w in heading for w in ws) if i != first_h1 else len(ws)
+    heading = np.zeros(len(vocabulary), dtype=bool)
+    if first_h1 is not None:
+        heading[ids[block == first_h1]] = True
+    in_heading = np.bincount(block, weights=heading[ids], minlength=n)
+    if first_h1 is not None:
+        in_heading[first_h1] = sizes[first_h1]
+    sizes = sizes.astype(np.float64)
     out = {"topic_fit": np.where(sizes > 0, hits / np.maximum(sizes, 1.0), -1.0),
            "heading_fit": np.where(sizes > 0, in_heading / np.maximum(sizes, 1.0), -1.0)}
     hit_sums = np.concatenate([[0.0], np.cumsum(hits)])

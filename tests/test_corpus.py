@@ -123,3 +123,26 @@ def test_a_documents_context_is_doc_context_in_every_pass(lines, later):
         assert np.array_equal(got.df, want.df) and np.array_equal(got.df_site, want.df_site)
         assert (got.n_docs, got.n_site_docs, got.url) == (want.n_docs, want.n_site_docs, want.url)
     assert np.array_equal(stats.context_fn(None)(second).df_site, stats.doc_context(second, None).df_site)
+
+
+_FOLD_PIECES = ["a", "B", " ", ".", "Σ", "ΑΣ", "σ", "'", "İ", "ẞ", "9", "²", "ﬁ", "Ⅷ", "\u00a0", "\u2028", "\u0301", "\u0308",
+                "ᄀ", "\u1161", "“", "—", "€", "é", "e\u0301", "😀", "\ud83d", "\r", "\t", "Menu"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_FOLD_PIECES), max_size=12).map("".join)
+                | st.text(alphabet=st.characters(blacklist_categories=(), blacklist_characters="\n"), max_size=20),
+                max_size=8))
+def test_folded_tokens_many_is_each_texts_tokens(texts):
+    # one pass over the joined texts gives what each text gives alone: a final sigma before the
+    # break, a combining mark or a Hangul vowel after it, compatibility forms, odd white space
+    from newsclean.cleaners.corpus import folded_tokens_many, tokens
+
+    assert folded_tokens_many(texts) == [" ".join(tokens(t)) for t in texts]
+
+
+def test_folded_tokens_many_folds_a_text_with_a_line_break_alone():
+    from newsclean.cleaners.corpus import folded_tokens_many, tokens
+
+    texts = ["ΟΔΟΣ\nΑΣ", "Foo, bar!", ""]
+    assert folded_tokens_many(texts) == [" ".join(tokens(t)) for t in texts] == ["οδος ας", "foo bar", ""]

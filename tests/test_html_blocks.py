@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from newsclean.cleaners.extract_html import parse_html, visible_blocks, visible_text
 from newsclean.cleaners.html_blocks import TAGS, body_share, page_blocks, token_bits, CLASS_TOKENS
@@ -141,3 +143,55 @@ def test_a_repeated_block_is_credited_once():
     folded = [" ".join(tokens(t)) for t in (first, "Read more", first, "Officials said the water would fall by Friday")]
     share = body_share(folded, first + ".\nOfficials said the water would fall by Friday.")
     assert share.tolist() == [0.0, 0.0, 1.0, 1.0] or share.tolist() == [1.0, 0.0, 0.0, 1.0]
+
+
+def _topic_fit_by_definition(texts, body, in_body, tag):
+    """topic_fit as its docstring defines it, block by block (the reference for the vectorised one)."""
+    from newsclean.cleaners.html_blocks import TOPIC_WINDOW
+    from newsclean.cleaners.shape import content_words
+
+    n = len(texts)
+    block_words = [content_words(t) for t in texts]
+    counts: dict[str, float] = {}
+    for w in content_words(body):
+        counts[w] = counts.get(w, 0.0) + 1.0
+    first_h1 = next((i for i in range(n) if tag[i] == TAGS.index("h1")), None)
+    heading = set(block_words[first_h1]) if first_h1 is not None else set()
+    hits, in_heading = np.zeros(n), np.zeros(n)
+    sizes = np.array([len(ws) for ws in block_words], dtype=np.float64)
+    for i, ws in enumerate(block_words):
+        if not ws:
+            continue
+        own: dict[str, float] = {}
+        if in_body[i] >= 0.5:
+            for w in ws:
+                own[w] = own.get(w, 0.0) + 1.0
+        hits[i] = sum(counts.get(w, 0.0) - own.get(w, 0.0) > 0 for w in ws)
+        in_heading[i] = sum(w in heading for w in ws) if i != first_h1 else len(ws)
+    near = np.full(n, -1.0)
+    for i in range(n):
+        lo, hi = max(i - TOPIC_WINDOW, 0), min(i + TOPIC_WINDOW + 1, n)
+        if sizes[lo:hi].sum() > 0:
+            near[i] = hits[lo:hi].sum() / sizes[lo:hi].sum()
+    return {"topic_fit": np.where(sizes > 0, hits / np.maximum(sizes, 1.0), -1.0),
+            "heading_fit": np.where(sizes > 0, in_heading / np.maximum(sizes, 1.0), -1.0), "near_topic_fit": near}
+
+
+_TOPIC_WORDS = ["storm", "storms", "coast", "Coast", "flood", "the", "and", "2025", "Menu", "share", "città", "ΟΔΟΣ"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(_TOPIC_WORDS), max_size=6).map(" ".join),
+                          st.sampled_from([0.0, 0.3, 0.5, 1.0]), st.sampled_from(["p", "h1", "li", "div"])), max_size=12),
+       st.lists(st.sampled_from(_TOPIC_WORDS), max_size=15).map(" ".join))
+def test_topic_fit_is_its_definition(blocks, body):
+    # the whole page's words as one table (a word's block and its id) give each block's hits, its
+    # heading words and the windows' shares exactly as counting block by block does
+    from newsclean.cleaners.html_blocks import topic_fit
+
+    texts = [t for t, _, _ in blocks]
+    in_body = np.array([b for _, b, _ in blocks], dtype=np.float64)
+    tag = np.array([TAGS.index(g) for _, _, g in blocks], dtype=np.int32)
+    got, expected = topic_fit(texts, body, in_body, tag), _topic_fit_by_definition(texts, body, in_body, tag)
+    for name in expected:
+        assert np.allclose(got[name], expected[name], rtol=0, atol=1e-12), name
