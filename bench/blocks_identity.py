@@ -2,15 +2,16 @@
 of every dev page's HTML, or compare two dumps: the proof that a change to the block features leaves
 every value as it was.
 
-    .venv/bin/python bench/blocks_identity.py dump ROOT OUT.parquet [--limit N]
+    .venv/bin/python bench/blocks_identity.py dump ROOT OUT.parquet [--limit N] [--rounds R]
     .venv/bin/python bench/blocks_identity.py compare BEFORE.parquet AFTER.parquet
 
 ROOT holds a newsclean package (a `git worktree` of the commit to compare, or `.`); its own code is
 imported, checked. The pages are the three dev sets' (articles, trafilatura's evaluation pages,
 non-articles: 2,385 with HTML), each extracted as the HTML path extracts it, its recall-mode body
-given where the recall mode won. `dump` also prints page_blocks' CPU-ms a page (one pass: a rough
-figure; time a change with several alternating runs). `compare` exits 1 when a column differs and
-prints the first pages where it does.
+given where the recall mode won. `dump` also times page_blocks alone over the extracted pages, R
+rounds (each after shape.clear_caches: new pages), and prints each round's CPU-ms a page; time a
+change by running each tree's dump several times, alternating (`--limit 461`: the article pages).
+`compare` exits 1 when a column differs and prints the first pages where it does.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import argparse
 import gzip
 import json
 import logging
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -25,20 +27,21 @@ from pathlib import Path
 DEV_SETS = ("pages.jsonl.gz", "trafilatura-pages.jsonl.gz", "other-pages.jsonl.gz")
 
 
-def dump(root: Path, out: Path, limit: int | None) -> None:
+def dump(root: Path, out: Path, limit: int | None, rounds_wanted: int = 1) -> None:
     sys.path.insert(0, str(root))
     logging.disable(logging.CRITICAL)  # trafilatura's warnings on odd markup
     import polars as pl
 
     import newsclean.cleaners.html_blocks as html_blocks
     from newsclean.cleaners import extract_html as eh
+    from newsclean.cleaners import shape
     from newsclean.cleaners.shared_data import devset_dir
 
     if not Path(html_blocks.__file__).resolve().is_relative_to(root):
         raise SystemExit(f"imported {html_blocks.__file__}, not {root}'s code")
     folder = devset_dir()
     pages = [json.loads(line) for name in DEV_SETS for line in gzip.open(folder / name, "rt", encoding="utf-8")][:limit]
-    frames, cpu = [], 0.0
+    inputs = []
     for page in pages:
         data = gzip.open(folder / page["html"], "rb").read()
         try:
@@ -47,13 +50,19 @@ def dump(root: Path, out: Path, limit: int | None) -> None:
             continue
         tree, _ = eh.page_tree(data)
         recall = eh.recall_mode_body(tree, None) if extracted.mode != "trafilatura" else None
-        start = time.process_time()
-        table = html_blocks.page_blocks(tree, extracted.text, recall)
-        cpu += time.process_time() - start
-        frames.append(table.with_columns(pl.lit(page["id"]).alias("page_id")))
+        inputs.append((page["id"], tree, extracted.text, recall))
+    rounds = []
+    for _ in range(max(rounds_wanted, 1)):
+        getattr(shape, "clear_caches", lambda: None)()  # (a tree from before it has none)
+        frames, start = [], time.process_time()
+        for page_id, tree, body, recall in inputs:
+            frames.append((page_id, html_blocks.page_blocks(tree, body, recall)))
+        rounds.append(1000 * (time.process_time() - start) / max(len(inputs), 1))
+    frames = [table.with_columns(pl.lit(page_id).alias("page_id")) for page_id, table in frames]
     out.parent.mkdir(parents=True, exist_ok=True)
     pl.concat(frames, how="vertical").write_parquet(out)
-    print(f"{len(frames)} pages, {sum(f.height for f in frames)} blocks: page_blocks {1000 * cpu / max(len(frames), 1):.2f} CPU-ms a page")
+    print(f"{len(frames)} pages, {sum(f.height for f in frames)} blocks: page_blocks "
+          f"{', '.join(f'{r:.2f}' for r in rounds)} CPU-ms a page by round (median {statistics.median(rounds):.2f})")
 
 
 def compare(before: Path, after: Path) -> int:
@@ -78,13 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     d = sub.add_parser("dump")
     d.add_argument("root", type=Path)
     d.add_argument("out", type=Path)
-    d.add_argument("--limit", type=int)
+    d.add_argument("--limit", type=int, help="the first N pages (the 461 articles come first)")
+    d.add_argument("--rounds", type=int, default=1, help="rounds of page_blocks timed (the last one dumped)")
     c = sub.add_parser("compare")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
     args = ap.parse_args(argv)
     if args.command == "dump":
-        dump(args.root.resolve(), args.out, args.limit)
+        dump(args.root.resolve(), args.out, args.limit, args.rounds)
         return 0
     return compare(args.before, args.after)
 
