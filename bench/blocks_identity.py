@@ -54,11 +54,10 @@ def dump(root: Path, out: Path, limit: int | None, rounds_wanted: int = 1) -> No
     rounds = []
     for _ in range(max(rounds_wanted, 1)):
         getattr(shape, "clear_caches", lambda: None)()  # (a tree from before it has none)
-        frames, start = [], time.process_time()
-        for page_id, tree, body, recall in inputs:
-            frames.append((page_id, html_blocks.page_blocks(tree, body, recall)))
+        start = time.process_time()
+        tables = [html_blocks.page_blocks(tree, body, recall) for _, tree, body, recall in inputs]
         rounds.append(1000 * (time.process_time() - start) / max(len(inputs), 1))
-    frames = [table.with_columns(pl.lit(page_id).alias("page_id")) for page_id, table in frames]
+    frames = [table.with_columns(pl.lit(page_id).alias("page_id")) for (page_id, *_), table in zip(inputs, tables)]
     out.parent.mkdir(parents=True, exist_ok=True)
     pl.concat(frames, how="vertical").write_parquet(out)
     print(f"{len(frames)} pages, {sum(f.height for f in frames)} blocks: page_blocks "

@@ -83,7 +83,12 @@ def drop_punctuation(text: str) -> str:
 def tokens(text: str) -> list[str]:
     """The scorer's tokens of a text (shared/tools/score-devset): NFKC, lower case, punctuation and
     symbols deleted, split on white space."""
-    return drop_punctuation(unicodedata.normalize("NFKC", text or "").lower()).split()
+    return _folded(text or "").split()
+
+
+def _folded(text: str) -> str:
+    """NFKC, lower case, punctuation and symbols deleted: tokens' text before it is split."""
+    return drop_punctuation(unicodedata.normalize("NFKC", text).lower())
 
 
 def folded_tokens_many(texts: list[str]) -> list[str]:
@@ -92,10 +97,11 @@ def folded_tokens_many(texts: list[str]) -> list[str]:
     composes nor reorders across it and never makes one; Python's final-sigma rule stops at it),
     so each piece is what its text alone gives, without a call per text. A text that holds a
     line break itself is folded alone."""
+    if not texts:
+        return []
     if any("\n" in text for text in texts):
         return [" ".join(tokens(text)) for text in texts]
-    blob = drop_punctuation(unicodedata.normalize("NFKC", "\n".join(texts)).lower())
-    return [" ".join(piece.split()) for piece in blob.split("\n")] if texts else []
+    return [" ".join(piece.split()) for piece in _folded("\n".join(texts)).split("\n")]
 
 
 def fold_title(text: str | None) -> str:
