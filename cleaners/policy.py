@@ -16,7 +16,8 @@ title, and the short lines above it are page furniture.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 from newsclean.cleaners.rules import RULES, Rule
@@ -69,12 +70,22 @@ class Policy:
     removed_by: frozenset[str] | None = None  # rules whose removals stand anywhere; None: every removal stands
     removed_outside_lists_by: frozenset[str] = frozenset()  # rules whose removals stand outside lists and tables
     headlines: tuple[str, ...] = ()  # the page's headline candidates, looked for at the top of a given body
+    # With it, the removals of removed_outside_lists_by stand only where this text (the given body)
+    # is English-like (is_english_like), judged the first time such a removal is weighed: most
+    # bodies have none, and then their words are never counted for it.
+    english_only: str | None = field(default=None, repr=False)
 
     def keeps_removal(self, span: Span, lines: Sequence[str]) -> bool:
         """Whether a removal the decider found (a span of `lines`) stands under this policy."""
-        if self.removed_by is None:
+        if self.removed_by is None or span.by in self.removed_by:
             return True
-        return span.by in self.removed_by or (span.by in self.removed_outside_lists_by and not in_list(lines, span.line))
+        return span.by in self.removed_outside_lists_by and self.outside_lists_removals_stand \
+            and not in_list(lines, span.line)
+
+    @cached_property
+    def outside_lists_removals_stand(self) -> bool:
+        """Whether the removals of removed_outside_lists_by may stand (english_only's test)."""
+        return self.english_only is None or is_english_like(self.english_only)
 
 
 TEXT = Policy()
@@ -87,8 +98,13 @@ def body_words(text: str) -> list[str]:
     return [w for line in text.split("\n") for w in words(line)]
 
 
+def is_english_like(text: str) -> bool:
+    """Whether a body's words are English-like: ENGLISH_STOP_SHARE of them English function words."""
+    return stop_share(body_words(text)) >= ENGLISH_STOP_SHARE
+
+
 def extracted_body(text: str, headlines: Sequence[str] = ()) -> Policy:
-    """The policy for a body trafilatura extracted (`text`), with the page's headline candidates."""
-    english = stop_share(body_words(text)) >= ENGLISH_STOP_SHARE
+    """The policy for a body trafilatura extracted (`text`), with the page's headline candidates:
+    the edge rules' removals stand on an English-like body only."""
     return Policy(rules=HTML_RULES, use_model=False, searches_body=False, removed_by=CUE_RULES | CUE_DECISIONS,
-                  removed_outside_lists_by=EDGE_RULES if english else frozenset(), headlines=tuple(headlines))
+                  removed_outside_lists_by=EDGE_RULES, headlines=tuple(headlines), english_only=text)

@@ -46,6 +46,7 @@ def test_an_extracted_body_is_proposed_on_by_the_cue_and_edge_rules_without_the_
     policy = extracted_body("\n\n".join(PARAGRAPHS), (HEADLINE,))
     assert policy.rules == HTML_RULES and not policy.use_model and not policy.searches_body
     assert policy.removed_by == CUE_RULES | CUE_DECISIONS and policy.removed_outside_lists_by == EDGE_RULES
+    assert policy.outside_lists_removals_stand
     assert policy.headlines == (HEADLINE,)
 
 
@@ -58,7 +59,21 @@ def test_edge_rules_remove_teasers_after_an_english_body_only():
     german = _decide_body(GERMAN + TEASERS)
     assert {s.by for s in german.searched.spans} == {"headline_shape"}
     assert _kept(german) == GERMAN + TEASERS and german.spans == []
-    assert extracted_body("\n\n".join(GERMAN)).removed_outside_lists_by == frozenset()
+    assert not extracted_body("\n\n".join(GERMAN)).outside_lists_removals_stand
+
+
+def test_the_body_is_judged_english_only_where_an_edge_rule_removes(monkeypatch):
+    """Counting the body's function words waits for an edge rule's removal to weigh: a body whose
+    search removes nothing by those rules is never counted; one whose search does, once."""
+    import newsclean.cleaners.policy as policy_module
+
+    counted = []
+    real = policy_module.is_english_like
+    monkeypatch.setattr(policy_module, "is_english_like", lambda text: counted.append(text) or real(text))
+    plain = _decide_body(PARAGRAPHS)
+    assert _kept(plain) == PARAGRAPHS and counted == []
+    with_teasers = _decide_body(PARAGRAPHS + TEASERS)
+    assert _kept(with_teasers) == PARAGRAPHS and len(counted) == 1
 
 
 def test_a_list_item_an_edge_rule_proposes_stays():
