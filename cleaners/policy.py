@@ -92,9 +92,10 @@ TEXT = Policy()
 
 
 def body_words(text: str) -> list[str]:
-    """words(text), read line by line: no word spans a line end, and the lines' words are what the
-    decider asks newsclean.cleaners.shape.words for next (kept there), where one call on the whole
-    body would find them all twice."""
+    """words(text), read line by line: no word spans a line end, and newsclean.cleaners.shape.words
+    keeps each line's words, most of which the decision has asked for by the time the English test
+    runs (Policy.outside_lists_removals_stand), where one call on the whole body would find them all
+    again."""
     return [w for line in text.split("\n") for w in words(line)]
 
 
