@@ -14,12 +14,19 @@ Once expired, both fire again at a short interval until the block is left, so a 
 something swallowed is raised again. DocumentTimeout derives from BaseException so that
 `except Exception` in library code cannot swallow it; if some code swallows it anyway (Python
 ignores exceptions raised in gc callbacks and __del__), `Limit.fired` still tells the caller.
+
+Where Python cannot raise an exception (a __del__, a gc callback) it hands it to
+sys.unraisablehook instead. Inside a limit that hook is wrapped (_ReportHook): a DocumentTimeout
+landing there is not reported (the limit fires again; nothing is wrong to report), and while any
+other such report is written the limit waits, so a slow hook (pytest's formats a whole traceback)
+is never cut short by the next tick.
 """
 from __future__ import annotations
 
 import ctypes
 import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -49,6 +56,38 @@ def _interval(seconds: float) -> float:
     return min(max(seconds / 4, 0.05), 1.0)
 
 
+# the threads (by ident) whose unraisable exception is being reported (_ReportHook): a limit does
+# not interrupt a report; it fires at its next tick instead
+_REPORTING: set[int] = set()
+
+
+class _ReportHook:
+    """sys.unraisablehook inside time limits: the hook it wraps (`inner`), except that a
+    DocumentTimeout raised where Python cannot raise it (a __del__, a gc callback) is not reported
+    (the limit that raised it fires again), and that no limit interrupts the report."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    def __call__(self, unraisable) -> None:
+        if isinstance(unraisable.exc_value, DocumentTimeout):
+            return
+        ident = threading.get_ident()
+        _REPORTING.add(ident)
+        try:
+            self.inner(unraisable)
+        finally:
+            _REPORTING.discard(ident)
+
+
+def _report_hook_installed() -> None:
+    """Wrap whatever sys.unraisablehook is now in a _ReportHook (once: it stays, harmless outside
+    a limit, since only a limit raises DocumentTimeout; a test runner that sets its own hook later
+    gets it wrapped at the next limit)."""
+    if not isinstance(sys.unraisablehook, _ReportHook):
+        sys.unraisablehook = _ReportHook(sys.unraisablehook)
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[Limit]:
     """Raise DocumentTimeout in the body once `seconds` have passed (no limit when None or <= 0),
@@ -57,6 +96,7 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
     if not seconds or seconds <= 0:
         yield limit
         return
+    _report_hook_installed()
     active = [True]
     if _can_use_signal():
         limit.mechanism = "signal"
@@ -64,6 +104,8 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
         def on_alarm(signum, frame):
             if active[0]:
                 limit.fired = True
+                if threading.get_ident() in _REPORTING:
+                    return  # a report is being written: the next tick raises
                 raise DocumentTimeout(f"over {seconds:g} s")
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
@@ -131,8 +173,9 @@ class _Watcher:
                 for watch in self.watches.values():
                     if watch.due <= now:
                         watch.limit.fired = True
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.target),
-                                                                   ctypes.py_object(DocumentTimeout))
+                        if watch.target not in _REPORTING:  # a report being written: the next tick
+                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(watch.target),
+                                                                       ctypes.py_object(DocumentTimeout))
                         watch.due = now + watch.interval  # and again until the block is left
                 self.waits_until = min((w.due for w in self.watches.values()), default=float("inf"))
                 self.wake.wait(None if self.waits_until == float("inf") else self.waits_until - now)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import struct
+import sys
 import time
 import zipfile
 import zlib
@@ -500,9 +501,9 @@ def test_time_limit_is_disarmed_after_the_block():
         assert limit.mechanism == "none"
 
 
-# An alarm may land in a gc callback (hypothesis installs one), where Python prints and ignores the
-# exception: the limit then fires again (newsclean.cleaners.timelimit), which is what these tests show.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+# An alarm may land in a gc callback (hypothesis installs one) or a finaliser, where Python cannot
+# raise: the limit then fires again and the hook leaves it unreported (newsclean.cleaners.timelimit),
+# which is what these tests show.
 def test_slow_document_is_quarantined_and_the_run_goes_on(tmp_path):
     """A real slow input: a 4 MB document (seconds of work) against a 0.5 s limit; the next
     document is cleaned."""
@@ -563,6 +564,73 @@ def test_a_swallowed_timeout_fires_again_until_the_work_stops():
                 swallowed.append(time.perf_counter() - t0)
             _spin(5)
     assert swallowed and time.perf_counter() - t0 < 2
+
+
+class _SpinsWhenCollected:
+    def __del__(self):
+        _spin(5)  # a finaliser still running when the limit expires: Python cannot raise there
+
+
+class _FailsWhenCollected:
+    def __del__(self):
+        raise ValueError("a finaliser's own bug")
+
+
+def _unraisable_reports(monkeypatch, seconds: float = 0.0) -> list:
+    """sys.unraisablehook as a list of the reported exceptions' types, each report taking
+    `seconds` (pytest's own hook formats a whole traceback: slow on a loaded machine)."""
+    reports = []
+
+    def hook(unraisable):
+        _spin(seconds)
+        reports.append(type(unraisable.exc_value))
+
+    monkeypatch.setattr(sys, "unraisablehook", hook)
+    return reports
+
+
+def test_a_timeout_landing_in_a_finaliser_is_not_reported_and_fires_again(monkeypatch):
+    reports = _unraisable_reports(monkeypatch)
+    t0 = time.perf_counter()
+    with pytest.raises(DocumentTimeout):
+        with time_limit(0.2) as limit:
+            obj = _SpinsWhenCollected()
+            del obj  # the first tick lands in __del__, where Python hands it to the hook
+            _spin(5)  # the next one stops the block
+    assert limit.fired and reports == [] and time.perf_counter() - t0 < 2
+
+
+def test_a_limit_does_not_cut_another_report_short(monkeypatch):
+    """A finaliser's own error, reported while the limit expires: the report is written whole (a
+    tick in the middle of pytest's hook made the hook fail, and with it the test that ran)."""
+    reports = _unraisable_reports(monkeypatch, seconds=0.5)
+    with pytest.raises(DocumentTimeout):
+        with time_limit(0.2):
+            _spin(0.1)
+            obj = _FailsWhenCollected()
+            del obj  # reported from 0.1 s to 0.6 s: the limit expires at 0.2 s, inside the report
+            _spin(5)
+    assert reports == [ValueError]
+
+
+def test_the_thread_fallback_does_not_cut_a_report_short(monkeypatch):
+    reports = _unraisable_reports(monkeypatch, seconds=0.5)
+    seen = {}
+
+    def work():
+        try:
+            with time_limit(0.2):
+                _spin(0.1)
+                obj = _FailsWhenCollected()
+                del obj
+                _spin(5)
+        except DocumentTimeout:
+            seen["stopped"] = True
+
+    th = threading.Thread(target=work)
+    th.start()
+    th.join(10)
+    assert seen == {"stopped": True} and reports == [ValueError]
 
 
 def test_thread_fallback_fires_again_and_leaves_nothing_pending():
