@@ -219,6 +219,10 @@ def test_a_german_headline_starting_with_jetzt_is_no_button():
     # a contribution's pitch, a prompt to read on
     "Ihr Beitrag hilft, unsere Berichterstattung weiterhin kostenlos anzubieten.", "Your support helps keep our reporting free.",
     "Lesen Sie hier einen weiteren spannenden Beitrag …",
+    # a blog's like button while it loads, its count of likes; a comment form's log-in line; a paywall; a newsletter's button
+    "Like Loading...", "Gefällt mir Lade …", "J'aime Chargement…", "%d Bloggern gefällt das:", "3 bloggers like this:",
+    "Du musst eingeloggt sein, um Kommentare zu schreiben!", "Pour lire la suite de cet article", "Pour accéder en illimité :",
+    "Zum Newsletter anmelden",
 ])
 def test_calls_to_action_in_other_languages(line):
     from newsclean.cleaners.rules.call_to_action import reader_engagement
@@ -240,6 +244,9 @@ def test_calls_to_action_in_other_languages(line):
     "Ihr Beitrag hilft den Kindern, sagte die Sprecherin der Stiftung bei der Übergabe.",
     "Lesen Sie weiter: Der Ausschuss hat die Vorlage am Dienstag abgelehnt.",
     "Czekamy na wyniki śledztwa, powiedział rzecznik prokuratury.",
+    "Like loading a truck, the work takes all morning.",
+    "Pour lire la suite des événements, il faut remonter à l'hiver 1990.",
+    "Zum Newsletter anmelden konnten sich die Mitglieder schon im März, sagte die Sprecherin.",
 ])
 def test_sentences_with_the_same_words_survive(line):
     from newsclean.cleaners.rules.call_to_action import reader_engagement

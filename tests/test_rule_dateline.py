@@ -273,3 +273,30 @@ def test_a_stamp_with_its_update_after_a_space(stamp):
     from newsclean.cleaners.rules.dateline import date_stamp
 
     assert alone(date_stamp, stamp) is not None
+
+
+# An update's label before its date, in the cue languages
+@pytest.mark.parametrize("stamp", [
+    "Letzte Änderung 14.02.2019", "Letzte Änderung am 3. Mai 2020", "Zuletzt geändert am 12.03.2021",
+    "Dernière mise à jour le 5 mars 2024", "Última actualización 12 de marzo de 2024", "Ultimo aggiornamento 3 marzo 2021",
+])
+def test_update_labels_before_the_date(stamp):
+    from newsclean.cleaners.rules.dateline import date_stamp
+
+    assert alone(date_stamp, stamp) is not None
+
+
+@pytest.mark.parametrize("line", [
+    "Letzte Änderungen am Entwurf wurden am 14.02.2019 vom Ausschuss beschlossen.",
+    "Die letzte Änderung des Gesetzes trat am 1. Januar 2020 in Kraft.",
+    "Última actualización del censo: la población creció un 3 % desde 2010.",
+])
+def test_sentences_about_a_change_are_no_stamps(line):
+    from newsclean.cleaners.rules.dateline import date_stamp
+
+    assert alone(date_stamp, line) is None
+
+
+def test_a_last_change_label_dates_the_update_not_the_publication():
+    doc = clean_text(article(before=["Letzte Änderung 14.02.2019", "Veröffentlicht am 01.02.2019"]), Settings())
+    assert doc.published.value == dt.date(2019, 2, 1)

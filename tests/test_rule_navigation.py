@@ -373,3 +373,16 @@ def test_headings_with_the_same_words_are_no_buttons(line):
     from newsclean.cleaners.rules.navigation import ui_words
 
     assert alone(ui_words, line) is None
+
+
+# An audio player's label in the other languages ("Listen to this article")
+@pytest.mark.parametrize("line", ["Escucha esta nota aquí", "Écouter cet article", "Artikel anhören", "Ascolta l'articolo",
+                                  "Ouça esta notícia"])
+def test_audio_player_labels_in_other_languages(line):
+    assert kind_of(line, "middle") == "navigation"
+
+
+@pytest.mark.parametrize("line", ["Escucha esta nota, dijo la ministra, porque explica lo que el gobierno hará con el presupuesto.",
+                                  "Artikel anhören konnten die Abgeordneten am Dienstag erstmals in der neuen Mediathek des Landtags."])
+def test_sentences_about_listening_survive(line):
+    assert survives(line)

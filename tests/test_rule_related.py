@@ -119,7 +119,10 @@ def test_spanish_prefixes_and_german_also_on(line):
     assert kind_of(line, "after") == "related_headline"
 
 
-@pytest.mark.parametrize("line", ["Viel gelesen in Handel", "WEITERE BEITRÄGE ZU", "Mehr zu Klima und Konsum"])
+@pytest.mark.parametrize("line", ["Viel gelesen in Handel", "WEITERE BEITRÄGE ZU", "Mehr zu Klima und Konsum", "Schon gelesen?",
+                                  "Zum Weiterlesen:", "Weitere Themen", "Mehr Themen:", "Weitere aktuelle Themen aus der Arbeitswelt",
+                                  "Weitere Beiträge aus der Kolumne:", "Empfohlene Beiträge", "Auch lesen",
+                                  "Contenido relacionado", "Más sobre La Tercera AM"])
 def test_german_box_headers(line):
     assert kind_of(line, "after") == "related_headline"
 
@@ -231,3 +234,27 @@ def test_sentences_that_start_like_the_new_cues_survive(line):
     from newsclean.cleaners.rules.related import link_prefix, related_header
 
     assert alone(link_prefix, line) is None and alone(related_header, line) is None
+
+
+@pytest.mark.parametrize("header", ["Schon gelesen?", "Empfohlene Beiträge", "Contenido relacionado"])
+def test_the_headline_under_another_languages_box_header_goes(header):
+    teaser = "Luftwaffe beginnt mit dem Training auf dem neuen Hubschrauber"
+    kinds = removed_kinds(article(middle=[header, teaser]))
+    assert kinds.get(header) == "related_headline"
+    assert kinds.get(teaser) == "related_headline"
+
+
+@pytest.mark.parametrize("line", ["Auch lesen: Diese drei Regeln gelten ab Montag im Nahverkehr",
+                                  "Mire: El cantante da positivo a COVID-19 antes de su gira"])
+def test_read_also_and_look_prefixes(line):
+    assert kind_of(line, "after") == "related_headline"
+
+
+@pytest.mark.parametrize("line", [
+    "Weitere Themen waren die Rente und die Pflege, über die der Ausschuss bis zum Abend beriet.",
+    "Más sobre el tema dijo la ministra en la rueda de prensa del martes, sin dar más detalles.",
+    "Schon gelesen hatte die Richterin die Akten, bevor die Verhandlung am Montag begann.",
+    "Mire, el alcalde dijo que la obra terminará en marzo y que no habrá más retrasos en el barrio.",
+])
+def test_sentences_that_start_like_the_new_cues_survive(line):
+    assert survives(line)

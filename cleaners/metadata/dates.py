@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from dateutil import parser as dateparser
 
-from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_WORD
+from newsclean.cleaners.rules.dateline import DATE_RE, UPDATE_LABEL, UPDATE_WORD
 
 EARLIEST = dt.date(1990, 1, 1)
 # The removed spans that may state the publication date: datelines and stamps, and a byline's date
@@ -25,7 +25,7 @@ _DIGITS = re.compile(r"\d+")
 _AM_PM = re.compile(r"\b[ap]\.?m\b\.?")
 _WORD_RUN = re.compile(r"[^\W\d_]+(?:[\s'’]+[^\W\d_]+)*")
 DATE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk", "hi", "ar")
-_UPDATED = re.compile(r"\b" + UPDATE_WORD + r"\b", re.I)
+_UPDATED = re.compile(r"\b(?:" + UPDATE_WORD + r"|" + UPDATE_LABEL + r")\b", re.I)
 
 
 def plausible(d: dt.date | None, today: dt.date | None = None) -> dt.date | None:

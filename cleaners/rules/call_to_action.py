@@ -78,6 +78,12 @@ _OPENINGS = re.compile(
       | (?:(?:den|diesen)\ )?(?:artikel|beitrag)\ (?:mit\ (?:anderen|freunden)\ )?(?:teilen|kommentieren|drucken|merken)(?:\s*/\s*\w+)?\s*:?$
       # a blog's share and like bar, as WordPress labels it in its languages ("Like this:", "Gefällt mir:", "Teilen mit:")
       | (?:like\ this|gefällt\ mir|teilen\ mit|j['’]aime(?:\ (?:ça|ceci))?|me\ gusta\ esto|mi\ piace|curtir\ isso|vind\ ik\ leuk|lubię\ to)\s*:$
+      # its like button while it loads ("Like Loading...", "Gefällt mir Lade …") and its count of likes
+      # ("%d bloggers like this:", "3 Bloggern gefällt das:")
+      | (?:like|gefällt\ mir|j['’]aime|me\ gusta|mi\ piace|curtir|vind\ ik\ leuk|lubię\ to)\s+
+        (?:loading|lade|wird\ geladen|chargement|cargando|caricamento|carregando|laden|wczytywanie)\s*(?:…|\.\.\.)?$
+      | (?:%d|\d+)\ (?:bloggers?\ likes?\ this|bloggern\ gefällt\ das|blogueurs\ aiment\ (?:ceci|cette\ page)
+        |blogueros\ les\ gusta\ esto|blogger\ piace\ questo|blogueiros\ gostam\ disto|bloggers\ vinden\ dit\ leuk)\s*:?$
       # "If you enjoyed this article" in the other languages
       | wenn\ (?:ihnen|dir|euch)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\ (?:artikel|beitrag|text|podcast|newsletter)\ gefallen\ hat
       | si\ (?:te|le)\ (?:ha\ )?gust(?:ó|ado)\ (?:este|esta|el|la|nuestr[oa])\ (?:artículo|nota|noticia|contenido|newsletter)
@@ -97,13 +103,14 @@ _OPENINGS = re.compile(
         |test\ je\ kennis|sprawdź\ swoją\ wiedzę)\b[^.!?]{0,40}[!?:]?$
       # "Never miss …" in German: "Keine Neuigkeiten aus der Branche mehr verpassen:", "Nichts mehr verpassen!"
       | (?:keine\ [\w-]+(?:\ [\w-]+){0,4}\ mehr|nichts\ mehr|nie\ (?:mehr|wieder))\ verpassen\s*[:!]
-      | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen) | (?:schon|bereits)\ registriert | abonnieren\ sie
+      | (?:hier\ )?kostenlos\ (?:(?:zum|für\ den)\ newsletter\ )?(?:registrieren|anmelden|abonnieren|testen)
+      | (?:zum|für\ den)\ newsletter\ (?:anmelden|registrieren)\s*[!:.]?$ | (?:schon|bereits)\ registriert | abonnieren\ sie
       | was\ (?:denkst\ du|denken\ sie|meinst\ du|meinen\ sie)(?:\ (?:darüber|dazu|davon))?\s*\??$ | ihre\ meinung\ zu\ (?:diesem|dem)\ (?:thema|artikel|beitrag)
       | gefällt\ (?:dir|ihnen)\ (?:unser|unsere|dieser|diese|dieses|der|die|das)\b | besuchen\ sie\ unser
       | entdecke[n]?\ (?:sie\ )?(?:weitere|mehr)\b | lust\ auf\ mehr\b
       | (?:sie\ lesen|du\ liest|lesen\ sie)\ gern\b | verraten\ sie\ (?:uns\ )?(?:gerne\ )?in\ den\ kommentaren
       | folgen\ sie\ uns | folge\ uns | bitte\ registrieren | registrieren\ sie\ sich | kommentieren\ sie
-      | (?:sie\ müssen|du\ musst)\ angemeldet\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
+      | (?:sie\ müssen|du\ musst)\ (?:angemeldet|eingeloggt)\ sein | (?:war|ist)\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag|text)\ (?:hilfreich|nützlich|lesenswert)
       | (?:hat|haben)\ ihnen\ (?:der|dieser|dieses|das)\ (?:artikel|beitrag) | möchten\ sie\ (?:den|diesen|dieses|das)\ (?:artikel|beitrag)
       | unterstützen\ sie\ (?:uns|unsere|unabhängigen|diese|den|das) | unterstütze\ (?:uns|unsere|den|das|(?-i:[A-Z]))
       | (?:du\ willst|willst\ du|sie\ wollen|wollen\ sie)\ (?:mehr\ von\ uns|(?:nichts|keine\ \w+)\ (?:mehr\ )?verpassen)
@@ -113,6 +120,7 @@ _OPENINGS = re.compile(
       | sigue\ (?:toda\ )?(?:la\ )?(?:información|actualidad|última\ hora|noticias?)\b[^.!?]{0,80}?\ en\ (?:facebook|twitter|x|instagram|whatsapp|telegram|nuestr[oa])\b
       | follow\ (?:all\ )?(?:the\ )?(?:latest\ )?(?:news|updates|coverage)\b[^.!?]{0,60}?\ on\ (?:facebook|twitter|x|instagram|whatsapp|telegram)\b
       | partage[rz]\ (?:cet|cette|sur|l') | abonnez-vous | inscrivez-vous | suivez-nous | cet\ article\ vous\ a\ plu
+      | pour\ (?:lire\ la\ suite|accéder\ en\ illimité)(?:\ (?:de\ )?(?:cet\ article|l['’]article|à\ [\w\ ]{1,30}))?\s*[,:.!…]*$
       | laissez\ un\ commentaire | (?:je\ fais|faites|faire)\ un\ don\b | vous\ devez\ être\ connecté | soutenez-nous
       | compart(?:e|ir)\ (?:esta|este|en\ (?:facebook|twitter|whatsapp)) | suscr[ií]bete | reg[ií]strate | s[ií]guenos
       | deja\ (?:un|tu)\ comentario | valora\ (?:esta|este)\ (?:noticia|art[ií]culo|contenido) | ¿te\ gust[óo] | debes\ iniciar\ sesi[óo]n

@@ -45,6 +45,11 @@ DATE_RE = re.compile(DATE, re.I)  # a date anywhere in a text (the byline rule a
 UPDATE_WORD = (r"(?:updated|modified|edited|aktualisiert|geändert|mis\s+à\s+jour|modifié|actualizado|modificado"
                r"|modifica|aggiornato|modificato|atualizado|bijgewerkt|gewijzigd|zaktualizowano"
                r"|обновлено|оновлено|अपडेटेड|अपडेट|تحديث)")
+# The labels of a page's last update, before its date: "Letzte Änderung 14.02.2019", "Ultima modifica 19
+# Febbraio 2020" (where UPDATE_WORD alone does not name the update, newsclean.cleaners.metadata reads it here).
+UPDATE_LABEL = (r"(?:last\ (?:updated|modified)|letzte\ änderung|zuletzt\ (?:aktualisiert|geändert)|dernière\ (?:mise\ à\ jour|modification)"
+                r"|última\ (?:actualización|modificación|atualização)|ultima\ modifica|ultimo\ aggiornamento|laatst\ bijgewerkt"
+                r"|ostatnia\ aktualizacja)")
 _DASH = r"\s*[-–—:]+"
 # "(EFE).-": Spanish wires put a full stop before the dash; press-release wires write their name
 # between slashes ("BOSTON, April 21, 2026 /PRNewswire/ --")
@@ -109,6 +114,7 @@ _STAMP = re.compile(
     r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date"
     # the same labels in the other languages of the cue rules, with their preposition
     r"|(?:erstellt|veröffentlicht|aktualisiert|zuletzt\ aktualisiert|geändert)(?:\ am)?|stand:?|publié\ le|mis\ à\ jour\ le"
+    r"|" + UPDATE_LABEL + r"(?:\ (?:am|le|el|il|em|op))?"
     r"|publicado(?:\ el)?|actualizado(?:\ el)?|pubblicato(?:\ il)?|aggiornato(?:\ il)?|atualizado(?:\ em)?"
     r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano"
     # Russian, Ukrainian, Hindi and Arabic, whose month names DATE knows
@@ -121,9 +127,7 @@ _STAMP = re.compile(
     # and its update after a comma or in brackets: "…, modifié le 5 mars 2024", "… (modifica il 12 novembre 2024)"
     r"|\s*[,(]\s*(?:last\s+)?" + UPDATE_WORD + r"\b.{0,60}"
     # or a label for it after a space: "Pubblicato il 19 Febbraio 2020 Ultima modifica 19 Febbraio 2020"
-    r"|\s+(?:last\ (?:updated|modified)|letzte\ änderung|zuletzt\ (?:aktualisiert|geändert)|dernière\ (?:mise\ à\ jour|modification)"
-    r"|última\ (?:actualización|modificación|atualização)|ultima\ modifica|ultimo\ aggiornamento|laatst\ bijgewerkt"
-    r"|ostatnia\ aktualizacja)\b.{0,60})?$",
+    r"|\s+" + UPDATE_LABEL + r"\b.{0,60})?$",
     re.I | re.X,
 )
 

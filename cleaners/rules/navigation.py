@@ -281,6 +281,9 @@ _EMBED_NOTICE = re.compile(
       | (?:external|externer|externe[rn]?)\ (?:content|inhalt)$ | contenu\ externe$ | contenido\ externo$ | contenuto\ esterno$
       # an audio player's label: "Listen to this article · 5:12 min Learn more"
       | listen\ to\ (?:this|the)\ (?:article|story)\b[^.!?]{0,40}$
+      | (?:escucha|escuchar)\ (?:esta|la)\ (?:nota|noticia)\b[^.!?]{0,40}$ | écouter\ (?:cet|l['’])\ article\b[^.!?]{0,40}$
+      | (?:artikel|beitrag)\ (?:anhören|vorlesen(?:\ lassen)?)\b[^.!?]{0,40}$ | ascolta\ (?:questo|l['’])\ ?articolo\b[^.!?]{0,40}$
+      | ouça\ (?:esta|a)\ (?:notícia|matéria|reportagem)\b[^.!?]{0,40}$
       # a player's availability ("Video verfügbar bis 28.02.2021", "Video available until 3 March")
       | (?:video|audio|vidéo|vídeo)\ (?:verfügbar\ bis|available\ (?:until|till)|disponible\ (?:jusqu['’]au|hasta\ el))\b(?:[^.!?]|\.(?=\d)){0,30}$
       | (?:new:?\s*)?you\ can\ now\ listen\ to\ [^.!?]{0,40}\b(?:articles?|stories|news)\s*[!.]?$

@@ -28,12 +28,14 @@ RELATED_CUES = r"""
     | (?:meist|viel)\ gelesen(?:e)?(?:\ artikel)? | mehr\ (?:zu|zum|zur|über)\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3} | mehr\ von(?:\ ?(?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,2})?
     | (?:das|dies(?:es)?)(?:\ thema)?\ könnte\ (?:sie|dich|euch)\ (?:auch\ |ebenfalls\ )?interessieren | lesenswert | weitere\ (?:artikel|beiträge|meldungen|nachrichten)
     | verwandte\ (?:artikel|beiträge|themen) | siehe\ auch | passend\ zum\ thema
+    | schon\ gelesen\?? | zum\ weiterlesen | auch\ lesen | (?:weitere|mehr)\ (?:aktuelle\ )?themen | empfohlene\ (?:artikel|beiträge)
     | from\ (?:the|our)\ archives? | (?:[\w-]+\ )?aus\ (?:dem|unserem)\ (?:[\w.]+-)?archiv
     | (?:à\ |a\ )?lire\ (?:aussi|également|egalement) | (?:à\ |a\ )?voir\ aussi | sur\ le\ même\ (?:sujet|thème)
     | articles?\ (?:liés|similaires|connexes) | dans\ la\ même\ rubrique | vous\ aimerez\ (?:peut-être\ )?aussi
     | le[ae]r?\ (?:también|tambien|además|ademas|más|mas) | ve[ar]\ (?:también|tambien) | mira\ también
     | (?:también\ )?(?:te|le)\ (?:puede|podría)\ interesar | (?:noticias|notas)\ relacionadas
-    | artículos\ relacionados | lectura\ recomendada
+    | artículos\ relacionados | contenidos?\ relacionados? | lectura\ recomendada
+    | más\ sobre\ (?-i:[A-Z])[\w.'’-]*(?:\ [\w.'’-]+){0,3}
     | leggi\ anche | vedi\ anche | (?:ti\ )?potrebbe\ interessarti | (?:articoli|notizie)\ correlat[ei]
     | leia\ (?:também|tambem|mais) | veja\ (?:também|tambem) | (?:notícias|artigos)\ relacionad[oa]s
     | lees\ ook | zie\ ook | gerelateerde\ artikelen | ook\ interessant
@@ -45,7 +47,7 @@ _PREFIX = re.compile(
         | listen(?:\ now|\ live)? | up\ next | next | previously | trending | top\ stories | latest
         | lea | puedes\ ver | vea\ también | ver\ también
         # "Read more" / "Watch" before a link in the other languages
-        | mehr\ dazu | mira | dowiedz\ się\ więcej | czytaj\ więcej | en\ savoir\ plus | saiba\ mais | scopri\ di\ più | lees\ meer
+        | mehr\ dazu | mir[ae] | dowiedz\ się\ więcej | czytaj\ więcej | en\ savoir\ plus | saiba\ mais | scopri\ di\ più | lees\ meer
     )(?:\s*[:|»>]+|\s+[–—-]+)\s*\S""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -54,7 +56,7 @@ _PREFIX = re.compile(
 # "More on FoxNews.com." is an outlet's signature.
 _HEADER = re.compile(
     r"""^(?:[:»>•|]+\s*)?(?:""" + RELATED_CUES + r""")  # after a marker too (":: Aus dem Archiv:")
-        (?:\ (?:on|at|from|in|auf|bei|zu|zum|zur|sur|en|su|op|na|em)(?:\ [\w.'’-]+(?:\ [\w.'’-]+)?)?)?
+        (?:\ (?:on|at|from|in|auf|aus|bei|zu|zum|zur|sur|en|su|op|na|em)(?:\ [\w.'’-]+(?:\ [\w.'’-]+)?)?)?
         \s*(?:…|\.\.\.)?\s*[:»>]*$""",
     re.IGNORECASE | re.VERBOSE,
 )
