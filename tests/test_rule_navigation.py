@@ -173,7 +173,7 @@ def test_advert_labels_in_other_languages_are_navigation(label):
 @pytest.mark.parametrize("line", ["Zur Startseite", "Weiterlesen", "Teilen", "Condividi", "Impressum & Datenschutz",
                                   "View comments (12)", "Share via Email", "Pin it", "Swipe for more photos",
                                   "Please verify you're not a robot", "Please enable JavaScript to view this page.",
-                                  "Reading time: 4 minutes", "5 min read", "Lesezeit: ca. 3 Minuten",
+                                  "Reading time: 4 minutes", "5 min read", "Lesezeit: ca. 3 Minuten", "4 minute read time",
                                   "Embedded content from Twitter", "This video is not available."])
 @pytest.mark.parametrize("where", ["before", "middle"])
 def test_chrome_in_other_languages_bot_checks_and_reading_time(line, where):
@@ -187,6 +187,7 @@ def test_chrome_in_other_languages_bot_checks_and_reading_time(line, where):
     "Top 10 apps",
     "The video is not available in every country, the broadcaster said in a statement on Tuesday.",
     "Reading takes time",
+    "4 minutes of reading time a day",
 ])
 def test_chrome_look_alikes_are_not_menus(line):
     from newsclean.cleaners.rules.navigation import placeholder, ui_words

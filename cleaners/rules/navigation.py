@@ -328,7 +328,7 @@ _READING_TIME = re.compile(
     r"""^(?:(?:(?:estimated\ )?(?:reading|read)\ time|lesezeit|lesedauer|temps\ de\ lecture|tiempo\ de\ lectura
            |tempo\ di\ lettura|tempo\ de\ leitura|leestijd|czas\ czytania)\s*:?\s*(?:ca\.?\s*|about\s+|~\s*)?
            \d{1,3}(?:\s*[-–]\s*\d{1,3})?\s*(?:min(?:s|utes?|uten?|utos?|uti|uut|ut)?|m)\.?
-       |\d{1,3}(?:\s*[-–]\s*\d{1,3})?[\s-]*(?:min(?:s|utes?|uten?)?\.?)[\s-]+(?:read|reading|lesen|lesezeit|de\ lecture
+       |\d{1,3}(?:\s*[-–]\s*\d{1,3})?[\s-]*(?:min(?:s|utes?|uten?)?\.?)[\s-]+(?:read(?:ing)?(?:\ time)?|lesen|lesezeit|de\ lecture
            |de\ lectura|di\ lettura|de\ leitura|leestijd|czytania)
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
