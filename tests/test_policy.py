@@ -172,3 +172,12 @@ def test_an_analysiss_comment_section_in_an_extracted_body_stays():
     decision = _decide_body(PARAGRAPHS[:3] + ["Komentarz"] + PARAGRAPHS[3:])
     assert _kept(decision) == PARAGRAPHS[:3] + ["Komentarz"] + PARAGRAPHS[3:]
     assert decision.spans == []
+
+
+@pytest.mark.parametrize("pager", ["Vorschau auf den nächsten Artikel", "Nächster Artikel: Stadtrat streitet über neue Buslinien"])
+def test_a_pager_link_goes_from_a_body_in_any_language(pager):
+    """A pager's label is an explicit cue, like "RELATED:": its removal stands on a German body,
+    where the edge rules' teaser removals do not."""
+    decision = _decide_body(GERMAN + [pager])
+    assert _kept(decision) == GERMAN
+    assert [(s.text, s.by) for s in decision.spans] == [(pager, "pager_link")]
