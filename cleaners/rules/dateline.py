@@ -111,9 +111,10 @@ _WEEKDAY_ELSEWHERE = (r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|s
                       r"|सोमवार|मंगलवार|बुधवार|गुरुवार|शुक्रवार|शनिवार|रविवार"
                       r"|الاثنين|الإثنين|الثلاثاء|الأربعاء|الخميس|الجمعة|السبت|الأحد)")
 _STAMP = re.compile(
-    r"^(?:(?P<label>posted|published|updated|last\ updated|last\ modified|modified|created|first\ published|date"
-    # the same labels in the other languages of the cue rules, with their preposition
-    r"|(?:erstellt|veröffentlicht|aktualisiert|zuletzt\ aktualisiert|geändert)(?:\ am)?|stand:?|publié\ le|mis\ à\ jour\ le"
+    r"^(?:(?P<label>posted|published|updated|modified|created|first\ published|date"
+    # the same labels in the other languages of the cue rules, with their preposition; an update's
+    # labels ("Last updated", "Letzte Änderung am") are UPDATE_LABEL's
+    r"|(?:erstellt|veröffentlicht|aktualisiert|geändert)(?:\ am)?|stand:?|publié\ le|mis\ à\ jour\ le"
     r"|" + UPDATE_LABEL + r"(?:\ (?:am|le|el|il|em|op))?"
     r"|publicado(?:\ el)?|actualizado(?:\ el)?|pubblicato(?:\ il)?|aggiornato(?:\ il)?|atualizado(?:\ em)?"
     r"|gepubliceerd(?:\ op)?|bijgewerkt(?:\ op)?|opublikowano|zaktualizowano"
