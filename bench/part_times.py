@@ -1,7 +1,7 @@
 """CPU seconds inside named functions during a cold lock step run of the dev pages, for one code tree:
 the A/B of a change to a few parts, which the whole run's noise hides.
 
-    .venv/bin/python bench/part_times.py ROOT [--wrap MODULE:FUNCTION ...] [--pages 461] [--devset PAGES]
+    .venv/bin/python bench/part_times.py ROOT [--wrap MODULE:FUNCTION ...] [--pages 461] [--devset PAGES] [--html]
 
 ROOT holds a newsclean package (a `git worktree` of the commit to compare; its own code is imported,
 checked). The process cleans 64 pages to load its models, empties every per-text cache
@@ -10,7 +10,8 @@ lock step groups (profile_hot_path.clean_all: a broken cleaner fails the run) wi
 timer around each wrapped function (looked up as a module attribute at call time: calls from other
 modules through `module.function` are timed, calls by a name imported into another module are not).
 Prints one JSON line: the run's CPU seconds and each part's. Run each tree several times,
-alternating, and compare the medians.
+alternating, and compare the medians. With --html the pages' HTML goes through the HTML path instead
+(clean_document_steps, driven in the same lock step groups by run_batch).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--wrap", nargs="+", default=DEFAULT_WRAP, help="MODULE:FUNCTION to time")
     ap.add_argument("--pages", type=int, default=461)
     ap.add_argument("--devset", type=Path, help="pages.jsonl.gz (default: the shared dev pages)")
+    ap.add_argument("--html", action="store_true", help="the HTML path over the pages' HTML")
     args = ap.parse_args(argv)
     root = args.root.resolve()
     sys.path.insert(0, str(root))
@@ -50,8 +52,16 @@ def main(argv: list[str] | None = None) -> dict:
 
         args.devset = devset_dir() / "pages.jsonl.gz"
     with gzip.open(args.devset, "rt", encoding="utf-8") as fh:
-        texts = [json.loads(line)["text"] for line in fh][:args.pages]
+        pages = [json.loads(line) for line in fh][:args.pages]
+    texts = [p["text"] for p in pages]
+    if args.html:  # the page's HTML file, beside the pages file
+        texts = []
+        for p in pages:
+            with gzip.open(args.devset.parent / p["html"], "rb") as fh:
+                texts.append(fh.read())
     settings = Settings()
+    if args.html:
+        clean_all = _clean_all_html
     clean_all(texts[:64], settings)
     spent: dict[str, float] = {}
     for spec in args.wrap:
@@ -65,6 +75,21 @@ def main(argv: list[str] | None = None) -> dict:
               "parts": {k: round(v, 3) for k, v in spent.items()}}
     print(json.dumps(result))
     return result
+
+
+def _clean_all_html(pages: list[bytes], settings) -> None:
+    """The HTML path over `pages` (HTML), settings.lockstep_docs at a time, as a batch cleans them;
+    any error but a DocumentError is raised."""
+    from newsclean.cleaners.engine.scoring import run_batch
+    from newsclean.cleaners.pipeline import clean_document_steps
+    from newsclean.cleaners.types import DocumentError, RawDocument
+
+    size = max(1, settings.lockstep_docs)
+    for i in range(0, len(pages), size):
+        group = [RawDocument(source=f"page-{k}.html", data=html, format="html") for k, html in enumerate(pages[i:i + size], i)]
+        for outcome in run_batch([clean_document_steps(raw, settings) for raw in group]):
+            if isinstance(outcome, BaseException) and not isinstance(outcome, DocumentError):
+                raise outcome
 
 
 def _timed(fn, key: str, spent: dict[str, float]):

@@ -192,6 +192,17 @@ def is_prose_worded(text: str, min_words: int = 6, *, text_words: Sequence[str] 
 _PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
 
 
+def remember_ascii_prose(texts: Sequence[str], n_words: Sequence[int | None], n_function: Sequence[int | None]) -> None:
+    """Take the prose facts of ASCII texts from words counted elsewhere (a batch's columnar first
+    look, newsclean.cleaners.engine.rule_conditions.first_look): per text, its words (len(words(text)))
+    and how many of them are FUNCTION_WORDS, None for a text not counted (not ASCII). The same facts
+    _prose_facts finds: an ASCII text is Latin script, and its share is that count over its words."""
+    facts = {t: (False, n, f / n if n else 0.0) for t, n, f in zip(texts, n_words, n_function) if n is not None}
+    if len(_PROSE_FACTS) + len(facts) > _WORDS_CACHE_MAX:
+        _PROSE_FACTS.clear()
+    _PROSE_FACTS.update(facts)
+
+
 def _prose_facts(text: str, ws: Sequence[str] | None = None) -> tuple[bool, int, float | None]:
     """What is_sentence_like weighs, by text: (unspaced script, its size: words or, unspaced,
     characters of words, share of FUNCTION_WORDS or None where the script has no list).

@@ -11,6 +11,7 @@ Rust), and the rules are called only on the lines where theirs holds
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
@@ -52,10 +53,27 @@ def on_ascii(exact: pl.Expr) -> pl.Expr:
     return exact | pl.col("n_words").is_null()
 
 
-def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
-    """One row per text: whether each condition holds (c0, c1, ...), then `n_words` (first_look)."""
+def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]], *counts: pl.Expr) -> pl.DataFrame:
+    """One row per text: whether each condition holds (c0, c1, ...), then `n_words` and `counts`
+    (first_look)."""
     return lines_frame(texts).select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
-                                      "n_words"])
+                                      "n_words", *counts])
+
+
+@lru_cache(maxsize=1)
+def _ascii_function_words() -> pl.Series:
+    """newsclean.cleaners.shape.FUNCTION_WORDS' ASCII words (an ASCII text's words can be no others)."""
+    from newsclean.cleaners.shape import FUNCTION_WORDS
+
+    return pl.Series(sorted(w for w in FUNCTION_WORDS if w.isascii()), dtype=pl.String).implode()
+
+
+def n_function_words() -> pl.Expr:
+    """How many of an ASCII text's words (as `n_words` counts them) are FUNCTION_WORDS once lower-cased,
+    null on other texts: what shape.is_prose_worded weighs. `lower` is the text lower-cased there
+    (Line.lower's fold touches no ASCII letter), and an ASCII letter's case changes no word bound."""
+    found = pl.col("lower").str.extract_all(_ASCII_WORD).list.eval(pl.element().is_in(_ascii_function_words()))
+    return pl.when(pl.col("n_words").is_not_null()).then(found.list.sum()).alias("n_function")
 
 
 def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
@@ -65,18 +83,20 @@ def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.
     return _looked(texts, conditions).drop("n_words").to_numpy().astype(bool, copy=False)
 
 
-def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None]]:
+def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None], list[int | None]]:
     """In one columnar pass over `texts`: per text, the conditions that hold as the bits of an int
-    (bit k: conditions[k]; None for every text when there are no conditions), and its number of
+    (bit k: conditions[k]; None for every text when there are no conditions), its number of
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
     of other scripts are found in Python; where a condition may decide its rule,
-    newsclean.cleaners.rules.base.when, the text is ASCII)."""
+    newsclean.cleaners.rules.base.when, the text is ASCII), and how many of those words are function
+    words (n_function_words), None where the text is not ASCII."""
     if not texts:
-        return [], []
-    looked = _looked(texts, conditions)
+        return [], [], []
+    looked = _looked(texts, conditions, n_function_words())
     n_words = looked.get_column("n_words").to_list()
+    n_function = looked.get_column("n_function").to_list()
     if not conditions:
-        return [None] * len(texts), n_words
-    matrix = looked.drop("n_words").to_numpy().astype(bool, copy=False)
+        return [None] * len(texts), n_words, n_function
+    matrix = looked.drop("n_words", "n_function").to_numpy().astype(bool, copy=False)
     weights = np.left_shift(np.int64(1), np.arange(len(conditions), dtype=np.int64))
-    return (matrix.astype(np.int64) @ weights).tolist(), n_words
+    return (matrix.astype(np.int64) @ weights).tolist(), n_words, n_function

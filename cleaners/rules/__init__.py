@@ -6,7 +6,7 @@ from operator import itemgetter
 from typing import Iterable
 
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, Rule, in_context, start_union, when
-from newsclean.cleaners.shape import words
+from newsclean.cleaners.shape import remember_ascii_prose, words
 from newsclean.cleaners.rules.prefilter import Prefilter
 
 RULES: tuple[Rule, ...] = (
@@ -159,7 +159,10 @@ class _Proposer:
         if len(new) >= CONDITIONS_MIN_TEXTS:
             from newsclean.cleaners.engine.rule_conditions import first_look
 
-            holds, n_words = first_look(new, [r.condition for r in self.conditioned])
+            holds, n_words, n_function = first_look(new, [r.condition for r in self.conditioned])
+            # the decision's prose test asks every line's words again (shape.is_prose_worded): the
+            # same pass counts them for the ASCII texts
+            remember_ascii_prose(new, n_words, n_function)
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:
             self.by_text.clear()
         by_text, started = self.by_text, self.started
