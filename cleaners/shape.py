@@ -195,9 +195,10 @@ _PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
 def remember_ascii_prose(texts: Sequence[str], n_words: Sequence[int | None], n_function: Sequence[int | None]) -> None:
     """Take the prose facts of ASCII texts from words counted elsewhere (a batch's columnar first
     look, newsclean.cleaners.engine.rule_conditions.first_look): per text, its words (len(words(text)))
-    and how many of them are FUNCTION_WORDS, None for a text not counted (not ASCII). The same facts
+    and how many of them are FUNCTION_WORDS, None where they were not counted. The same facts
     _prose_facts finds: an ASCII text is Latin script, and its share is that count over its words."""
-    facts = {t: (False, n, f / n if n else 0.0) for t, n, f in zip(texts, n_words, n_function) if n is not None}
+    facts = {t: (False, n, f / n if n else 0.0) for t, n, f in zip(texts, n_words, n_function)
+             if n is not None and f is not None}
     if len(_PROSE_FACTS) + len(facts) > _WORDS_CACHE_MAX:
         _PROSE_FACTS.clear()
     _PROSE_FACTS.update(facts)

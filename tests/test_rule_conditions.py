@@ -135,18 +135,20 @@ def test_first_look_counts_the_words_of_ascii_texts_as_shape_does():
 
 
 def test_first_look_counts_the_function_words_of_ascii_texts_as_the_prose_test_weighs_them():
-    """The columnar count of an ASCII text's function words gives shape's prose facts exactly: the
-    words as shape.words finds them (an apostrophe joins, an underscore splits), lower-cased, and
-    looked up in FUNCTION_WORDS. A look-alike inside a longer word ("theater", "isn't", "the_x") is
-    counted as that word. Other scripts are left to Python (None)."""
+    """The columnar count of an ASCII sentence's function words gives shape's prose facts exactly:
+    the words as shape.words finds them (an apostrophe joins, an underscore splits), lower-cased,
+    and looked up in FUNCTION_WORDS. A look-alike inside a longer word ("theater", "isn't",
+    "the_x") is counted as that word. Other scripts, and texts without a sentence mark at the end,
+    are left to Python (None)."""
     from newsclean.cleaners import shape
     from newsclean.cleaners.engine.rule_conditions import first_look
 
-    texts = ["The cat sat on THE mat.", "theater isn't the_x of 'the' and", "Don't OR don't, l'homme et la",
-             "Der Hund und die Katze", "", "1 2 3", "naïve and the", "A", "!!!"]
+    texts = ["The cat sat on THE mat.", "theater isn't the_x of 'the' and.", "Don't OR don't, l'homme et la?",
+             "Der Hund und die Katze!", ".", "1 2 3.", "naïve and the.", "A.", "!!!", "(The end.)\"",
+             "No sentence mark at the end", "Ends in a colon:"]
     _, counts, functions = first_look(texts, [])
     for text, count, function in zip(texts, counts, functions):
-        if not text.isascii():
+        if not text.isascii() or not shape.ends_sentence(text):  # the prose test reads no other's words
             assert function is None, text
             continue
         ws = shape.words(text)
@@ -154,21 +156,21 @@ def test_first_look_counts_the_function_words_of_ascii_texts_as_the_prose_test_w
 
 
 def test_the_first_look_leaves_the_prose_test_its_answers(monkeypatch):
-    """A batch's first look seeds the prose test's facts of its ASCII texts, the same facts the test
-    finds alone: the decision asks no ASCII line's words again."""
+    """A batch's first look seeds the prose test's facts of its ASCII sentences, the same facts the
+    test finds alone: the decision asks no such line's words again."""
     from newsclean.cleaners import rules, shape
 
     texts = [f"Line {k} of the test, with a few words and the cat." for k in range(CONDITIONS_MIN_TEXTS)]
-    texts += ["Menu Home Sports", "Don't miss it: the best of l'homme's week", "Café et la vie"]
+    texts += ["Menu Home Sports", "Don't miss it: the best of l'homme's week!", "Café et la vie.", "(Short one.)"]
     shape.clear_caches()
-    alone = {t: (shape._prose_facts(t), shape.is_prose_worded(t)) for t in texts}
+    alone = {t: (shape._prose_facts(t), shape.is_sentence_like(t)) for t in texts}
     shape.clear_caches()
     rules.clear_caches()
     rules.prime(texts)
     monkeypatch.setattr(shape, "_prose_facts", lambda *a: pytest.fail("the words asked again"))
     for text in texts:
-        if text.isascii():
-            assert (shape._PROSE_FACTS[text], shape.is_prose_worded(text)) == alone[text], text
+        if text.isascii() and shape.ends_sentence(text):
+            assert (shape._PROSE_FACTS[text], shape.is_sentence_like(text)) == alone[text], text
         else:
             assert text not in shape._PROSE_FACTS, text
 

@@ -53,11 +53,10 @@ def on_ascii(exact: pl.Expr) -> pl.Expr:
     return exact | pl.col("n_words").is_null()
 
 
-def _looked(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]], *counts: pl.Expr) -> pl.DataFrame:
-    """One row per text: whether each condition holds (c0, c1, ...), then `n_words` and `counts`
-    (first_look)."""
-    return lines_frame(texts).select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
-                                      "n_words", *counts])
+def _looked(frame: pl.DataFrame, conditions: Sequence[Callable[[], pl.Expr]]) -> pl.DataFrame:
+    """One row per text of the lines frame: whether each condition holds (c0, c1, ...), then `n_words`."""
+    return frame.select([*(pl.lit(True).and_(c()).fill_null(True).alias(f"c{k}") for k, c in enumerate(conditions)),
+                         "n_words"])
 
 
 @lru_cache(maxsize=1)
@@ -68,19 +67,26 @@ def _ascii_function_words() -> pl.Series:
     return pl.Series(sorted(w for w in FUNCTION_WORDS if w.isascii()), dtype=pl.String).implode()
 
 
-def n_function_words() -> pl.Expr:
-    """How many of an ASCII text's words (as `n_words` counts them) are FUNCTION_WORDS once lower-cased,
-    null on other texts: what shape.is_prose_worded weighs. `lower` is the text lower-cased there
-    (Line.lower's fold touches no ASCII letter), and an ASCII letter's case changes no word bound."""
-    found = pl.col("lower").str.extract_all(_ASCII_WORD).list.eval(pl.element().is_in(_ascii_function_words()))
-    return pl.when(pl.col("n_words").is_not_null()).then(found.list.sum()).alias("n_function")
+def function_words_of_sentences(frame: pl.DataFrame) -> list[int | None]:
+    """Per text of the lines frame, how many of its words (as `n_words` counts them) are
+    FUNCTION_WORDS once lower-cased, where the text is ASCII and ends a sentence; None elsewhere.
+    Those are the texts whose words shape.is_sentence_like weighs (it asks for the sentence mark
+    first). `lower` is the text lower-cased there (Line.lower's fold touches no ASCII letter), and
+    an ASCII letter's case changes no word bound."""
+    counted = (frame.with_row_index("row").filter(pl.col("n_words").is_not_null() & ends_sentence())
+               .select("row", pl.col("lower").str.extract_all(_ASCII_WORD)
+                       .list.eval(pl.element().is_in(_ascii_function_words())).list.sum().alias("n_function")))
+    out: list[int | None] = [None] * frame.height
+    for row, k in zip(counted.get_column("row").to_list(), counted.get_column("n_function").to_list()):
+        out[row] = k
+    return out
 
 
 def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
     """bool (len(texts), len(conditions)): whether each condition holds on each text."""
     if not texts or not conditions:
         return np.ones((len(texts), len(conditions)), dtype=bool)
-    return _looked(texts, conditions).drop("n_words").to_numpy().astype(bool, copy=False)
+    return _looked(lines_frame(texts), conditions).drop("n_words").to_numpy().astype(bool, copy=False)
 
 
 def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None], list[int | None]]:
@@ -89,14 +95,15 @@ def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
     of other scripts are found in Python; where a condition may decide its rule,
     newsclean.cleaners.rules.base.when, the text is ASCII), and how many of those words are function
-    words (n_function_words), None where the text is not ASCII."""
+    words where the ASCII text ends a sentence (function_words_of_sentences), else None."""
     if not texts:
         return [], [], []
-    looked = _looked(texts, conditions, n_function_words())
+    frame = lines_frame(texts)
+    looked = _looked(frame, conditions)
     n_words = looked.get_column("n_words").to_list()
-    n_function = looked.get_column("n_function").to_list()
+    n_function = function_words_of_sentences(frame)
     if not conditions:
         return [None] * len(texts), n_words, n_function
-    matrix = looked.drop("n_words", "n_function").to_numpy().astype(bool, copy=False)
+    matrix = looked.drop("n_words").to_numpy().astype(bool, copy=False)
     weights = np.left_shift(np.int64(1), np.arange(len(conditions), dtype=np.int64))
     return (matrix.astype(np.int64) @ weights).tolist(), n_words, n_function

@@ -160,8 +160,8 @@ class _Proposer:
             from newsclean.cleaners.engine.rule_conditions import first_look
 
             holds, n_words, n_function = first_look(new, [r.condition for r in self.conditioned])
-            # the decision's prose test asks every line's words again (shape.is_prose_worded): the
-            # same pass counts them for the ASCII texts
+            # the decision's prose test asks for the words of every line that ends a sentence, in
+            # every pass (shape.is_sentence_like): the same pass counts them for the ASCII ones
             remember_ascii_prose(new, n_words, n_function)
         if len(self.by_text) + len(new) > _BY_TEXT_MAX:
             self.by_text.clear()
