@@ -142,6 +142,14 @@ def test_states_differ_and_are_valid(states):
     assert not same(a["articles"], b["articles"]) and not same(a["removed"], b["removed"])
 
 
+def staged_parts(staging: Path) -> int:
+    """The part files in a live run's staging folder (for the kill log). The run removes its own
+    folders as it goes (a statistics folder once merged), so one can vanish during the walk:
+    os.walk skips it, where Path.rglob raises."""
+    return sum(1 for _, _, files in os.walk(staging) for name in files
+               if name.startswith("part-") and name.endswith(".parquet"))
+
+
 def kill_lane(env, states, lane: int, n_kills: int) -> list:
     """n_kills runs over B, each from a fresh copy of A's output in the lane's own OUT_DIR, killed at
     a random moment (the lane's seeded RNG); after every tenth kill a run is let finish. Returns the log."""
@@ -166,7 +174,7 @@ def kill_lane(env, states, lane: int, n_kills: int) -> list:
         if proc.poll() is not None:
             log.append(("finished before the kill", round(delay, 2)))
             continue
-        parts = sum(1 for _ in staging.rglob("part-*.parquet")) if staging.exists() else 0
+        parts = staged_parts(staging)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(30)
         kills += 1
