@@ -1,7 +1,7 @@
 """CPU seconds inside named functions during a cold lock step run of the dev pages, for one code tree:
 the A/B of a change to a few parts, which the whole run's noise hides.
 
-    .venv/bin/python bench/part_times.py ROOT [--wrap MODULE:FUNCTION ...] [--pages 461] [--devset PAGES] [--html]
+    .venv/bin/python bench/part_times.py ROOT [--wrap MODULE:FUNCTION ...] [--pages 461] [--devset PAGES] [--html] [--warm-up]
 
 ROOT holds a newsclean package (a `git worktree` of the commit to compare; its own code is imported,
 checked). The process cleans 64 pages to load its models, empties every per-text cache
@@ -11,7 +11,9 @@ timer around each wrapped function (looked up as a module attribute at call time
 modules through `module.function` are timed, calls by a name imported into another module are not).
 Prints one JSON line: the run's CPU seconds and each part's. Run each tree several times,
 alternating, and compare the medians. With --html the pages' HTML goes through the HTML path instead
-(clean_document_steps, driven in the same lock step groups by run_batch).
+(clean_document_steps, driven in the same lock step groups by run_batch). With --warm-up the process
+first calls newsclean.cleaners.model.warm_up(), as a worker does (the garbage collector's settings
+of a worker: its parts' shares as a worker pays them; without it, Python's defaults).
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--pages", type=int, default=461)
     ap.add_argument("--devset", type=Path, help="pages.jsonl.gz (default: the shared dev pages)")
     ap.add_argument("--html", action="store_true", help="the HTML path over the pages' HTML")
+    ap.add_argument("--warm-up", action="store_true", help="call newsclean.cleaners.model.warm_up() first, as a worker does")
     args = ap.parse_args(argv)
     root = args.root.resolve()
     sys.path.insert(0, str(root))
@@ -62,6 +65,10 @@ def main(argv: list[str] | None = None) -> dict:
     settings = Settings()
     if args.html:
         clean_all = _clean_all_html
+    if args.warm_up:
+        from newsclean.cleaners.model import warm_up
+
+        warm_up()
     clean_all(texts[:64], settings)
     spent: dict[str, float] = {}
     for spec in args.wrap:
