@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 # A compact English function-word list: headlines and sentences have them, tag lists and menus don't.
 STOP_WORDS = frozenset(
@@ -192,13 +192,14 @@ def is_prose_worded(text: str, min_words: int = 6, *, text_words: Sequence[str] 
 _PROSE_FACTS: dict[str, tuple[bool, int, float | None]] = {}
 
 
-def remember_ascii_prose(texts: Sequence[str], n_words: Sequence[int | None], n_function: Sequence[int | None]) -> None:
+def remember_ascii_prose(texts: Sequence[str], n_words: Sequence[int | None], n_function: Mapping[int, int]) -> None:
     """Take the prose facts of ASCII texts from words counted elsewhere (a batch's columnar first
-    look, newsclean.cleaners.engine.rule_conditions.first_look): per text, its words (len(words(text)))
-    and how many of them are FUNCTION_WORDS, None where they were not counted. The same facts
-    _prose_facts finds: an ASCII text is Latin script, and its share is that count over its words."""
-    facts = {t: (False, n, f / n if n else 0.0) for t, n, f in zip(texts, n_words, n_function)
-             if n is not None and f is not None}
+    look, newsclean.cleaners.engine.rule_conditions.first_look): by a text's position in `texts`, how
+    many of its words are FUNCTION_WORDS (`n_function`, for the texts counted) and its words
+    (`n_words`: len(words(text)), counted for every text `n_function` holds).
+    The same facts _prose_facts finds: an ASCII text is Latin script, and its share is that count
+    over its words."""
+    facts = {texts[k]: (False, n_words[k], f / n_words[k] if n_words[k] else 0.0) for k, f in n_function.items()}
     if len(_PROSE_FACTS) + len(facts) > _WORDS_CACHE_MAX:
         _PROSE_FACTS.clear()
     _PROSE_FACTS.update(facts)

@@ -67,19 +67,16 @@ def _ascii_function_words() -> pl.Series:
     return pl.Series(sorted(w for w in FUNCTION_WORDS if w.isascii()), dtype=pl.String).implode()
 
 
-def function_words_of_sentences(frame: pl.DataFrame) -> list[int | None]:
-    """Per text of the lines frame, how many of its words (as `n_words` counts them) are
-    FUNCTION_WORDS once lower-cased, where the text is ASCII and ends a sentence; None elsewhere.
-    Those are the texts whose words shape.is_sentence_like weighs (it asks for the sentence mark
-    first). `lower` is the text lower-cased there (Line.lower's fold touches no ASCII letter), and
-    an ASCII letter's case changes no word bound."""
+def function_words_of_sentences(frame: pl.DataFrame) -> dict[int, int]:
+    """By row of the lines frame, how many of the text's words (as `n_words` counts them) are
+    FUNCTION_WORDS once lower-cased, for the ASCII texts that end a sentence only: those whose words
+    shape.is_sentence_like weighs (it asks for the sentence mark first). `lower` is the text
+    lower-cased there (Line.lower's fold touches no ASCII letter), and an ASCII letter's case
+    changes no word bound."""
     counted = (frame.with_row_index("row").filter(pl.col("n_words").is_not_null() & ends_sentence())
                .select("row", pl.col("lower").str.extract_all(_ASCII_WORD)
                        .list.eval(pl.element().is_in(_ascii_function_words())).list.sum().alias("n_function")))
-    out: list[int | None] = [None] * frame.height
-    for row, k in zip(counted.get_column("row").to_list(), counted.get_column("n_function").to_list()):
-        out[row] = k
-    return out
+    return dict(zip(counted.get_column("row").to_list(), counted.get_column("n_function").to_list()))
 
 
 def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> np.ndarray:
@@ -89,15 +86,15 @@ def condition_matrix(texts: Sequence[str], conditions: Sequence[Callable[[], pl.
     return _looked(lines_frame(texts), conditions).drop("n_words").to_numpy().astype(bool, copy=False)
 
 
-def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None], list[int | None]]:
+def first_look(texts: Sequence[str], conditions: Sequence[Callable[[], pl.Expr]]) -> tuple[list[int | None], list[int | None], dict[int, int]]:
     """In one columnar pass over `texts`: per text, the conditions that hold as the bits of an int
     (bit k: conditions[k]; None for every text when there are no conditions), its number of
     words (len(newsclean.cleaners.shape.words(text))) where the text is ASCII, else None (the words
     of other scripts are found in Python; where a condition may decide its rule,
-    newsclean.cleaners.rules.base.when, the text is ASCII), and how many of those words are function
-    words where the ASCII text ends a sentence (function_words_of_sentences), else None."""
+    newsclean.cleaners.rules.base.when, the text is ASCII), and by position in `texts`, how many of
+    those words are function words where the ASCII text ends a sentence (function_words_of_sentences)."""
     if not texts:
-        return [], [], []
+        return [], [], {}
     frame = lines_frame(texts)
     looked = _looked(frame, conditions)
     n_words = looked.get_column("n_words").to_list()
