@@ -11,7 +11,7 @@ timer around each wrapped function (looked up as a module attribute at call time
 modules through `module.function` are timed, calls by a name imported into another module are not).
 Prints one JSON line: the run's CPU seconds and each part's. Run each tree several times,
 alternating, and compare the medians. With --html the pages' HTML goes through the HTML path instead
-(clean_document_steps, driven in the same lock step groups by run_batch). With --warm-up the process
+(newsclean.cleaners.batch.clean_in_lock_step, in the same lock step groups). With --warm-up the process
 first calls newsclean.cleaners.model.warm_up(), as a worker does (the garbage collector's settings
 of a worker: its parts' shares as a worker pays them; without it, Python's defaults).
 """
@@ -56,12 +56,8 @@ def main(argv: list[str] | None = None) -> dict:
         args.devset = devset_dir() / "pages.jsonl.gz"
     with gzip.open(args.devset, "rt", encoding="utf-8") as fh:
         pages = [json.loads(line) for line in fh][:args.pages]
-    texts = [p["text"] for p in pages]
-    if args.html:  # the page's HTML file, beside the pages file
-        texts = []
-        for p in pages:
-            with gzip.open(args.devset.parent / p["html"], "rb") as fh:
-                texts.append(fh.read())
+    # with --html each page's HTML file, beside the pages file
+    texts = [_read_gz(args.devset.parent / p["html"]) if args.html else p["text"] for p in pages]
     settings = Settings()
     if args.html:
         clean_all = _clean_all_html
@@ -84,17 +80,21 @@ def main(argv: list[str] | None = None) -> dict:
     return result
 
 
+def _read_gz(path: Path) -> bytes:
+    with gzip.open(path, "rb") as fh:
+        return fh.read()
+
+
 def _clean_all_html(pages: list[bytes], settings) -> None:
-    """The HTML path over `pages` (HTML), settings.lockstep_docs at a time, as a batch cleans them;
-    any error but a DocumentError is raised."""
-    from newsclean.cleaners.engine.scoring import run_batch
-    from newsclean.cleaners.pipeline import clean_document_steps
+    """The HTML path over `pages` (HTML), settings.lockstep_docs at a time, as a batch cleans them
+    (newsclean.cleaners.batch.clean_in_lock_step); any error but a DocumentError is raised."""
+    from newsclean.cleaners.batch import clean_in_lock_step
     from newsclean.cleaners.types import DocumentError, RawDocument
 
     size = max(1, settings.lockstep_docs)
     for i in range(0, len(pages), size):
         group = [RawDocument(source=f"page-{k}.html", data=html, format="html") for k, html in enumerate(pages[i:i + size], i)]
-        for outcome in run_batch([clean_document_steps(raw, settings) for raw in group]):
+        for outcome in clean_in_lock_step(group, settings):
             if isinstance(outcome, BaseException) and not isinstance(outcome, DocumentError):
                 raise outcome
 
