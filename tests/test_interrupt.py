@@ -32,6 +32,7 @@ def _group(pgid: int) -> list[str]:
 
 
 @pytest.mark.prefect
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm", "ctrl-c, threads"])
 def test_an_interrupt_stops_the_run_and_its_workers_at_once(tmp_path, prefect_server, how):
     raw = tmp_path / "raw"
@@ -109,16 +110,23 @@ def test_the_run_kills_its_workers_when_interrupted_or_terminated(interrupt):
 
     from prefect.exceptions import TerminationSignal
 
-    from newsclean.flows.clean_corpus import _stopping_workers_on_interrupt
+    from newsclean.flows import clean_corpus
 
     error = KeyboardInterrupt() if interrupt == "KeyboardInterrupt" else TerminationSignal(signal.SIGTERM)
     worker = multiprocessing.get_context("spawn").Process(target=_sleep)
-    with pytest.raises(type(error)):
-        with _stopping_workers_on_interrupt():
-            worker.start()
-            raise error
-    worker.join(timeout=5)
-    assert worker.exitcode == -signal.SIGKILL
+    try:
+        with pytest.raises(type(error)):
+            with clean_corpus._stopping_workers_on_interrupt():
+                worker.start()
+                raise error
+        worker.join(timeout=5)
+        assert worker.exitcode == -signal.SIGKILL
+        assert clean_corpus._interrupted()  # the batches in the run's own threads are told to stop too
+    finally:
+        # The flag stays set for the interrupted run's threads until the next run starts and clears
+        # it; here no run follows, and a later test in this process cleans batches through the
+        # task function itself (tests/test_batch_pieces.py), which would stop at once.
+        clean_corpus._INTERRUPTED.clear()
 
 
 def test_a_batch_asked_to_stop_ends_at_its_next_lock_step_group(tmp_path):
