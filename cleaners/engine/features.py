@@ -277,8 +277,17 @@ def forget_lines() -> None:
     _memo.last = None
 
 
+def _lower_lengthens(table: LinesTable) -> bool:
+    """Whether lower-casing lengthens a line of the table: "İ" (U+0130, the only character whose
+    lower() is two) becomes "i̇". doc_features then places a match by the unlowered line starts,
+    so the pattern columns of the lines below it in its document read their neighbours' matches
+    (SearchedText.build): they are not what the line's text gives alone, and neither read from
+    the last call nor kept for the next."""
+    return "\u0130" in "\n".join(table.lines)
+
+
 def _remember(table: LinesTable, F: np.ndarray, part: LinePart, lexicon) -> None:
-    if table.n > MEMO_MAX_ROWS or not table.lens.all():
+    if table.n > MEMO_MAX_ROWS or not table.lens.all() or _lower_lengthens(table):
         _memo.last = None
         return
     _memo.last = _LineMemo(lexicon, dict(zip(table.lines, range(table.n))), F[:, _LINE_IDX], part)
@@ -288,7 +297,7 @@ def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart 
     """_line_part, the rows whose text the last call saw read from it and only the others computed;
     None when there is no usable memo or most lines are new."""
     memo: _LineMemo | None = getattr(_memo, "last", None)
-    if memo is None or memo.lexicon is not lexicon or not table.lens.all():
+    if memo is None or memo.lexicon is not lexicon or not table.lens.all() or _lower_lengthens(table):
         return None
     at = np.fromiter(map(memo.row_of.get, table.lines, repeat(-1)), dtype=np.int64, count=table.n)
     new = np.flatnonzero(at < 0)
