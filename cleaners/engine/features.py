@@ -170,10 +170,11 @@ def _columnar(table: LinesTable, contexts, lexicon, want_tokens):
     F = np.zeros((table.n, len(FEATURE_NAMES)), dtype=np.float32)
     if table.n == 0:
         return F, table.offsets, [_no_tokens(0) for _ in contexts] if want_tokens else None
-    part = _line_part_from_memo(table, F, lexicon)
+    per_line = not _lower_lengthens(table)  # else its line columns are not its lines' alone
+    part = _line_part_from_memo(table, F, lexicon) if per_line else None
     if part is None:
         part = _line_part(table, F, lexicon)
-    _remember(table, F, part, lexicon)
+    _remember(table, F, part, lexicon, per_line)
     _doc_part(table, F, part, contexts)
     return F, table.offsets, part.tokens.per_doc(table) if want_tokens else None
 
@@ -281,13 +282,15 @@ def _lower_lengthens(table: LinesTable) -> bool:
     """Whether lower-casing lengthens a line of the table: "İ" (U+0130, the only character whose
     lower() is two) becomes "i̇". doc_features then places a match by the unlowered line starts,
     so the pattern columns of the lines below it in its document read their neighbours' matches
-    (SearchedText.build): they are not what the line's text gives alone, and neither read from
-    the last call nor kept for the next."""
+    (SearchedText.build): they are not what the line's text gives alone, so _columnar neither
+    reads them from the last call nor keeps them for the next."""
     return "\u0130" in "\n".join(table.lines)
 
 
-def _remember(table: LinesTable, F: np.ndarray, part: LinePart, lexicon) -> None:
-    if table.n > MEMO_MAX_ROWS or not table.lens.all() or _lower_lengthens(table):
+def _remember(table: LinesTable, F: np.ndarray, part: LinePart, lexicon, per_line: bool = True) -> None:
+    """Keep the table's line columns for the next call; `per_line`: False where they are not what
+    each line gives alone (_lower_lengthens), and then nothing is kept."""
+    if table.n > MEMO_MAX_ROWS or not table.lens.all() or not per_line:
         _memo.last = None
         return
     _memo.last = _LineMemo(lexicon, dict(zip(table.lines, range(table.n))), F[:, _LINE_IDX], part)
@@ -297,7 +300,7 @@ def _line_part_from_memo(table: LinesTable, F: np.ndarray, lexicon) -> LinePart 
     """_line_part, the rows whose text the last call saw read from it and only the others computed;
     None when there is no usable memo or most lines are new."""
     memo: _LineMemo | None = getattr(_memo, "last", None)
-    if memo is None or memo.lexicon is not lexicon or not table.lens.all() or _lower_lengthens(table):
+    if memo is None or memo.lexicon is not lexicon or not table.lens.all():
         return None
     at = np.fromiter(map(memo.row_of.get, table.lines, repeat(-1)), dtype=np.int64, count=table.n)
     new = np.flatnonzero(at < 0)
