@@ -2,7 +2,9 @@
 
 In a process's main thread (the flow's ProcessPoolTaskRunner workers, the CLI, tests) the limit is
 a real-time interval timer, signal.setitimer(ITIMER_REAL) + SIGALRM, whose handler raises
-DocumentTimeout in the running code.
+DocumentTimeout in the running code. A real-time timer the caller had set (a watchdog, a test
+runner's time-out) is deferred while the limit runs, never lost: it is set again on leaving the
+block with what was left of it.
 
 Fallback, in any other thread (e.g. a ThreadPoolTaskRunner or Dask worker thread, where signals
 cannot be used): the process's one watcher thread injects DocumentTimeout into the working thread
@@ -88,6 +90,15 @@ def _report_hook_installed() -> None:
         sys.unraisablehook = _ReportHook(sys.unraisablehook)
 
 
+def _rearm(outer: tuple[float, float], elapsed: float) -> None:
+    """Set the caller's own real-time timer again (a watchdog, a test runner's time-out), which the
+    limit's timer replaced: with what was left of it, and at once if it came due inside the block
+    (so it is deferred to the block's end, never lost)."""
+    delay, interval = outer
+    if delay > 0:
+        signal.setitimer(signal.ITIMER_REAL, max(delay - elapsed, 1e-6), interval)
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[Limit]:
     """Raise DocumentTimeout in the body once `seconds` have passed (no limit when None or <= 0),
@@ -109,7 +120,8 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
                 raise DocumentTimeout(f"over {seconds:g} s")
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds, _interval(seconds))
+        outer = signal.setitimer(signal.ITIMER_REAL, seconds, _interval(seconds))
+        started = time.monotonic()
         try:
             yield limit
         finally:
@@ -118,6 +130,7 @@ def time_limit(seconds: float | None) -> Iterator[Limit]:
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
                 signal.signal(signal.SIGALRM, previous)
+                _rearm(outer, time.monotonic() - started)
         return
 
     limit.mechanism = "thread"

@@ -454,6 +454,7 @@ def test_one_20_mb_line(tmp_path):
 
 
 # ---------------------------------------------------------------- the per-document time limit
+import signal  # noqa: E402
 import threading  # noqa: E402
 
 import newsclean.cleaners.batch as batch  # noqa: E402
@@ -499,6 +500,37 @@ def test_time_limit_is_disarmed_after_the_block():
     _spin(0.4)  # no stray alarm
     with time_limit(None) as limit:
         assert limit.mechanism == "none"
+
+
+class _OuterAlarm(Exception):
+    pass
+
+
+def _outer_alarm(signum, frame):
+    raise _OuterAlarm
+
+
+def test_the_callers_own_timer_is_deferred_not_lost():
+    """A real-time timer set before the limit (a watchdog, pytest-timeout's signal method) runs on
+    after the block with what was left of it; one that came due inside the block fires at its end."""
+    previous = signal.signal(signal.SIGALRM, _outer_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        with time_limit(5):
+            pass
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 25 < left <= 30
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        inside = []
+        with pytest.raises(_OuterAlarm):
+            with time_limit(5) as limit:
+                _spin(0.3)  # the outer timer comes due here: deferred, not raised inside
+                inside.append(True)
+            _spin(1.0)  # raised as soon as the block is left
+        assert inside and not limit.fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # An alarm may land in a gc callback (hypothesis installs one) or a finaliser, where Python cannot

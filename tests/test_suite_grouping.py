@@ -3,7 +3,7 @@ stay on one worker, so a module fixture (a CLI run, a corpus, a Prefect server) 
 If the grouping stops working (it did silently with pytest 9.2, see pyproject), every module's
 fixtures are built on both workers and the suite runs over its time budget; this catches it.
 A test that crashes its worker ends the run with a failure instead of hanging it (the Makefile's
---max-worker-restart=0)."""
+--max-worker-restart=0), and one that hangs fails after pyproject's `timeout` (pytest-timeout)."""
 from __future__ import annotations
 
 import re
@@ -50,3 +50,30 @@ def test_a_crashed_worker_fails_the_run_instead_of_hanging_it(tmp_path):
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stdout[-3000:]
     assert "crashed while running" in proc.stdout, proc.stdout[-3000:]
+
+
+def test_a_hung_test_fails_with_its_stack_and_the_run_goes_on(tmp_path):
+    """pytest-timeout is on for the suite (pyproject's `timeout`, by SIGALRM, which the document
+    time limit defers and sets again): under the Makefile's options a test that never ends fails
+    with its stack, even one that ran a time limit first, and the others run. (The limit is
+    lowered here with -o.)"""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert 300 <= config["timeout"] <= 1200 and config["timeout_method"] == "signal"
+    (tmp_path / "test_hang.py").write_text(
+        "import time\n"
+        "from newsclean.cleaners.timelimit import time_limit\n"
+        "def test_hangs():\n"
+        "    with time_limit(60):\n"
+        "        pass\n"
+        "    time.sleep(600)\n"
+        "def test_elsewhere():\n"
+        "    pass\n", encoding="utf-8")
+    options = [o for o in _make_test_options() if o != "-q"]
+    proc = subprocess.run([sys.executable, "-m", "pytest", *options, "-p", "no:cacheprovider", "-o", "timeout=3",
+                           "--rootdir", str(tmp_path), str(tmp_path / "test_hang.py")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    assert "Failed: Timeout" in proc.stdout and "time.sleep(600)" in proc.stdout, proc.stdout[-3000:]
+    assert "1 failed, 1 passed" in proc.stdout, proc.stdout[-3000:]
