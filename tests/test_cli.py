@@ -112,6 +112,18 @@ def test_an_out_dir_that_is_a_file_is_named_as_one(tmp_path):
     assert "is a file, not a folder" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_the_folder_check_before_the_prefect_server_starts_imports_no_cleaning_rules(tmp_path):
+    """`run` checks RAW_DIR and OUT_DIR before it starts the temporary Prefect server, whose start
+    is a small run's longest wait: the check must stay light (the rules' patterns, ~0.6 s to
+    import, load later, while the server starts)."""
+    code = ("import sys; from newsclean.flows.cli import _check_dirs; "
+            f"_check_dirs({str(SEEDS_RAW)!r}, {str(tmp_path / 'out')!r}); "
+            "print(sorted(m for m in sys.modules if m.startswith(('newsclean.cleaners.rules', 'newsclean.cleaners.metadata.dates', 'prefect'))))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]", proc.stdout
+
+
 @pytest.mark.prefect
 def test_a_run_that_fails_in_the_flow_ends_in_its_one_line_error(tmp_path, prefect_server):
     """OUT_DIR passes the CLI's checks, but its generations folder is a file: the flow fails at

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 from dateutil import parser as dateparser
 
 from newsclean.cleaners.metadata.dates import plausible
+from newsclean.cleaners.metadata.nested import nested_value
 from newsclean.cleaners.metadata.outlets import registrable_domain
 from newsclean.cleaners.metadata.registry import Outlet, load_registry
 from newsclean.cleaners.metadata.urls import date_from_url, domain_from_url, host_of
@@ -68,22 +69,6 @@ class Resolved:
     outlet_domain: str | None
     url: str | None
     author: Found | None
-
-
-# Where common exports nest a field's value in an object: WordPress's REST API ("title":
-# {"rendered": "…"}, "content": {"rendered": "<p>…"}), schema.org JSON-LD ("author": [{"@type":
-# "Person", "name": "…"}]), and value wrappers ("@value", "text", "value", "href").
-NESTED_VALUE_KEYS = ("rendered", "name", "@value", "value", "text", "html", "href", "url")
-
-
-def nested_value(value: Any) -> Any:
-    """The value an object wraps (NESTED_VALUE_KEYS, first present), or the value itself; None for
-    an object without one of those keys (never its repr as a title or a name)."""
-    depth = 0
-    while isinstance(value, Mapping) and depth < 4:  # {"title": {"rendered": …}}, no deeper
-        value = next((value[k] for k in NESTED_VALUE_KEYS if k in value and value[k] not in (None, "")), None)
-        depth += 1
-    return None if isinstance(value, Mapping) else value
 
 
 def present(value: Any) -> Any:

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Iterator, Mapping
 import orjson
 
 from newsclean.cleaners.encoding import decode, detect_encoding, looks_binary
-from newsclean.cleaners.metadata.resolve import nested_value
+from newsclean.cleaners.metadata.nested import nested_value
 from newsclean.cleaners.readers.markup import looks_like_html
 from newsclean.cleaners.readers.ranges import Part
 from newsclean.cleaners.readers.source import CHUNK, read_whole
