@@ -32,8 +32,20 @@ def _make_test_options() -> list[str]:
     return recipe.split("-m pytest", 1)[1].split()
 
 
+def _run_under_make_options(tmp_path, module: str, source: str, *extra: str) -> subprocess.CompletedProcess:
+    """pytest run as `make test` runs it (its options but -q, and `extra`) on one test module
+    written from `source` into tmp_path, with tmp_path as its root (the suite's config unread)."""
+    path = tmp_path / module
+    path.write_text(source, encoding="utf-8")
+    options = [o for o in _make_test_options() if o != "-q"]
+    return subprocess.run([sys.executable, "-m", "pytest", *options, "-p", "no:cacheprovider", *extra,
+                           "--rootdir", str(tmp_path), str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+
 def test_a_crashed_worker_fails_the_run_instead_of_hanging_it(tmp_path):
-    (tmp_path / "test_crash.py").write_text(
+    assert "--max-worker-restart=0" in _make_test_options()
+    proc = _run_under_make_options(
+        tmp_path, "test_crash.py",
         "import ctypes, pytest\n"
         "@pytest.mark.xdist_group('g')\n"
         "def test_crash():\n"
@@ -42,12 +54,7 @@ def test_a_crashed_worker_fails_the_run_instead_of_hanging_it(tmp_path):
         "def test_after_in_its_group():\n"
         "    pass\n"
         "def test_elsewhere():\n"
-        "    pass\n", encoding="utf-8")
-    options = [o for o in _make_test_options() if o != "-q"]
-    assert "--max-worker-restart=0" in options
-    proc = subprocess.run([sys.executable, "-m", "pytest", *options, "-p", "no:cacheprovider", "-p", "no:faulthandler",
-                           "--rootdir", str(tmp_path), str(tmp_path / "test_crash.py")],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        "    pass\n", "-p", "no:faulthandler")
     assert proc.returncode == 1, proc.stdout[-3000:]
     assert "crashed while running" in proc.stdout, proc.stdout[-3000:]
 
@@ -61,7 +68,8 @@ def test_a_hung_test_fails_with_its_stack_and_the_run_goes_on(tmp_path):
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
     assert 300 <= config["timeout"] <= 1200 and config["timeout_method"] == "signal"
-    (tmp_path / "test_hang.py").write_text(
+    proc = _run_under_make_options(
+        tmp_path, "test_hang.py",
         "import time\n"
         "from newsclean.cleaners.timelimit import time_limit\n"
         "def test_hangs():\n"
@@ -69,11 +77,7 @@ def test_a_hung_test_fails_with_its_stack_and_the_run_goes_on(tmp_path):
         "        pass\n"
         "    time.sleep(600)\n"
         "def test_elsewhere():\n"
-        "    pass\n", encoding="utf-8")
-    options = [o for o in _make_test_options() if o != "-q"]
-    proc = subprocess.run([sys.executable, "-m", "pytest", *options, "-p", "no:cacheprovider", "-o", "timeout=3",
-                           "--rootdir", str(tmp_path), str(tmp_path / "test_hang.py")],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        "    pass\n", "-o", "timeout=3")
     assert proc.returncode == 1, proc.stdout[-3000:]
     assert "Failed: Timeout" in proc.stdout and "time.sleep(600)" in proc.stdout, proc.stdout[-3000:]
     assert "1 failed, 1 passed" in proc.stdout, proc.stdout[-3000:]
