@@ -12,6 +12,7 @@ anything is renamed into OUT_DIR.
 """
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 from pathlib import Path
@@ -34,9 +35,18 @@ def to_arrow(name: str, rows: list[dict]) -> pa.Table:
     return pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[name])
 
 
+# Each table's date columns: pyarrow writes a datetime there as its own calendar day (a time zone's
+# day, silently), where pandera's date type refuses it
+_DATE_COLUMNS = {name: [f.name for f in schema if pa.types.is_date(f.type)] for name, schema in ARROW_SCHEMAS.items()}
+
+
 def arrow_table(name: str, rows: list[dict]) -> pa.Table | None:
     """to_arrow, or None when a value does not fit its column (a row that fails its checks:
-    pandera then reads the rows as given, and says which)."""
+    pandera then reads the rows as given, and says which). A datetime in a date column does not
+    fit it."""
+    dates = _DATE_COLUMNS[name]
+    if dates and any(isinstance(row.get(column), dt.datetime) for column in dates for row in rows):
+        return None
     try:
         return to_arrow(name, rows)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):

@@ -302,6 +302,22 @@ _ODD_VALUES = [None, "", "nope", "0123456789abcdef", -1, 0, 2**70, 1.5, float("n
                dt.date(2024, 4, 30), NOW, "x\u00a0y", "â€™ mojibake", "navigation", [1], {"a": 1}]
 
 
+def test_a_datetime_where_a_date_belongs_fails_the_date_check_either_way():
+    """pyarrow would write a (time-zoned) datetime in `published` as its own day; the row fails
+    pandera's date type, read through Arrow or as given (hypothesis found the two disagreeing)."""
+    from unittest import mock
+
+    from newsclean.schemas import validate
+
+    rows = [article(0), article(1)]
+    rows[1]["published"] = dt.datetime(2024, 5, 1, 23, 0, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    through_arrow = failing_rows("articles", rows, validate.arrow_table("articles", rows))
+    with mock.patch.object(validate, "arrow_table", lambda *_: None):
+        by_dicts = failing_rows("articles", rows)
+    assert set(through_arrow) == set(by_dicts) == {1}
+    assert any(c.startswith("published:") for c in through_arrow[1])
+
+
 @settings(max_examples=40, deadline=None)  # each example validates twice (~0.15 s)
 @given(st.sampled_from(["articles", "removed", "quarantine", "lines"]),
        st.lists(st.tuples(st.integers(0, 30), st.sampled_from(_ODD_VALUES)), max_size=4), st.integers(1, 4))
