@@ -57,3 +57,49 @@ def test_a_polish_copyright_notice_is_a_signature():
 
     assert alone(copyright_line, "Materiał chroniony prawem autorskim. Przedruk tylko za zgodą wydawcy.") is not None
     assert alone(copyright_line, "Prawo autorskie chroni materiał zebrany przez dziennikarzy, orzekł sąd.") is None
+
+
+@pytest.mark.parametrize("line", [
+    "This article is the copyrighted property of Example News.",
+    "This material may not be published, broadcast, rewritten or redistributed.",
+    "No part of this site may be reproduced without our written permission.",
+    "Written permission must be obtained before reprint in online or print media.",
+    "Reproduction in whole or in part without permission is prohibited.",
+    "Unauthorized distribution, transmission or republication strictly prohibited.",
+    "Nachdruck nur mit Genehmigung des Verlags.",
+    "Alle Inhalte sind urheberrechtlich geschützt.",
+    "Toute reproduction interdite.",
+    "Prohibida su reproducción total o parcial, sin autorización escrita de su titular.",
+    "È vietata la riproduzione anche parziale.",
+    "Proibida a reprodução sem autorização.",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_reprint_notices_are_signatures(line, where):
+    assert kind_of(line, where) == "outlet_signature"
+
+
+@pytest.mark.parametrize("line", [
+    "Reproduction of the virus is prohibited in ordinary laboratories, the new rules say.",
+    "Written permission from the council is required before the festival can go ahead this summer.",
+    "This article is about the copyright dispute between the two publishers and what it means for readers.",
+    "The material may not be published until the trial ends, the judge ruled on Tuesday afternoon.",
+    "Nachdrucke alter Landkarten sind bei Sammlern besonders beliebt, sagte der Händler.",
+])
+def test_prose_about_copying_survives(line):
+    from newsclean.cleaners.rules.signature import copyright_line
+    from tests.ruletools import alone
+
+    assert alone(copyright_line, line) is None
+    assert survives(line)
+
+
+def test_a_long_notice_that_opens_with_the_sign_is_a_signature():
+    notice = ("© 2026 Example Media LLC. All rights reserved. Example Media is a Sample Health company. Our website "
+              "services, content and products are for informational purposes only. Example Media does not provide "
+              "medical advice, diagnosis or treatment. No part of this website may be reproduced without permission.")
+    assert 30 < len(notice.split()) <= 80
+    assert kind_of(notice, "after") == "outlet_signature"
+    prose = ("Copyright lawyers said the ruling, which the court published on Tuesday after months of hearings, "
+             "would change how publishers license archive photographs to news sites, broadcasters and the "
+             "many small blogs that reuse them without asking first.")
+    assert len(prose.split()) > 30 and survives(prose)

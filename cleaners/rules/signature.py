@@ -1,4 +1,5 @@
-"""Outlet signatures: "More on FoxNews.com.", "Videos by Rare", "© 2018 Example Media"."""
+"""Outlet signatures: "More on FoxNews.com.", "Videos by Rare", "© 2018 Example Media", "No part of
+this site may be reproduced without our written permission."."""
 from __future__ import annotations
 
 import re
@@ -25,6 +26,32 @@ RIGHTS_RESERVED = (r"(?:all rights reserved|alle rechte vorbehalten|tous droits 
                    r"|alle rechten voorbehouden|wszelkie prawa zastrzeżone)")
 # (and Polish sites' "Materiał chroniony prawem autorskim": "material protected by copyright")
 _COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b|materiał\ chroniony\ prawem\ autorskim|" + RIGHTS_RESERVED + ")", re.I)
+# A reprint notice: the rights a page reserves, in words and without a "©" ("This article is the
+# copyrighted property of …", AP's "This material may not be published, broadcast, rewritten or
+# redistributed", "No part of this site may be reproduced …", "Nachdruck nur mit Genehmigung",
+# "Prohibida su reproducción total o parcial", "Reproduction interdite"). The article speaks of
+# itself ("this …"), or reproduction is forbidden outright: prose about a copyright dispute does neither.
+_REPRINT = r"(?:published|reproduced|republished|copied|redistributed|reprinted|rewritten|broadcast|distributed|used)"
+_REPRINT_NOTICE = re.compile(
+    r"""^(?:this\ (?:article|story|material|content|report|post|page|piece|column|website|site|publication)\ (?:is|are)
+            \ (?:the\ )?(?:copyrighted|copyright|protected\ by\ copyright|(?:\w+\ )?property\ of)\b
+        | this\ (?:material|article|story|content|report|publication)\ (?:may|must|can|shall)\ not\ be\ """ + _REPRINT + r"""
+        | no\ part\ of\ this\ (?:article|story|publication|material|content|website|site|report|page)\ may\ be\ """ + _REPRINT + r"""
+        | written\ permission\b[^.!?]{0,60}?\b(?:reprint|reproduc|republi|redistribut)
+        | (?:reproduction|republication|redistribution|reprinting)
+          \ (?:in\ whole\ or\ in\ part|of\ (?:this|any)\ (?:article|story|content|material|publication)s?|without\ (?:prior\ )?(?:written\ )?permission)
+          [^.!?]{0,60}?\b(?:prohibited|forbidden|not\ permitted)
+        | unauthori[sz]ed\ (?:use|reproduction|copying|distribution|duplication|republication)\b[^.!?]{0,80}?\b(?:prohibited|forbidden)
+        | (?:nachdruck|vervielfältigung)\ (?:nur\ mit|verboten|untersagt)
+        | (?:alle\ )?(?:inhalte|texte|beiträge)\ (?:sind|dieser\ (?:seite|website))\ [\w\ ]{0,30}?urheberrechtlich\ geschützt
+        | (?:toute\ )?reproduction\ (?:même\ partielle\ |totale\ ou\ partielle\ )?(?:est\ )?interdite
+        | (?:queda\ )?prohibida\ (?:su|la)\ reproducción
+        | (?:è\ )?vietata\ la\ riproduzione | riproduzione\ vietata
+        | (?:é\ )?proibida\ a\ reprodução
+        | przedruk\ (?:tylko\ |wyłącznie\ )?(?:za\ zgodą|zabroniony)
+        | niets\ uit\ deze\ (?:uitgave|publicatie|website)\ mag)""",
+    re.I | re.X,
+)
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
@@ -35,9 +62,19 @@ def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
-@starts_with(_COPYRIGHT)
+# A notice is short; one that opens with the sign ("© 2026 Example Media LLC. All rights reserved.
+# Example is a … company. No part of …") may run on through a footer's legal text: no article
+# paragraph starts with "©" (none of the dev and evaluation pages' true text does).
+NOTICE_MAX_WORDS = 30
+SIGNED_NOTICE_MAX_WORDS = 80
+_SIGN = re.compile(r"^(?:copyright\s*)?(?:©|\(c\))", re.I)
+
+
+@starts_with(_COPYRIGHT, _REPRINT_NOTICE)
 def copyright_line(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 30 and _COPYRIGHT.search(line.text):
+    if line.n_words > NOTICE_MAX_WORDS and not (line.n_words <= SIGNED_NOTICE_MAX_WORDS and _SIGN.search(line.text)):
+        return None
+    if _COPYRIGHT.search(line.text) or _REPRINT_NOTICE.search(line.text):
         return whole_line("outlet_signature", "copyright_line")
     return None
 
