@@ -103,3 +103,7 @@ def test_a_long_notice_that_opens_with_the_sign_is_a_signature():
              "would change how publishers license archive photographs to news sites, broadcasters and the "
              "many small blogs that reuse them without asking first.")
     assert len(prose.split()) > 30 and survives(prose)
+    clause = ("(c) The Secretary shall publish guidance on the new reporting rules within ninety days of the date "
+              "of enactment, after consulting the states, the industry and the public, and shall report to "
+              "Congress on how the guidance is applied.")
+    assert len(clause.split()) > 30 and survives(clause)

@@ -67,7 +67,7 @@ def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
 # paragraph starts with "©" (none of the dev and evaluation pages' true text does).
 NOTICE_MAX_WORDS = 30
 SIGNED_NOTICE_MAX_WORDS = 80
-_SIGN = re.compile(r"^(?:copyright\s*)?(?:©|\(c\))", re.I)
+_SIGN = re.compile(r"^(?:copyright\s*)?©", re.I)  # the sign itself: "(c)" also numbers a clause of a law
 
 
 @starts_with(_COPYRIGHT, _REPRINT_NOTICE)
