@@ -336,11 +336,20 @@ def test_a_cited_source_in_brackets_is_no_photo_credit(line):
     assert alone(end_credit, line) is None
 
 
-@pytest.mark.parametrize("line", ["Fot. Jan Kowalski / Agencja Beispiel", "Bildquelle: Stadtwerke"])
+@pytest.mark.parametrize("line", ["Fot. Jan Kowalski / Agencja Beispiel", "Bildquelle: Stadtwerke",
+                                  "Titelbild: Jane Doe/picture-alliance", "Beitragsbild: Stadt Köln", "Titelfoto - Max Muster"])
 def test_credit_lines_in_other_languages(line):
     from newsclean.cleaners.rules.caption import credit_line
 
     assert alone(credit_line, line) is not None
+
+
+def test_a_sentence_about_a_cover_picture_survives():
+    from newsclean.cleaners.rules.caption import credit_line
+
+    line = "Titelbild und Layout des neuen Magazins hat eine Grafikerin aus Köln gestaltet, sagte der Verlag."
+    assert alone(credit_line, line) is None
+    assert survives(line)
 
 
 def test_a_polish_sentence_starting_with_fot_survives():

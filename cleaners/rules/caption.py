@@ -18,8 +18,9 @@ _END_CREDIT = re.compile(r"\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80
 # The same bracket at the start of a paragraph, where an image's credit sat above its first line.
 _LEAD_CREDIT = re.compile(r"^\((?=[^()]{0,80}\b" + _CREDIT_WORDS + r"\b)[^()]{2,80}\)\s+(?=\S)", re.I | re.X)
 # "Photo" in other languages (German, Finnish, Spanish, Italian, Portuguese, Polish, Dutch): "Foto: dpa",
-# "Bild: Reuters", "Kuva: Lehtikuva".
-_PHOTO_ELSEWHERE = (r"foto|bild(?:er)?|bildquelle|bildnachweis|fotoquelle|kuva|imagen|immagine|imagem|zdjęcie|afbeelding"
+# "Bild: Reuters", "Kuva: Lehtikuva"; German blogs' and papers' lead picture: "Titelbild: …", "Beitragsbild: …".
+_PHOTO_ELSEWHERE = (r"foto|bild(?:er)?|bildquelle|bildnachweis|fotoquelle|(?:titel|beitrags|aufmacher|header|vorschau)(?:bild|foto)"
+                    r"|kuva|imagen|immagine|imagem|zdjęcie|afbeelding"
                     r"|crédits?\ photos?|quelle|fuente|fonte|źródło|bron")
 # A whole line that is a credit: "Photo: Getty Images", "Image credit: Reuters", "Getty Images".
 _LINE_CREDIT = re.compile(
