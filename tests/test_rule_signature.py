@@ -2,7 +2,7 @@ import pytest
 
 from newsclean.cleaners.pipeline import clean_text
 from newsclean.cleaners.settings import Settings
-from tests.ruletools import article, kind_of, survives
+from tests.ruletools import alone, article, kind_of, survives
 
 
 @pytest.mark.parametrize("line", ["More on FoxNews.com.", "Videos by Rare", "Copyright 2018 The Associated Press. All rights reserved.",
@@ -87,7 +87,6 @@ def test_reprint_notices_are_signatures(line, where):
 ])
 def test_prose_about_copying_survives(line):
     from newsclean.cleaners.rules.signature import copyright_line
-    from tests.ruletools import alone
 
     assert alone(copyright_line, line) is None
     assert survives(line)
