@@ -27,12 +27,12 @@ from newsclean.cleaners.types import Span
 # Rules that stay reliable inside a body trafilatura extracted: they fire on explicit cues
 # ("RELATED:", "Next article:", a "Related stories" header and the headline under it, "Photo: Getty Images", "Sign up
 # for…", "© 2018 …", "Updated: …", "Tags:", "We use cookies… you accept", "… we may earn a
-# commission", "57 Comments"). Rules that judge by shape and position alone (menus, name runs, lower-case lines)
+# commission", "57 Comments", "Forgot your password?"). Rules that judge by shape and position alone (menus, name runs, lower-case lines)
 # are left out: trafilatura already chose the body region, and the lists and tables in it are content.
 CUE_RULES = frozenset({
     "leading_dateline", "date_stamp", "place_date_stamp", "link_prefix", "pager_link", "related_header", "under_related_header", "tag_prefix",
     "signed_by_outlet", "copyright_line", "bare_domain", "reader_engagement", "end_credit", "credited_caption", "credit_line", "under_caption_label", "caption_sentence", "cookie_consent",
-    "placeholder", "archive_entry", "footer_link", "tag_header", "site_notice", "comments_header",
+    "placeholder", "archive_entry", "footer_link", "account_form", "tag_header", "site_notice", "comments_header",
     "unrepairable_mojibake",
 })
 # The decider's own removals that stand there too: a reader thread under a comments header that

@@ -181,3 +181,12 @@ def test_a_pager_link_goes_from_a_body_in_any_language(pager):
     decision = _decide_body(GERMAN + [pager])
     assert _kept(decision) == GERMAN
     assert [(s.text, s.by) for s in decision.spans] == [(pager, "pager_link")]
+
+
+@pytest.mark.parametrize("form_line", ["Das Passwort muss mindestens 8 Zeichen lang sein.", "Passwort vergessen?"])
+def test_an_account_forms_line_goes_from_a_body_in_any_language(form_line):
+    """A sign-in dialog's message is an explicit cue too: trafilatura keeps such a line where the
+    dialog sits inside the article's container, and its removal stands on a German body."""
+    decision = _decide_body(GERMAN[:2] + [form_line] + GERMAN[2:])
+    assert _kept(decision) == GERMAN
+    assert [(s.text, s.by) for s in decision.spans] == [(form_line, "account_form")]

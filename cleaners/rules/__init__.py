@@ -1,6 +1,6 @@
 """The rule set: one module per debris kind. Order matters only to break ties on one line:
 the first strong whole-line proposal names the kind."""
-from newsclean.cleaners.rules import (byline, call_to_action, caption, consent, dateline, encoded_data, glued, mojibake, navigation,
+from newsclean.cleaners.rules import (account, byline, call_to_action, caption, consent, dateline, encoded_data, glued, mojibake, navigation,
                             related, signature, site_notice, tag_list)
 from operator import itemgetter
 from typing import Iterable
@@ -34,6 +34,7 @@ RULES: tuple[Rule, ...] = (
     navigation.archive_entry,
     navigation.category_counts,
     navigation.footer_link,
+    account.account_form,
     call_to_action.reader_engagement,
     consent.cookie_consent,
     site_notice.site_notice,
