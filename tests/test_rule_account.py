@@ -51,6 +51,14 @@ FORM_LINES = [
     "Please enter your password.",
     "Bitte fülle alle Pflichtfelder aus.",
     "* Pflichtfelder",
+    "Sign in to access The Daily Courier",
+    "Log in to leave a comment",
+    "Welcome! Log into your account",
+    "your username",
+    "Password recovery",
+    "Reset your password",
+    "A password will be e-mailed to you.",
+    "Zum Antworten anmelden",
 ]
 
 # Prose and headings about passwords and accounts: the article's, whatever the form's words in them.
@@ -70,6 +78,8 @@ LOOKALIKES = [
     "Annual conference 2024 – Registration",
     "Workshop – Anmeldung",
     "Anmeldung über die Website des Vereins",
+    "Sign in to your bank's app and open the payments tab, then choose who to pay.",
+    "Log in to your router's admin page at 192.168.0.1 and change the default password.",
     # documentation introducing a list of the rules a schema enforces
     "Password must contain at least:",
 ]

@@ -46,7 +46,9 @@ _FORGOT = re.compile(
     | ^¿?(?:olvidaste|has\s+olvidado|olvid[óo])\s+(?:tu|su)\s+(?:contrase[ñn]a|usuario)\b
     | ^esqueceu\s+(?:a\s+|sua\s+)?(?:senha|palavra-passe)\b
     | ^nie\s+pami[ęe]tasz\s+has[łl]a\b
-    | ^locked\s+out\s+of\s+your\s+account\b""",
+    | ^locked\s+out\s+of\s+your\s+account\b
+    | ^(?:{_PASSWORD}\s+(?:recovery|reset|zur[üu]cksetzen|wiederherstellen)|(?:recover|reset)\s+(?:your\s+)?{_PASSWORD})\s*[.!?]?$
+    | ^(?:a\s+)?(?:new\s+)?{_PASSWORD}\s+will\s+be\s+(?:e-?mailed|sent)\s+to\s+you\b""",
     re.I | re.X)
 # A requirement or a validation the form states of its field: "Password must be at least 8
 # characters long", "Das Passwort muss mindestens einen Großbuchstaben enthalten", "Please enter a
@@ -89,6 +91,12 @@ _CALL = re.compile(
     | ^(?:neu\s+)?(?:registrieren|einloggen|anmelden)(?:\s*(?:/|\||oder|und)?\s*(?:registrieren|einloggen|anmelden))?$
     | ^(?:log\s?in|sign\s?in)\s*(?:/|\||or)\s*(?:register|sign\s?up|create\s+(?:an\s+)?account)$
     | ^(?:log\s?in|sign\s?in|anmelden|einloggen)\s+(?:mit|with|via|using)\s+(?:(?:deinem|ihrem|your)\s+)?[\w.-]+(?:[-\s]{_ACCOUNT})?$
+    # a prompt to sign in first ("Sign in to access Harper's Magazine", "Log in to leave a comment",
+    # "Welcome! Log into your account", "Zum Antworten anmelden")
+    | ^(?=.{{0,60}}$)(?:welcome!?\s*)?(?:sign|log)\s?in(?:to)?\s+(?:to\s+)?(?:your\s+account|access|continue|comment|leave\s+a\s+(?:comment|reply)|reply|post|vote)\b
+    | ^(?:zum\s+(?:antworten|kommentieren)\s+(?:bitte\s+)?(?:anmelden|einloggen)|melden\s+sie\s+sich\s+an,?\s+um\b)
+    # a field's placeholder ("your username", "Ihr Passwort")
+    | ^(?:your|ihr|dein|votre|tu|su)\s+{_FIELD}$
     # a dialog's heading: the site's name, then what the dialog does ("Mein ZDF – Login")
     | ^[^\s–—|].{{0,30}}?\s[–—|-]\s(?:log\s?in|sign\s?in|neues\s+konto\s+anlegen|create\s+(?:an\s+)?account)$""",
     re.I | re.X)
