@@ -320,6 +320,10 @@ def test_an_audio_feature_promo_is_page_furniture(line):
     "Laisser un commentaire Annuler la réponse", "Deja una respuesta Cancelar respuesta", "Join the discussion Cancel reply",
     "3 Gedanken zu „Neue Buslinien für die Stadt“", "12 thoughts on “New bus routes”",
     "Pingback von Ein anderes Blog - Lesezeichen | 11.09.2011 23:31", "Pingback: New bus routes for the city", "Trackback from Example Blog",
+    # the thread closed, where the form would be
+    "Comments are closed.", "Comments are now closed for this article.",
+    "Comments are closed for this story, but you can still write to our editors about it.",
+    "Die Kommentarfunktion ist für diesen Artikel deaktiviert.", "Les commentaires sont fermés.",
 ])
 def test_comment_form_titles_and_thread_counts_in_other_languages(line):
     from newsclean.cleaners.rules.navigation import comments_header
@@ -331,6 +335,7 @@ def test_comment_form_titles_and_thread_counts_in_other_languages(line):
     "Gedanken", "10 Antworten zu den wichtigsten Fragen", "Wir haben die Antwort abbrechen müssen, weil der Strom ausfiel.",
     "12 Gedanken zu einem schwierigen Thema.",
     "Pingbacks tell a blogger that another site links to a post.",
+    "Comments are closed on most news sites after a week, the study found.",
 ])
 def test_headings_and_sentences_like_comment_headers_survive(line):
     from newsclean.cleaners.rules.navigation import comments_header
@@ -387,3 +392,19 @@ def test_audio_player_labels_in_other_languages(line):
                                   "Artikel anhören konnten die Abgeordneten am Dienstag erstmals in der neuen Mediathek des Landtags."])
 def test_sentences_about_listening_survive(line):
     assert survives(line)
+
+
+def test_a_closed_thread_ends_the_article_and_opens_no_thread():
+    """"Comments are closed." stands where the reply form would: the article ends above it, as
+    above the form's title, and it is removed as `comments`; the page's lines below it keep
+    their own kinds, as below a reply form."""
+    from newsclean.cleaners.pipeline import clean_text
+    from newsclean.cleaners.settings import Settings
+
+    footer = "Copyright 2024 The Daily Courier. All rights reserved."
+    text = "\n\n".join(["Council backs bigger bus network", *BODY, "Comments are closed.", footer])
+    doc = clean_text(text, Settings())
+    assert doc.text.split("\n\n") == BODY
+    kinds = {s.text: (s.kind, s.by) for s in doc.removed}
+    assert kinds["Comments are closed."] == ("comments", "comments_header")
+    assert kinds[footer][0] != "comments"

@@ -20,6 +20,10 @@ DISCLOSURES = [
     "Heads up: when you book a trip through the links on this page, I might receive a small commission from the agency.",
     "Our comparison service is free for readers because it is funded by commissions from the insurers we list.",
     "We may be compensated when you open an account through one of the offers that appear on our pages.",
+    # the authors' opinions disclaimed, in no one's voice
+    "The views expressed on this blog are those of the authors and do not necessarily reflect those of the university.",
+    "The opinions expressed by the contributors of this site are their own, not their employers'.",
+    "Gastbeiträge geben nicht zwingend die Meinung der Redaktion wieder.",
 ]
 APPEALS = [
     "Sign up for our free weekly newsletter and get the best of our reporting delivered to your inbox every Friday.",
@@ -67,6 +71,9 @@ def test_notices_inside_or_below_the_body_go_with_their_kind(line, kind, where):
     "I asked the brokers whether they earn a commission on every policy, and most of them said yes.",
     "Estate agents in the town are funded by commissions from sellers, which critics say skews their advice.",
     "Workers may be compensated for overtime under the new rules, the labour ministry said on Tuesday.",
+    # someone's disclaimer reported: whose views are named
+    "The views expressed in the letter do not reflect those of the union, a spokesman said on Tuesday.",
+    "The opinions expressed during the debate ranged from cautious support to outright rejection of the plan.",
 ])
 def test_articles_about_the_same_topics_survive(line):
     assert alone(site_notice, line) is None

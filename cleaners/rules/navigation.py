@@ -205,8 +205,15 @@ _THOUGHTS = r"(?:thoughts|gedanken|réflexions|pensamientos|pensieri|pensamentos
 # Kommentar Antworten abbrechen"), in the languages of the cue rules: a form's title whatever it says.
 _CANCEL_REPLY = (r"(?:cancel\s+reply|antwort(?:en)?\s+abbrechen|annuler\s+(?:la\s+)?réponse|cancelar\s+(?:la\s+)?respuesta"
                  r"|annulla\s+(?:la\s+)?risposta|cancelar\s+resposta|reactie\s+annuleren|anuluj\s+(?:pisanie\s+)?odpowied[zź]i?)")
+# The thread closed to new comments, as blog engines print it where the form would be ("Comments
+# are closed.", "Comments are closed for this post, but …", "Kommentare sind geschlossen."): the
+# form's place, so it ends the article as the form's title does, and opens no thread.
+_COMMENTS_CLOSED = (r"(?:(?:the\s+)?comments\s+are\s+(?:now\s+)?closed(?:\s+(?:for|on)\s+this\s+(?:post|article|story|entry|page|item))?"
+                    r"(?:[,;]\s*(?:but|however)\b[^!?]{0,200}?)?"
+                    r"|(?:die\s+)?(?:kommentare\s+sind|kommentarfunktion\s+ist)\s+(?:für\s+diesen\s+(?:beitrag|artikel)\s+)?(?:geschlossen|deaktiviert)"
+                    r"|les\s+commentaires\s+sont\s+(?:fermés|clos)|(?:los\s+)?comentarios\s+(?:están\s+)?cerrados)")
 _COMMENT_FORM = (r"(?:(?:leave|post|add|write)\s+a\s+(?:reply|comment|response)\b(?:\s+cancel\s+reply)?\s*[:.]?"
-                 rf"|[^.!?]{{0,60}}?(?:\.\.\.|…)?\s*{_CANCEL_REPLY})")
+                 rf"|[^.!?]{{0,60}}?(?:\.\.\.|…)?\s*{_CANCEL_REPLY}|{_COMMENTS_CLOSED}[.!]?)")
 # An invitation to discuss the post, over its thread: "Join the discussion", "Discussion about this post"
 # (never a bare "Discussion": a paper's section is called that too).
 _DISCUSSION = (r"(?:join\s+the\s+(?:discussion|conversation)\s*(?:\.\.\.|…)?"

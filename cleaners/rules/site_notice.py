@@ -76,6 +76,20 @@ _EXTERNAL_LINKS_DISCLAIMER = re.compile(
     re.I | re.X)
 
 
+# A blog's or an op-ed page's disclaimer of its authors' opinions, in no one's voice: "The views
+# expressed on this blog are those of the authors", "The opinions expressed by the authors of this
+# post are their own and do not necessarily reflect …", "Gastbeiträge geben nicht zwingend die Meinung
+# der Redaktion wieder". An article reporting someone's disclaimer names whose views ("the views
+# expressed in the letter", "in his speech").
+_VIEWS_DISCLAIMER = re.compile(
+    r"""^(?:the\ )?(?:views?|opinions?)(?:\ and\ (?:views?|opinions?))?\ (?:expressed|stated|presented|contained)
+        \ (?:in\ (?:this|these)\ (?:article|post|blog|column|piece|story|commentary|op-ed|video|podcast|episode)s?
+           |on\ this\ (?:blog|site|website|web\ site|page|podcast)
+           |by\ (?:the\ )?(?:authors?|contributors?|writers?|bloggers?|guests?|columnists?)(?:\ of\ this\ \w+)?
+           |herein)\b
+    | ^(?:die\ )?in\ diesem\ (?:beitrag|artikel|gastbeitrag|blog)\ (?:ge(?:ä|ae)u(?:ß|ss)erten|vertretenen)\ (?:meinungen|ansichten)\b
+    | ^gastbeitr(?:ä|ae)ge\ geben\ nicht\ (?:zwingend|unbedingt|notwendigerweise)\ die\ meinung\ der\ redaktion\ wieder\b""",
+    re.I | re.X)
 # A disclosure that names the links themselves, in no one's voice: "Bei den Verlinkungen handelt es sich
 # um Affiliate Links", "Some of the links below are affiliate links".
 _LINKS_ARE_AFFILIATE = re.compile(
@@ -92,7 +106,7 @@ _CANCEL_ANYTIME = re.compile(
     re.I | re.X)
 
 
-# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE, _EXTERNAL_LINKS_DISCLAIMER, _LINKS_ARE_AFFILIATE and _CANCEL_ANYTIME match holds one of
+# Every _APPEAL, _SUBSCRIBE_APPEAL, _DISCLOSURE, _EXTERNAL_LINKS_DISCLAIMER, _VIEWS_DISCLAIMER, _LINKS_ARE_AFFILIATE and _CANCEL_ANYTIME match holds one of
 # these (lower case): one scan for them leaves the regular expressions to the few lines that may match.
 _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "no extra", "no additional", "purposes only",
          "advice", "comments are", "comments will", "comments may", "comments might", "comments can",
@@ -101,7 +115,8 @@ _KEYS = ("affili", "afiliad", "provision", "commission", "compensat", " fee", "n
          "donat", "contribution", "tip to us", "tips to us", "tip for us", "tips for us", "a tip",
          "news tip", "story idea", "send us", "to hear", "become a", "becoming a", "subscribed",
          "please share", "tell us", "not responsible", "keine haftung", "verlinkten seiten",
-         "cancel", "annulla", "jederzeit", "siliable", "opzegbaar")
+         "cancel", "annulla", "jederzeit", "siliable", "opzegbaar", "expressed", "stated", "presented",
+         "contained", "geäußert", "geaeussert", "vertretenen", "meinung der redaktion")
 
 
 _ANY_KEY = re.compile("|".join(map(re.escape, _KEYS)))
@@ -127,7 +142,7 @@ def _names_a_notice_key():
 # (the same answers; on the dev pages' 1,955 such lines the rule took 95 -> 55 µs a line). The voices'
 # short words ("we", "you", "I") are searched as they are: RE2's form finds them inside any word.
 _GUARDED = {pattern: Guarded(pattern) for pattern in (
-    _EXTERNAL_LINKS_DISCLAIMER, _LINKS_ARE_AFFILIATE, _CANCEL_ANYTIME, _THIS_SITE, _DISCLOSURE, _WRITER_EARNS,
+    _EXTERNAL_LINKS_DISCLAIMER, _VIEWS_DISCLAIMER, _LINKS_ARE_AFFILIATE, _CANCEL_ANYTIME, _THIS_SITE, _DISCLOSURE, _WRITER_EARNS,
     _ASKS_READER, _SUBSCRIBE_APPEAL, _APPEAL)}
 
 
@@ -141,7 +156,7 @@ def site_notice(line: Line, doc: Doc) -> Proposal | None:
     def found(pattern: re.Pattern) -> bool:
         return _GUARDED[pattern].search(text, view) is not None
 
-    if found(_EXTERNAL_LINKS_DISCLAIMER) or found(_LINKS_ARE_AFFILIATE) or found(_CANCEL_ANYTIME):
+    if found(_EXTERNAL_LINKS_DISCLAIMER) or found(_VIEWS_DISCLAIMER) or found(_LINKS_ARE_AFFILIATE) or found(_CANCEL_ANYTIME):
         return whole_line("boilerplate", "site_notice")
     site_voice = SITE_VOICE.search(text) is not None or found(_THIS_SITE)
     if not site_voice and not _WRITER_VOICE.search(text):
