@@ -57,3 +57,41 @@ def test_sign_up_forms_naming_the_privacy_policy_are_consent_notices(line):
     from tests.ruletools import alone
 
     assert alone(cookie_consent, line) is not None
+
+
+BANNER = ("This site uses cookies to give you a better experience while you move through its pages. Of these, the cookies "
+          "marked as necessary are kept in your browser because the site cannot work without them. We also use cookies "
+          "from other companies that help us measure how visitors use the site. They are kept in your browser only if you "
+          "agree. You can turn them off, although turning some of them off may change how the pages behave for you.")
+
+
+@pytest.mark.parametrize("line", [
+    # a consent plugin's banner runs past the 60 words of a notice, in one paragraph
+    BANNER,
+    # and its categories and table, each a line of its own
+    "Functional cookies help us offer features such as sharing a page on social networks and collecting feedback from visitors.",
+    "Strictly necessary cookies are required for the website to work and cannot be switched off.",
+    "This cookie is set by the consent plugin to remember whether the visitor accepted the analytics cookies.",
+    "Cookie Duration Description consent-analytics 11 months Records whether the visitor agreed to the analytics cookies.",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_a_consent_plugins_banner_categories_and_table_are_removed(line, where):
+    assert len(BANNER.split()) > 60
+    assert kind_of(line, where) == "boilerplate"
+
+
+@pytest.mark.parametrize("line", [
+    "Performance cookies are used by most large retailers, the regulator found in its survey of 200 shops.",
+    # a long paragraph in the first person plural that does not open as a banner keeps the notice's
+    # 60-word cap
+    "We tested forty news websites to see how they use cookies, and what we found should worry anyone who reads the "
+    "news online. Most of the sites placed trackers before asking for consent, several ignored a refusal, and two kept "
+    "dozens of advertising partners in a list that no reader could scroll to the end of, even on a large screen, in the "
+    "time we gave ourselves.",
+])
+def test_articles_about_cookie_categories_survive(line):
+    from newsclean.cleaners.rules.consent import cookie_consent
+    from tests.ruletools import alone
+
+    assert alone(cookie_consent, line) is None
+    assert survives(line)

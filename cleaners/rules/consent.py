@@ -73,12 +73,35 @@ def _names_cookies():
     return pl.col("lower").str.contains_any(list(_KEYS))
 
 
+NOTICE_MAX_WORDS = 60  # a consent notice is a paragraph; a longer one is prose about cookies
+# ... unless it opens as a site's cookie banner does, whose plugins print one long paragraph ("This
+# website uses cookies to improve your experience while you navigate through the website. Out of
+# these, …", ~90 words)
+BANNER_MAX_WORDS = 150
+_BANNER_OPENING = re.compile(
+    r"""^(?:this\ (?:web\ ?)?site|our\ (?:web\ ?)?site|we|diese\ (?:web)?seite|unsere\ (?:web)?seite|wir|ce\ site|nous|este\ sitio|utilizamos|usamos)
+        \ (?:\w+\ )?(?:uses?|verwendet|verwenden|nutzt|nutzen|utilise|utilisons|utiliza)\ cookies\b""",
+    re.I | re.X)
+# A banner's description of its cookie categories, each a line of its own under it ("Necessary cookies
+# are absolutely essential for the website to function properly.", "Analytical cookies are used to
+# understand how visitors interact with the website."), and its table's rows ("This cookie is set by
+# GDPR Cookie Consent plugin."): the site describing its own cookies, of itself.
+_COOKIE_CATEGORY = re.compile(
+    r"""^(?:(?:strictly\ )?necessary|essential|functional|functionality|performance|analytics?|analytical|statistics?
+        |advertisement|advertising|marketing|targeting|preferences?|social\ media|other\ uncategori[sz]ed)
+        \ cookies\ (?:are|help|include|allow|enable|ensure|collect|track|is)\b[^.!?]{0,160}\b(?:website|site|visitors?|users?)\b
+      | ^this\ cookie\ is\ (?:set|used)\ by\b | ^cookie\ duration\ description\b""",
+    re.I | re.X)
+
+
 @when(_names_cookies)
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
-    if line.n_words > 60 or not _may_name_cookies(line.lower) or not _COOKIE.search(t):
+    if not _may_name_cookies(line.lower) or line.n_words > BANNER_MAX_WORDS \
+            or (line.n_words > NOTICE_MAX_WORDS and not _BANNER_OPENING.search(t)) or not _COOKIE.search(t):
         return None
     if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)) \
-            or _FIRST_PERSON.search(t) and _CONSENT.search(t) and _NAMES_POLICY.search(t):
+            or _FIRST_PERSON.search(t) and _CONSENT.search(t) and _NAMES_POLICY.search(t) \
+            or _COOKIE_CATEGORY.search(t):
         return whole_line("boilerplate", "cookie_consent")
     return None
