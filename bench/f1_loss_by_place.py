@@ -10,6 +10,10 @@ kept paragraphs that are not true are split by place: above that span, inside it
 each place the script prints the mean F1 the pages would gain if every such paragraph were removed
 (an oracle: what a perfect decision of that kind of line would be worth), the paragraphs and their
 tokens, and with --examples the largest gains below the article with the first paragraphs there.
+A paragraph counts as true only when the truth holds all of its tokens in a row, so it reads the
+text path best, whose lines are the truth's own: on the HTML path a body cut into paragraphs
+otherwise than the truth (a list or a table written as one line) counts as untrue in part, and
+removing it can lower F1 ("inside" then comes out negative).
 """
 from __future__ import annotations
 
