@@ -60,11 +60,14 @@ _MESSAGE = re.compile(
     (?:must|needs\s+to|muss|doit|debe|deve|musi|moet)\s+(?:\w+\s+){{0,3}}?
     (?:(?:at\ least|mindestens|au\ moins|al\ menos|pelo\ menos|almeno|co\ najmniej|minimaal|minstens)\b
        |(?:contain|include|have|enthalten|beinhalten|contenir|contener|conter|zawiera[ćc]|bevatten)\b)
+    # a request for a field: qualified as valid ("Please enter a valid email address"), or the
+    # whole line ("Bitte trage eine E-Mail-Adresse ein.")
     | ^(?:please\s+|bitte\s+|veuillez\s+|por\s+favor,?\s+)?
       (?:enter|provide|geben\s+sie|gib|trage|tragen\s+sie|saisir|saisissez|entrez|introduce|introduzca|ingresa|insira|digite|wprowad[źz]|vul)\s+
       (?:a|an|your|eine|ihre|deine|une|votre|un|tu|su|um|o\s+seu|seu|sua|je|uw)?\s*
       (?:(?:valid|correct|g[üu]ltige|korrekte|richtige|valide|correcte|v[áa]lid[oa]|poprawny|geldig)\s+{_FIELD}\b
-         |{_FIELD}\s+(?:valide|v[áa]lid[oa]|correct[ea]?|corret[oa]|poprawny|geldig)\b)
+         |{_FIELD}\s+(?:valide|v[áa]lid[oa]|correct[ea]?|corret[oa]|poprawny|geldig)\b
+         |{_FIELD}(?:\s+(?:an|ein))?\s*[.!]?$)
     | ^(?:this|that|diese|cette|este|esta|esse|essa|ten|dit|deze)\s+{_ADDRESS}\s+
       (?:is\s+(?:already|not\s+valid|invalid|not\s+registered)|ist\s+(?:bereits|schon|ung[üu]ltig|nicht)|scheint\s+nicht
         |existiert\s+(?:bei\s+uns\s+)?(?:leider\s+)?nicht|est\s+d[ée]j[àa]|n'est\s+pas\s+valide|ya\s+est[áa]|no\s+es\s+v[áa]lid|j[áa]\s+est[áa])\b
@@ -75,22 +78,21 @@ _MESSAGE = re.compile(
     | ^(?:invalid|incorrect|wrong|unknown)\s+{_FIELD}(?:\s*(?:/|or|and|oder|und|ou|o|y)\s*{_FIELD})?\s*[.!]?$
     | ^(?:ung[üu]ltige[rs]?(?:/s)?|falsche[rs]?|unbekannte[rs]?)\s+{_FIELD}(?:\s*(?:/|oder|und)\s*{_FIELD})?\s*[.!]?$
     | ^(?:zu\s+dieser\s+{_ADDRESS}\s+ist\s+kein|no\s+account\s+(?:was\s+)?found\s+(?:for|with)\s+this)\b
-    | ^(?:please\s+|bitte\s+)?(?:enter|provide|gib|geben\s+sie|trage|tragen\s+sie)\s+(?:a|an|your|eine|deine|ihre)\s+{_FIELD}(?:\s+(?:an|ein))?\s*[.!]?$
     | ^(?:please\s+)?(?:fill\s+(?:in|out)|complete)\s+(?:all\s+)?(?:the\s+)?(?:required|mandatory)\s+fields\b
     | ^(?:bitte\s+)?(?:f[üu]lle|f[üu]llen\s+sie)\s+(?:bitte\s+)?alle\s+pflichtfelder\b
     | ^(?:(?:\*\s*)?(?:pflichtfelder|required\s+fields?|champs\s+obligatoires|campos\s+obligatorios)\s*\*?:?\s*\*?)$""",
     re.I | re.X)
-# The dialog's own calls: "Sign in with your Google account", "Mit ZDF-Konto anmelden.", "Create a
-# new account", "Neues Konto anlegen", "Anmelden Registrieren", "Log in or register".
+# The dialog's own calls: "Sign in with your Google account", "Login mit Facebook", "Mit ZDF-Konto
+# anmelden.", "Create a new account", "Neues Konto anlegen", "Anmelden Registrieren", "Log in or register".
 _CALL = re.compile(
-    rf"""^(?:sign|log)\s?in\s+(?:with|using)\s+(?:your\s+)?[\w.-]+(?:\s+[\w.-]+)?\s+(?:{_ACCOUNT}|id)\.?$
+    rf"""^(?:log\s?in|sign\s?in|anmelden|einloggen)\s+(?:mit|with|via|using)\s+(?:(?:deinem|ihrem|your)\s+)?
+      [\w.-]+(?:(?:\s+[\w.-]+)?[-\s](?:{_ACCOUNT}|id))?\.?$
     | ^(?:mit|[üu]ber)\s+(?:deinem\s+|ihrem\s+|dem\s+)?[\w.-]+-?{_ACCOUNT}\s+(?:anmelden|einloggen|registrieren)\.?$
     | ^(?:create|register|open)\s+(?:a\s+|an\s+|your\s+)?(?:new\s+|free\s+)?{_ACCOUNT}(?:\s+(?:create|register)\s+(?:a\s+|an\s+)?(?:new\s+|free\s+)?{_ACCOUNT})?\.?$
     | ^(?:neues\s+|ein\s+)?(?:{_ACCOUNT})\s+(?:anlegen|erstellen|er[öo]ffnen)(?:\s+(?:neues\s+)?(?:{_ACCOUNT})\s+(?:anlegen|erstellen))?\.?$
     | ^(?:cr[ée]er\s+un\s+compte|crear\s+(?:una\s+)?cuenta|criar\s+(?:uma\s+)?conta|za[łl][óo][żz]\s+konto|account\s+aanmaken)\.?$
     | ^(?:neu\s+)?(?:registrieren|einloggen|anmelden)(?:\s*(?:/|\||oder|und)?\s*(?:registrieren|einloggen|anmelden))?$
     | ^(?:log\s?in|sign\s?in)\s*(?:/|\||or)\s*(?:register|sign\s?up|create\s+(?:an\s+)?account)$
-    | ^(?:log\s?in|sign\s?in|anmelden|einloggen)\s+(?:mit|with|via|using)\s+(?:(?:deinem|ihrem|your)\s+)?[\w.-]+(?:[-\s]{_ACCOUNT})?$
     # a prompt to sign in first ("Sign in to access Harper's Magazine", "Log in to leave a comment",
     # "Welcome! Log into your account", "Zum Antworten anmelden")
     | ^(?=.{{0,60}}$)(?:welcome!?\s*)?(?:sign|log)\s?in(?:to)?\s+(?:to\s+)?(?:your\s+account|access|continue|comment|leave\s+a\s+(?:comment|reply)|reply|post|vote)\b
