@@ -59,6 +59,43 @@ def test_sign_up_forms_naming_the_privacy_policy_are_consent_notices(line):
     assert alone(cookie_consent, line) is not None
 
 
+# A form's consent to the site's terms, with no privacy policy named (written for the test): in the first
+# person, or the terms named as the site's own; German's separable verb ("stimme … zu")
+@pytest.mark.parametrize("line", [
+    "I have read and accept the Terms and Conditions",
+    "By registering, I agree to the terms of service.",
+    "Acepto las condiciones de uso.",
+    "Ich bin mit den AGB einverstanden.",
+    "J'accepte les conditions générales d'utilisation",
+    "By creating an account you accept our Terms of Use.",
+    "Bitte stimme unseren Nutzungsbedingungen zu.",
+    "Mit der Anmeldung stimmen Sie unseren Datenschutz-Bestimmungen zu.",
+])
+def test_sign_up_forms_naming_the_sites_terms_are_consent_notices(line):
+    from newsclean.cleaners.rules.consent import cookie_consent
+    from tests.ruletools import alone
+
+    assert alone(cookie_consent, line) is not None
+    assert kind_of(line, "after") == "boilerplate"
+
+
+# Stories about terms of service: the app's or the company's terms, accepted by others or in the past,
+# and a German "Stimme" (voice) with "zu"
+@pytest.mark.parametrize("line", [
+    "By using the app, you agree to its terms of service, which let the company read your messages.",
+    "When they click the box agreeing to terms and conditions, few users realise what they signed.",
+    "Als ich mich angemeldet habe, musste ich keine veränderten Nutzungsbedingungen akzeptieren.",
+    "Die Abgeordnete gab ihre Stimme zu dem Gesetz erst nach langer Debatte ab.",
+    "The regulator said the platform's terms and conditions were unfair to consumers who accept them.",
+])
+def test_stories_about_terms_of_service_survive(line):
+    from newsclean.cleaners.rules.consent import cookie_consent
+    from tests.ruletools import alone
+
+    assert alone(cookie_consent, line) is None
+    assert survives(line)
+
+
 BANNER = ("This site uses cookies to give you a better experience while you move through its pages. Of these, the cookies "
           "marked as necessary are kept in your browser because the site cannot work without them. We also use cookies "
           "from other companies that help us measure how visitors use the site. They are kept in your browser only if you "

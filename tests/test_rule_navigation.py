@@ -262,7 +262,11 @@ def test_a_german_comment_count_closes_the_article():
                                   "Claim your free consultation", "View pricing", "See Plans and Pricing", "Download the whitepaper",
                                   "Grab your free checklist", "Book your tickets", "Visit the store", "Check Price - Walmart",
                                   "Buy the Kettle Pro on Amazon", "Try Notewise for free", "Shop Alder & Pine Today",
-                                  "See Deals Links to Example Travel", "Get a Quote (212) 555-0147"])
+                                  "See Deals Links to Example Travel", "Get a Quote (212) 555-0147",
+                                  # a price at a store, alone or side by side (written for the test, no dev page's line)
+                                  "$149.99 at Target", "$1,249.00 from Crate & Barrel", "£89 at John Lewis",
+                                  "$60 at REI$64 at Backcountry", "$35 on Amazon$39 on Etsy", "79,99 € bei MediaMarkt",
+                                  "Get Price", "See today's price"])
 def test_shop_buttons_and_loaders_are_navigation(line):
     assert kind_of(line, "middle") == "navigation"
 
@@ -273,7 +277,11 @@ def test_shop_buttons_and_loaders_are_navigation(line):
                                   "Start with the basics", "Order matters when you layer skincare",
                                   "Try a variety of drinks high in potassium.",
                                   "Apply now to get the discount before the offer ends next week.",
-                                  "Compare the two plans side by side before signing up for either one."])
+                                  "Compare the two plans side by side before signing up for either one.",
+                                  # prices in the article's own words: a sentence, an amount, a price at no store
+                                  "$150 at Amazon is a steal for a drill this good.", "Prices start at $150 for the base model.",
+                                  "$20 on weekdays and $30 on weekends", "$1.5 billion from investors", "$5 at the door",
+                                  "Get the price right before you list the house."])
 def test_an_articles_own_imperatives_are_no_buttons(line):
     from newsclean.cleaners.rules.navigation import footer_link
     assert alone(footer_link, line) is None

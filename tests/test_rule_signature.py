@@ -41,6 +41,34 @@ def test_republication_notes_are_signatures(line, where):
     assert kind_of(line, where) == "outlet_signature"
 
 
+# A partner's credit, a sentence long (written for the test): who wrote it, and the outlet that produced
+# or first published it
+@pytest.mark.parametrize("line", [
+    "This story about school buses was written by Jane Doe and produced by The Example Report, a nonprofit, "
+    "independent news organization focused on education.",
+    "This article was published with the title \"Small Wonders\" in Example Science Magazine Vol. 12 No. 3.",
+    "This investigation was produced in partnership with Example Health News, a national newsroom.",
+])
+def test_partner_credits_are_signatures(line):
+    from newsclean.cleaners.rules.signature import signed_by_outlet
+
+    assert alone(signed_by_outlet, line) is not None
+    assert kind_of(line, "after") == "outlet_signature"
+
+
+# The article's own sentences about itself or another story: a date, a byline, a story it cites
+@pytest.mark.parametrize("line", [
+    "This article was first published in August 2014 and most recently updated in April 2019.",
+    "This article was written by Jane Doe.",
+    "This story was published in print before the council met, and the figures have changed since then.",
+    "The story was produced by a small team working over two years, the editor said.",
+])
+def test_sentences_about_the_story_are_not_partner_credits(line):
+    from newsclean.cleaners.rules.signature import signed_by_outlet
+
+    assert alone(signed_by_outlet, line) is None
+
+
 def test_german_wire_credit_is_a_signature():
     assert kind_of("Mit Material von dpa und AFP", "after") == "outlet_signature"
 

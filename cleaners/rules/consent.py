@@ -17,7 +17,7 @@ import re
 from newsclean.cleaners.rules.base import Doc, Line, Proposal, when, whole_line
 
 # A site's privacy policy, named in the languages of the cue rules.
-_PRIVACY_POLICY = (r"\bprivacy (?:policy|settings|preferences)\b|\bdatenschutz(?:erklärung|bestimmungen|hinweisen?|richtlinien?)\b"
+_PRIVACY_POLICY = (r"\bprivacy (?:policy|settings|preferences)\b|\bdatenschutz-?(?:erklärung|bestimmungen|hinweisen?|richtlinien?)\b"
                    r"|\bpolitique de confidentialité\b|\bpolítica de privacidad(?:e)?\b|\binformativa (?:sulla )?privacy\b"
                    r"|\bprivacy(?:verklaring|beleid)\b|\bpolityk[aię] prywatności\b")
 _COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|" + _PRIVACY_POLICY, re.I)
@@ -26,6 +26,20 @@ _COOKIE = re.compile(r"\bcookies?\b|\bconsent\b|\bgdpr\b|\bdsgvo\b|" + _PRIVACY_
 # policy" (not a quoted "I never accept cookies").
 _FIRST_PERSON = re.compile(r"(?-i:\bI\b)|\b(?:ich|je|j['’]|yo|acepto|io|eu|ik|akceptuję|wyrażam)\b", re.I)
 _NAMES_POLICY = re.compile(_PRIVACY_POLICY, re.I)
+# The site's terms, which a sign-up form asks the reader to accept as it asks for the privacy policy:
+# in the first person ("I agree to the Terms of Use", "Acepto los términos y condiciones") or as the
+# site's own ("By registering you accept our terms of service", "Bitte stimme unseren
+# Nutzungsbedingungen zu"). A report on an app's terms names them as its, theirs or the company's.
+_TERMS = (r"terms\ (?:of\ (?:use|service)|and\ conditions)|nutzungsbedingungen|agb|allgemeinen\ geschäftsbedingungen"
+          r"|términos\ (?:y\ condiciones|de\ uso)|condiciones\ de\ uso|conditions\ (?:générales|d['’]utilisation)"
+          r"|termini\ (?:e\ condizioni|di\ (?:uso|servizio))|termos\ (?:de\ uso|e\ condições)|algemene\ voorwaarden|regulamin\w*")
+# named as the terms a form means: after an article, a preposition or the verb ("agree to the Terms",
+# "mit den AGB", "Acepto términos"), not a story's "had to accept changed terms of service"
+_NAMES_TERMS = re.compile(
+    rf"""\b(?:the|die|den|der|los|las|les|la|le|i|os|as|de|het|to|with|mit|aux|con|com|met|acepto|accepte|akzeptiere|accept|agree)
+        \ (?:{_TERMS})\b""", re.I | re.X)
+_SITES_TERMS = re.compile(
+    rf"""\b(?:our|unser(?:e|en|er|em)?|nos|nuestr[oa]s|nostr[ie]|noss[oa]s|onze)\ (?:{_TERMS})\b""", re.I | re.X)
 # The site speaking of itself (first person plural).
 SITE_VOICE = re.compile(
     r"""\b(?:we|our|us|wir|unser\w*|uns|nous|notre|nos|utilizamos|usamos|nuestr[oa]s?|noi|nostr[oaie]
@@ -46,7 +60,9 @@ _CONSENT = re.compile(
     |accett\w*|rifiut\w*|consenso|preferenze|impostazioni
     |aceit\w*|recus\w*|consentimento|preferências|configurações
     |accepteer\w*|akkoord|weiger\w*|toestemming|instellingen|voorkeuren
-    |akceptuj\w*|zgod\w*|ustawie\w*)\b""",
+    |akceptuj\w*|zgod\w*|ustawie\w*)\b
+    # German's separable verb: "Bitte stimme unserer Datenschutzerklärung zu", "… stimmen Sie … zu"
+    |\bstimm(?:e|en|st|t)\b[^.!?]{0,80}?\bzu\b""",
     re.I | re.X)
 # The web site itself, or browsing it: "… on our website", "By continuing to browse …".
 _WEB = re.compile(
@@ -58,19 +74,21 @@ _WEB = re.compile(
 
 # Every _COOKIE match holds one of these (lower case).
 _KEYS = ("cook", "consent", "gdpr", "dsgvo", "privacy", "datenschutz", "confidentialit", "privacidad", "prywatno")
+# Every _NAMES_TERMS match holds one of these (lower case).
+_TERMS_KEYS = ("terms", "bedingungen", "agb", "términos", "condiciones", "conditions", "termini", "termos", "voorwaarden", "regulamin")
 
 
 def _may_name_cookies(low: str) -> bool:
-    """False only where _COOKIE cannot match: none of _KEYS in `low`, the line's gate text
-    (Line.lower)."""
-    return any(key in low for key in _KEYS)
+    """False only where _COOKIE and _NAMES_TERMS cannot match: none of _KEYS and _TERMS_KEYS in
+    `low`, the line's gate text (Line.lower)."""
+    return any(key in low for key in _KEYS) or any(key in low for key in _TERMS_KEYS)
 
 
 def _names_cookies():
     """_may_name_cookies over the lines frame (newsclean.cleaners.engine.rule_conditions)."""
     import polars as pl
 
-    return pl.col("lower").str.contains_any(list(_KEYS))
+    return pl.col("lower").str.contains_any(list(_KEYS + _TERMS_KEYS))
 
 
 NOTICE_MAX_WORDS = 60  # a consent notice is a paragraph; a longer one is prose about cookies
@@ -98,10 +116,16 @@ _COOKIE_CATEGORY = re.compile(
 def cookie_consent(line: Line, doc: Doc) -> Proposal | None:
     t = line.text
     if not _may_name_cookies(line.lower) or line.n_words > BANNER_MAX_WORDS \
-            or (line.n_words > NOTICE_MAX_WORDS and not _BANNER_OPENING.search(t)) or not _COOKIE.search(t):
+            or (line.n_words > NOTICE_MAX_WORDS and not _BANNER_OPENING.search(t)):
+        return None
+    if not _COOKIE.search(t):
+        # no cookie or privacy policy named: a form's consent to the site's terms, a notice's length
+        if line.n_words <= NOTICE_MAX_WORDS and _CONSENT.search(t) and (
+                _SITES_TERMS.search(t) or _FIRST_PERSON.search(t) and _NAMES_TERMS.search(t)):
+            return whole_line("boilerplate", "cookie_consent")
         return None
     if (SITE_VOICE.search(t) or READER_ADDRESS.search(t)) and (_CONSENT.search(t) or _WEB.search(t)) \
-            or _FIRST_PERSON.search(t) and _CONSENT.search(t) and _NAMES_POLICY.search(t) \
+            or _FIRST_PERSON.search(t) and _CONSENT.search(t) and (_NAMES_POLICY.search(t) or _NAMES_TERMS.search(t)) \
             or _COOKIE_CATEGORY.search(t):
         return whole_line("boilerplate", "cookie_consent")
     return None

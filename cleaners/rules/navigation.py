@@ -105,7 +105,11 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|(?:(?:apply|buy|shop|book|order|reserve|subscribe|register|enrol{1,2}|donate|join|sign\ up|start|try|get\ started"
                  r"|call|download|install|claim|grab|unlock|upgrade)\ (?:it\ )?(?:now|today)"
                  r"|(?:shop|try|buy|order|book|get)\ (?:[\w'’&.-]+\ ){1,3}(?:now|today)"
-                 r"|(?:check|see|view|compare)\ (?:the\ )?(?:latest\ |current\ |best\ )?prices?(?:\s*[-–|:]\s*[\w.'’&-]+(?:\ [\w.'’&-]+){0,2})?"
+                 r"|(?:check|see|view|compare|get)\ (?:the\ )?(?:latest\ |current\ |best\ |today['’]s\ )?prices?(?:\s*[-–|:]\s*[\w.'’&-]+(?:\ [\w.'’&-]+){0,2})?"
+                 # an offer: a price at a store ("$150 at ADIDAS", "$878.00 from Home Depot", "79,99 € bei
+                 # MediaMarkt"), side by side on one line as a bar ("$150 at Amazon$150 at Zappos")
+                 r"|(?:[$£€¥]\ ?\d[\d,]*(?:\.\d{1,2})?|\d[\d.,]*\ ?(?:[$£€¥]|usd|eur|gbp|chf))\ (?:at|from|on|bei|chez|sur|en|su|da|op)"
+                 r"\ (?-i:[A-Z0-9])[\w'’&.+-]*(?:\ (?:&\ )?(?-i:[A-Z0-9])[\w'’&.+-]*){0,3}"
                  r"|(?:see|view|compare|shop)\ (?:all\ |our\ |the\ |latest\ )?(?:deals?|packages|plans\ (?:and|&)\ pricing|pricing|offers)"
                  r"|(?:get|buy|shop|order|see|view|check)(?:\ [\w'’&.()-]+){0,8}\ (?:on|at|from|via)\ (?:amazon|walmart|target|best\ buy|ebay"
                  r"|etsy|home\ depot|lowe'?s|wayfair|costco|rei|sephora|ulta|zappos|nordstrom|macy'?s)(?:\.com)?"

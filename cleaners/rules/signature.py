@@ -17,6 +17,21 @@ _SIGNED = re.compile(
     r"\s+(?:on|at|by|from|in)\s+(?:the\ )?" + _NAME,
     re.I | re.X,
 )
+# A partner's credit, a sentence long: "This story about tutoring was written by Jane Doe and produced
+# by The Example Report, a nonprofit newsroom …", "This article was published with the title "…" in
+# Example Magazine Vol. 3". The article speaks of itself ("this story") and names who produced or
+# published it; a byline's "This article was written by Jane Doe" alone names no outlet.
+_PARTNER_CREDIT = re.compile(
+    r"^this\ (?:story|article|report|piece|column|post|essay|investigation)\b"
+    r"(?=[^.!?]{0,160}?\b(?:was|is|has\ been)\b)[^.!?]{0,160}?"
+    r"\b(?:produced|published|co-?published|distributed|syndicated)\ (?:[^.!?]{0,80}?\ )?"
+    r"(?:by|with|in\ (?:partnership|collaboration)\ with|in|for)\s+(?:the\ )?"
+    # a name, capitalised, that is no date ("first published in August 2014")
+    r"(?!(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
+    r"(?:(?-i:[A-Z])[\w&'’.-]*|" + DOMAIN + r")",
+    re.I | re.X,
+)
+PARTNER_CREDIT_MAX_WORDS = 50
 # German wires' credit line: "Mit Material von dpa und AFP".
 _WIRE_MATERIAL = re.compile(r"^mit\ material\ (?:von|der|des)\s+\S", re.I | re.X)
 # "All rights reserved" in the languages the cue rules read (newsclean.cleaners.metadata.outlets reads it too:
@@ -55,9 +70,10 @@ _REPRINT_NOTICE = re.compile(
 _BARE_DOMAIN = re.compile(r"^" + DOMAIN + r"\.?$", re.I)
 
 
-@starts_with(_SIGNED, _WIRE_MATERIAL)
+@starts_with(_SIGNED, _WIRE_MATERIAL, _PARTNER_CREDIT)
 def signed_by_outlet(line: Line, doc: Doc) -> Proposal | None:
-    if line.n_words <= 12 and (_SIGNED.search(line.text) or _WIRE_MATERIAL.search(line.text)):
+    if line.n_words <= 12 and (_SIGNED.search(line.text) or _WIRE_MATERIAL.search(line.text)) \
+            or line.n_words <= PARTNER_CREDIT_MAX_WORDS and _PARTNER_CREDIT.search(line.text):
         return whole_line("outlet_signature", "signed_by_outlet")
     return None
 
