@@ -356,3 +356,37 @@ def test_a_polish_sentence_starting_with_fot_survives():
     from newsclean.cleaners.rules.caption import credit_line
 
     assert alone(credit_line, "Fotografia uliczna przyciąga w tym roku więcej widzów niż malarstwo.") is None
+
+
+# An image's alt text that describes it as one (written for the test, in the dev pages' forms)
+@pytest.mark.parametrize("line", [
+    "A photo of a fruit bowl with sliced mango and kiwi.",
+    "Infographic showing the five steps of the filing process",
+    "Screenshot of the settings page after the update",
+    "Aerial photograph of the harbour at low tide",
+    "Headshot of Dr. Jane Roe in a white coat",
+    "Bar chart comparing rents in the five largest cities. Darker bars are 2025 figures.",
+    "An illustration of the solar system's outer planets",
+])
+@pytest.mark.parametrize("where", ["middle", "after"])
+def test_an_image_described_as_one_is_a_caption(line, where):
+    from newsclean.cleaners.rules.caption import image_description
+
+    assert alone(image_description, line) is not None
+    assert kind_of(line, where) == "caption"
+
+
+# A story's sentences about a picture (a finite verb), a book's title, a reader's words, a list's heading
+@pytest.mark.parametrize("line", [
+    "A photo of the suspect was released by police on Tuesday evening.",
+    "An image of the comet captured by the telescope shows a long blue tail.",
+    "Photos of the flooded streets went viral within hours.",
+    "The Picture of Dorian Gray",
+    "Here are images of the garden before and after the work:",
+    "Take photos of any damage before you call the insurer.",
+    "Screenshots of the messages have circulated online? No, the company says.",
+])
+def test_sentences_about_pictures_are_not_image_descriptions(line):
+    from newsclean.cleaners.rules.caption import image_description
+
+    assert alone(image_description, line) is None

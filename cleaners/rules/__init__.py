@@ -45,6 +45,7 @@ RULES: tuple[Rule, ...] = (
     caption.glued_credit,
     glued.glued_debris,
     caption.image_label,
+    caption.image_description,
     caption.alt_text,
     caption.caption_sentence,
     caption.caption_above_credit,

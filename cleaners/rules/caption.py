@@ -325,6 +325,44 @@ def image_label(line: Line, doc: Doc) -> Proposal | None:
     return None
 
 
+# An image's alt text that describes it as one: "A photo of a smoothie bowl with sliced avocado",
+# "Infographic showing the top dental trends", "Screenshot of the terminal output after …", "Landscape
+# photograph of the rolling hills". A story's sentence about a picture says what became of it, with a
+# finite verb ("A photo of the suspect was released on Tuesday", "A map of the area shows …"); alt text
+# names what the picture holds, in a phrase. (Not a "map", "drawing" or "snapshot" of a program's
+# documentation: "map of patterns to ranks".) A book's title ("The Picture of Dorian Gray") and a reader's
+# "Here are images of …" or "Take photos of …" start with a word no image's description does.
+_IMAGE_NOUN = (r"(?:photo|photograph|image|picture|pic|illustration|infographic|graphic|chart|diagram|headshot|portrait"
+               r"|screenshot|screen\ ?grab|cartoon|rendering|collage|gif|animation)s?")
+_NOT_A_DESCRIPTOR = (r"(?:the|or|and|of|for|to|in|on|with|take|taking|took|here|there|are|is|see|view|few|some|more|our|my|your|his|her|their|its|this|these"
+                     r"|those|all|any|new|first|last|latest|one|click|tap|share|send|upload|add|print|download|save)")
+_IMAGE_DESCRIPTION = re.compile(
+    rf"""^(?:an?\ )?(?:(?!{_NOT_A_DESCRIPTOR}\b)[\w-]+\ ){{0,2}}?{_IMAGE_NOUN}
+        \ (?:of|showing|depicting|illustrating|featuring|displaying|highlighting|comparing)\b""",
+    re.I | re.X,
+)
+# a finite verb of the first sentence: the picture as a story's subject
+_STORY_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|may|might|shows|showed|reveals|revealed|appears|appeared|went"
+    r"|goes|emerged|surfaced|sparked|drew|prompted|became|becomes|received|won|made|makes|says|said|suggests|suggested)\b",
+    re.I,
+)
+_FIRST_SENTENCE = re.compile(r"^.*?(?:[.!?](?=\s|$)|$)")
+IMAGE_DESCRIPTION_MAX_WORDS = 60
+
+
+@starts_with(_IMAGE_DESCRIPTION)
+def image_description(line: Line, doc: Doc) -> Proposal | None:
+    """An image's alt text that describes the image as one (_IMAGE_DESCRIPTION), with no story verb
+    in its first sentence, not a heading that introduces a list (": ") or a question."""
+    t = line.text
+    if line.n_words > IMAGE_DESCRIPTION_MAX_WORDS or t.endswith(":") or "?" in t or not _IMAGE_DESCRIPTION.search(t):
+        return None
+    if _STORY_VERB.search(_FIRST_SENTENCE.match(t).group()):
+        return None
+    return whole_line("caption", "image_description")
+
+
 # sentence punctuation; the brackets and operators of code ("content = read_document(doc)",
 # "int t(int *a) {") and of remarks in parentheses ("(depending on height of fixture)")
 _NOT_IN_ALT_TEXT = ".,;:!?\"'" + "=(){}[]<>#`"
