@@ -266,7 +266,10 @@ def test_a_german_comment_count_closes_the_article():
                                   # a price at a store, alone or side by side (written for the test, no dev page's line)
                                   "$149.99 at Target", "$1,249.00 from Crate & Barrel", "£89 at John Lewis",
                                   "$60 at REI$64 at Backcountry", "$35 on Amazon$39 on Etsy", "79,99 € bei MediaMarkt",
-                                  "Get Price", "See today's price"])
+                                  "Get Price", "See today's price",
+                                  # a table of contents' label and links
+                                  "Table of Contents", "On this page:", "In This Article", "Jump to Details", "Jump to ↓",
+                                  "Jump to Recipe Print Recipe"])
 def test_shop_buttons_and_loaders_are_navigation(line):
     assert kind_of(line, "middle") == "navigation"
 
@@ -281,7 +284,9 @@ def test_shop_buttons_and_loaders_are_navigation(line):
                                   # prices in the article's own words: a sentence, an amount, a price at no store
                                   "$150 at Amazon is a steal for a drill this good.", "Prices start at $150 for the base model.",
                                   "$20 on weekdays and $30 on weekends", "$1.5 billion from investors", "$5 at the door",
-                                  "Get the price right before you list the house."])
+                                  "Get the price right before you list the house.",
+                                  # a sentence that starts like a table of contents' link
+                                  "Jump to the next step only when the glue has dried.", "In this article, we look at three options."])
 def test_an_articles_own_imperatives_are_no_buttons(line):
     from newsclean.cleaners.rules.navigation import footer_link
     assert alone(footer_link, line) is None

@@ -98,6 +98,8 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
                  r"|save\ (?:for\ later|to\ (?:my\ )?(?:list|reading\ list))|add\ to\ (?:favou?rites|(?:my\ |reading\ )?list)"
                  r"|paid\ (?:content|post|partnership)|sort(?:ed)?\ by(?::?\ \w+)?"
                  r"|(?:print|jump\ to|pin|save|rate\ this)\ (?:the\ )?recipe|rezept\ (?:drucken|merken)|imprimer\ la\ recette"
+                 # a page's table of contents: its label and its links ("Jump to Review", "Jump to ↓", "On this page")
+                 r"|jump\ to(?:\ [\w'’-]+){0,2}|(?:table\ of\ contents|on\ this\ page|in\ this\ (?:article|post|guide))\s*:?"
                  r"|(?:save|pin)\ (?:it\ )?(?:to|on)\ pinterest|(?:bei|auf)\ pinterest\ (?:speichern|merken)"
                  # a shop's or booking site's buttons ("Shop Gucci Now", "Check Price - Walmart", "Get the
                  # Catan Board Game on Amazon"), and a business site's ("Apply Now", "Request a Quote",
@@ -133,7 +135,7 @@ _TOOLBAR_LINK = (r"do\ not\ sell\ (?:or\ share\ )?my\ (?:personal\ )?(?:info(?:r
 _LEGAL_LINK = (r"terms\ (?:of|and)\ (?:use|service|sale|conditions)|privacy(?:\ (?:policy|notice|center|centre))?"
                r"|cookie\ policy|site\ ?map|accessibility(?:\ statement)?|imprint|legal(?:\ notice)?|contact(?:\ us)?")
 _SEPARATORS = r"[\s|•·/,]*"
-_ARROW_END = r"(?:[>»›→]+\s*)?$"  # a trailing arrow: "Learn more >>"
+_ARROW_END = r"(?:[>»›→↓]+\s*)?$"  # a trailing arrow: "Learn more >>", "Jump to ↓"
 _TOOLBAR = re.compile(rf"^(?:{_TOOLBAR_LINK}){_SEPARATORS}{_ARROW_END}", re.IGNORECASE | re.VERBOSE)
 # A bar of such links on one line ("Print Recipe Pin Recipe"), read one link at a time: one regular
 # expression over the repeated links would backtrack through their overlapping forms ("Shop now").
