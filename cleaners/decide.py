@@ -35,6 +35,7 @@ from newsclean.cleaners.rules import Doc, Line, Proposal, propose_document
 from newsclean.cleaners.rules.base import whole_line
 from newsclean.cleaners.rules.mojibake import RULE as UNREPAIRABLE_MOJIBAKE
 from newsclean.cleaners.rules.navigation import is_comment_form
+from newsclean.cleaners.rules.signature import RIGHTS_RESERVED
 from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
@@ -45,6 +46,18 @@ from newsclean.cleaners.types import DocumentError, Span
 from newsclean.cleaners.engine.scoring import ScoreRequest, Steps, run_steps
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
+# Lines that close a page's article, not open a box inside it: the author's biography, an archive's or
+# a category list's entries, and the site's own copyright notice (dated or reserving rights: "©
+# 2025 Example Inc. All rights reserved.", not a picture's "© Getty Images"). Prose beyond such a
+# line (a FAQ under a pitch, teasers with summaries) is not the article when it weighs less than
+# the body above. (Not a consent notice or a form: a video's consent placeholder and a newsletter
+# box sit inside articles.)
+ENDS_ARTICLE = frozenset({"author_bio", "category_counts", "archive_entry"})
+_SITE_COPYRIGHT = re.compile(
+    r"^(?:copyright\s*)?(?:©|\(c\))?\s*(?:copyright\s*)?(?:19|20)\d{2}\b"  # "© 2025 Example Inc.", "Copyright © 2025 …"
+    r"|^\S+(?:\s+\S+){0,4}\s+(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)?\d{2})?\.?$"  # "© Example 2025": the year ends a short notice
+    r"|" + RIGHTS_RESERVED, re.I)
+ENDS_ARTICLE_WEIGHT = 1.0  # the body-like words above the line at least this many times those below
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 STAMP_RULES = frozenset({"date_stamp", "place_date_stamp", "byline"})  # an article header's date or byline line
 HEADER_SPAN = 4  # lines from a headline down to its date or byline (a section label may sit between)
@@ -465,6 +478,17 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     if closing is not None:
         last = max(j for j in range(first, closing) if body_like[j])
         thread = _comment_thread(closing, residual, whole)
+    else:
+        words_like = [len(r.split()) if b else 0 for r, b in zip(residual, body_like)]
+        above, below_words = 0, sum(words_like[first:last + 1])
+        for i in range(first, last + 1):
+            above += words_like[i]
+            below_words -= words_like[i]
+            if i > first and whole[i] is not None and above >= ENDS_ARTICLE_WEIGHT * below_words \
+                    and (whole[i].rule in ENDS_ARTICLE
+                         or whole[i].rule == "copyright_line" and _SITE_COPYRIGHT.search(texts[i])):
+                last = max(j for j in range(first, i) if body_like[j])
+                break
     # A rule's strong or caption proposal vetoes the model's headline only inside the body: above
     # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
     # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),

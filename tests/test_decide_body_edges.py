@@ -328,3 +328,36 @@ def test_a_sentence_by_its_shape_below_the_body_continues_it_where_the_model_cal
 ])
 def test_other_lines_below_the_body_do_not(last_line, p_last):
     assert _kept_below(last_line, p_last) == BODY
+
+
+# A line that closes a page's article (the author's biography, the site's dated copyright notice):
+# prose below it that weighs less than the body above is not the article (a FAQ under a pitch), even
+# where the model calls it body. A picture's credit ("© Getty Images") closes nothing, and neither
+# does such a line above the larger part of the body.
+FAQ = [
+    "What is a mobile app? It is a program built for phones and tablets that people install and use by touch.",
+    "How long does an app take to build? A simple one takes a few months with a small team of developers.",
+]
+BIO = "Jane Roe is a senior editor at Example Media who has covered software for a decade and lives in Leeds."
+
+
+@pytest.mark.parametrize("above, closing, closes", [
+    (["About the author"], BIO, True),
+    ([], "© 2025 Example Media Inc. All rights reserved.", True),
+    ([], "© Getty Images", False),
+])
+def test_a_line_that_closes_the_article_ends_the_body_above_lighter_prose(above, closing, closes):
+    body = [*BODY, BODY[0].replace("A mobile app", "An app"), BODY[1].replace("The three", "All three")]
+    lines = [HEADLINE, *body, *above, closing, *FAQ]
+    proba = np.array([0.9] + [0.02] * len(body) + [0.95] * (len(above) + 1) + [0.1] * len(FAQ))
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert closing not in texts
+    assert all(p in texts for p in body)
+    assert all((p in texts) is not closes for p in FAQ)
+
+
+def test_a_biography_above_the_larger_part_of_the_body_closes_nothing():
+    lines = [HEADLINE, BODY[0], "About the author", BIO, *BODY[1:], *FAQ]
+    proba = np.array([0.9, 0.02, 0.95, 0.95] + [0.02] * (len(BODY) - 1) + [0.1] * len(FAQ))
+    texts = [text for _, text in decide(lines, Settings(), debris_proba=proba).kept]
+    assert all(p in texts for p in [*BODY, *FAQ])
