@@ -181,14 +181,16 @@ def test_a_lower_case_line_without_a_marker_is_still_alt_text(line):
     assert alone(alt_text, line) is not None
 
 
-@pytest.mark.parametrize("line", ["Acme Movers logo", "Product Logo for SimpliSafe", "Image 3: A simple AI agent"])
+@pytest.mark.parametrize("line", ["Acme Movers logo", "Product Logo for SimpliSafe", "Image 3: A simple AI agent",
+                                  "Jane Roe's avatar", "Sam O'Neil's headshot", "User's avatar", "Example Media's profile picture"])
 @pytest.mark.parametrize("where", ["middle", "after"])
 def test_an_image_named_as_one_is_a_caption(line, where):
     assert kind_of(line, where) == "caption"
 
 
 @pytest.mark.parametrize("line", ["The new logo", "Figure 3: Results of the survey",
-                                  "Apple unveiled its new logo on Tuesday, and fans were not impressed."])
+                                  "Apple unveiled its new logo on Tuesday, and fans were not impressed.",
+                                  "Hubble's sharpest image of the galaxy yet shows its spiral arms.", "the company's image"])
 def test_image_label_look_alikes_survive(line):
     assert survives(line)
 

@@ -297,28 +297,31 @@ def under_caption_label(line: Line, doc: Doc) -> Proposal | None:
 # text their references keep).
 _IMAGE_LABEL = re.compile(
     r"^(?:(?!(?:the|a|an|our|its|their|his|her|my|your|this|that|new|old)\s)(?:[\w&'’.+-]+\s+){1,5}logo|(?:product\s+|company\s+)?logo\s+(?:for|of)\s+\S.{0,40}"
-    r"|(?:image|photo|picture|img)\s+\d{1,3}\s*:\s*\S.{0,120})$",
+    r"|(?:image|photo|picture|img)\s+\d{1,3}\s*:\s*\S.{0,120}"
+    # a person's picture, named by its owner: "Jane Roe's avatar", "Amar Hussain's image"
+    r"|(?:(?-i:[A-Z])[\w.'’-]*\s+){0,3}(?-i:[A-Z])[\w.'’-]*?['’]s\s+(?:avatar|image|photo|picture|headshot|profile\s+(?:picture|photo)))$",
     re.I,
 )
 _IMAGE_LABEL_STARTS = ("image", "photo", "picture", "img", "logo", "product", "company")
+_IMAGE_LABEL_ENDS = ("logo", "avatar", "image", "photo", "picture", "headshot")
 
 
 def _may_name_image():
-    """image_label's shortcut: the lower case ends in "logo" or starts with one of _IMAGE_LABEL_STARTS."""
+    """image_label's shortcut: the lower case ends in one of _IMAGE_LABEL_ENDS or starts with one of
+    _IMAGE_LABEL_STARTS."""
     import polars as pl
 
     low = pl.col("lower").str
-    return low.ends_with("logo") | low.contains("^(?:" + "|".join(_IMAGE_LABEL_STARTS) + ")")
+    return low.contains("(?:" + "|".join(_IMAGE_LABEL_ENDS) + ")$") | low.contains("^(?:" + "|".join(_IMAGE_LABEL_STARTS) + ")")
 
 
 @when(_may_name_image)
-
 def image_label(line: Line, doc: Doc) -> Proposal | None:
     """A short line that names the image it stands for (_IMAGE_LABEL)."""
-    # the pattern's "… logo" form ends the line, its other forms start it (a shortcut: the regex
+    # the pattern's "… logo" and "…'s avatar" forms end the line, its other forms start it (a shortcut: the regex
     # would try up to five words at the start of every line; Line.lower folds as re.I matches)
     low = line.lower
-    if not low.endswith("logo") and not low.startswith(_IMAGE_LABEL_STARTS):
+    if not low.endswith(_IMAGE_LABEL_ENDS) and not low.startswith(_IMAGE_LABEL_STARTS):
         return None
     if line.n_words <= 25 and _IMAGE_LABEL.search(line.text):
         return whole_line("caption", "image_label")
