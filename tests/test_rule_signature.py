@@ -134,3 +134,21 @@ def test_a_long_notice_that_opens_with_the_sign_is_a_signature():
               "of enactment, after consulting the states, the industry and the public, and shall report to "
               "Congress on how the guidance is applied.")
     assert len(clause.split()) > 30 and survives(clause)
+
+
+# Headlines about copyright keep their place; a notice that opens with the word is still one
+@pytest.mark.parametrize("line", ["Copyright Office Weighs In on AI Training and Fair Use",
+                                  "Copyright Rules for the Streaming Age", "Copyright Complexity in a Fragmented World"])
+def test_headlines_about_copyright_are_no_notices(line):
+    from newsclean.cleaners.rules.signature import copyright_line
+
+    assert alone(copyright_line, line) is None
+
+
+@pytest.mark.parametrize("line", ["Copyright The Associated Press", "Copyright Example Media Group",
+                                  "Copyright 2018 The Associated Press. All rights reserved.", "Copyright & Permissions",
+                                  "Copyright of the Example Times. All rights reserved."])
+def test_notices_opening_with_the_word_are_signatures(line):
+    from newsclean.cleaners.rules.signature import copyright_line
+
+    assert alone(copyright_line, line) is not None

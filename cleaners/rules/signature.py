@@ -86,9 +86,20 @@ SIGNED_NOTICE_MAX_WORDS = 80
 _SIGN = re.compile(r"^(?:copyright\s*)?©", re.I)  # the sign itself: "(c)" also numbers a clause of a law
 
 
+# A headline about copyright, not a notice: it opens with the word, holds no sign, year or reserved
+# rights, and reads as a title with the small words of a sentence ("Copyright Office Weighs In on AI
+# Training", "Copyright Complexity in a Fragmented World"); a notice names its holder ("Copyright
+# The Associated Press", "Copyright Example Media Group").
+_COPYRIGHT_HEADLINE = re.compile(r"^copyright\s+(?-i:[A-Z])", re.I)
+_NOTICE_MARK = re.compile(r"©|\(c\)|\d|@|" + RIGHTS_RESERVED, re.I)
+_SENTENCE_WORD = re.compile(r"\s(?:in|on|for|to|with|a|an|and|the|is|are|how|what|why|vs\.?)\s")
+
+
 @starts_with(_COPYRIGHT, _REPRINT_NOTICE)
 def copyright_line(line: Line, doc: Doc) -> Proposal | None:
     if line.n_words > NOTICE_MAX_WORDS and not (line.n_words <= SIGNED_NOTICE_MAX_WORDS and _SIGN.search(line.text)):
+        return None
+    if _COPYRIGHT_HEADLINE.search(line.text) and not _NOTICE_MARK.search(line.text) and _SENTENCE_WORD.search(line.text):
         return None
     if _COPYRIGHT.search(line.text) or _REPRINT_NOTICE.search(line.text):
         return whole_line("outlet_signature", "copyright_line")
