@@ -46,13 +46,15 @@ from newsclean.cleaners.types import DocumentError, Span
 from newsclean.cleaners.engine.scoring import ScoreRequest, Steps, run_steps
 
 CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the article when it lies below the body
-# Lines that close a page's article, not open a box inside it: the author's biography, an archive's or
-# a category list's entries, and the site's own copyright notice (dated or reserving rights: "©
-# 2025 Example Inc. All rights reserved.", not a picture's "© Getty Images"). Prose beyond such a
-# line (a FAQ under a pitch, teasers with summaries) is not the article when it weighs less than
-# the body above. (Not a consent notice or a form: a video's consent placeholder and a newsletter
-# box sit inside articles.)
-ENDS_ARTICLE = frozenset({"author_bio", "category_counts", "archive_entry"})
+# Lines that close a page's article, not open a box inside it: the author's biography or its label
+# ("About the author"), the article's tags ("Tags: …"), its share bar's label ("Share this article"),
+# an archive's or a category list's entries, and the site's own copyright notice (dated or reserving
+# rights: "© 2025 Example Inc. All rights reserved.", not a picture's "© Getty Images"). Prose
+# beyond such a line (a FAQ under a pitch, teasers with summaries) is not the article when it weighs
+# less than the body above. (Not a consent notice or a form: a video's consent placeholder and a
+# newsletter box sit inside articles.)
+ENDS_ARTICLE = frozenset({"author_bio", "category_counts", "archive_entry", "tag_header", "tag_prefix"})
+_ENDS_ARTICLE_LABEL = re.compile(r"^(?:share\s+(?:this|the)\s+(?:article|post|story|page)|(?:about|meet)\s+the\s+(?:author|writer)s?)\s*:?$", re.I)
 _SITE_COPYRIGHT = re.compile(
     r"^(?:copyright\s*)?(?:©|\(c\))?\s*(?:copyright\s*)?(?:19|20)\d{2}\b"  # "© 2025 Example Inc.", "Copyright © 2025 …"
     r"|^\S+(?:\s+\S+){0,4}\s+(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)?\d{2})?\.?$"  # "© Example 2025": the year ends a short notice
@@ -208,6 +210,27 @@ def _unpunctuated_body(n_words: list[int], proba: np.ndarray | None, whole: list
     if sum(k for k, b in zip(n_words, body) if b) < NO_PROSE_MIN_WORDS:
         raise DocumentError("decide", NO_BODY)
     return body
+
+
+def _ends_article(text: str, proposal: Proposal) -> bool:
+    """A line a rule removes whole that closes a page's article (ENDS_ARTICLE)."""
+    return proposal.rule in ENDS_ARTICLE or _ENDS_ARTICLE_LABEL.search(text) is not None \
+        or proposal.rule == "copyright_line" and _SITE_COPYRIGHT.search(text) is not None
+
+
+def _article_end(first: int, last: int, texts: list[str], residual: list[str], whole: list,
+                 body_like: list[bool]) -> int | None:
+    """The first line inside the body span that closes the article (_ends_article) with at least
+    ENDS_ARTICLE_WEIGHT times as many body-like words above it as below it, or None."""
+    words_like = [len(r.split()) if b else 0 for r, b in zip(residual, body_like)]
+    above, below = 0, sum(words_like[first:last + 1])
+    for i in range(first, last + 1):
+        above += words_like[i]
+        below -= words_like[i]
+        if i > first and whole[i] is not None and above >= ENDS_ARTICLE_WEIGHT * below \
+                and _ends_article(texts[i], whole[i]):
+            return i
+    return None
 
 
 def _trusted_as_body(i: int, proba: np.ndarray | None, residual: list[str], whole: list, settings: Settings) -> bool:
@@ -478,17 +501,8 @@ def decide_steps(lines: Sequence[str], settings: Settings, debris_proba: np.ndar
     if closing is not None:
         last = max(j for j in range(first, closing) if body_like[j])
         thread = _comment_thread(closing, residual, whole)
-    else:
-        words_like = [len(r.split()) if b else 0 for r, b in zip(residual, body_like)]
-        above, below_words = 0, sum(words_like[first:last + 1])
-        for i in range(first, last + 1):
-            above += words_like[i]
-            below_words -= words_like[i]
-            if i > first and whole[i] is not None and above >= ENDS_ARTICLE_WEIGHT * below_words \
-                    and (whole[i].rule in ENDS_ARTICLE
-                         or whole[i].rule == "copyright_line" and _SITE_COPYRIGHT.search(texts[i])):
-                last = max(j for j in range(first, i) if body_like[j])
-                break
+    elif (end := _article_end(first, last, texts, residual, whole, body_like)) is not None:
+        last = max(j for j in range(first, end) if body_like[j])
     # A rule's strong or caption proposal vetoes the model's headline only inside the body: above
     # it, the headline's own shape is what such rules see (a lower-case headline read as alt text,
     # "Affordable, Ethical, Sustainable ..." as a tag list, "Recommended: ..." as a link prefix),

@@ -344,6 +344,8 @@ BIO = "Jane Roe is a senior editor at Example Media who has covered software for
 @pytest.mark.parametrize("above, closing, closes", [
     (["About the author"], BIO, True),
     ([], "© 2025 Example Media Inc. All rights reserved.", True),
+    ([], "Tags: apps, phones, software", True),
+    ([], "Share this article", True),
     ([], "© Getty Images", False),
 ])
 def test_a_line_that_closes_the_article_ends_the_body_above_lighter_prose(above, closing, closes):
