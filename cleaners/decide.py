@@ -222,13 +222,14 @@ def _article_end(first: int, last: int, texts: list[str], residual: list[str], w
                  body_like: list[bool]) -> int | None:
     """The first line inside the body span that closes the article (_ends_article) with at least
     ENDS_ARTICLE_WEIGHT times as many body-like words above it as below it, or None."""
-    words_like = [len(r.split()) if b else 0 for r, b in zip(residual, body_like)]
-    above, below = 0, sum(words_like[first:last + 1])
-    for i in range(first, last + 1):
-        above += words_like[i]
-        below -= words_like[i]
-        if i > first and whole[i] is not None and above >= ENDS_ARTICLE_WEIGHT * below \
-                and _ends_article(texts[i], whole[i]):
+    closing = [i for i in range(first + 1, last + 1) if whole[i] is not None and _ends_article(texts[i], whole[i])]
+    if not closing:  # most pages: the words are counted only where a line may close the article
+        return None
+    words_like = [len(residual[j].split()) if body_like[j] else 0 for j in range(first, last + 1)]
+    total = sum(words_like)
+    for i in closing:
+        above = sum(words_like[:i - first])
+        if above >= ENDS_ARTICLE_WEIGHT * (total - above):
             return i
     return None
 
