@@ -253,3 +253,8 @@ def test_sentences_with_the_same_words_survive(line):
     from tests.ruletools import alone
 
     assert alone(reader_engagement, line) is None
+
+
+def test_contacting_a_staff_writer_is_a_call_to_action():
+    line = "Contact staff writer Jane Roe at 555-0100 or roe@example.org with tips about the schools."
+    assert kind_of(line, "after") == "call_to_action"

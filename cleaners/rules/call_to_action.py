@@ -25,7 +25,7 @@ _OPENINGS = re.compile(
       | stay\ (?:up\ to\ date|in\ the\ loop)\b | help\ (?:me|us)\ spread\ the\ word\b
       | (?:our|quality|independent|local)\ journalism\ (?:needs|depends\ on|relies\ on)\ (?:you|your)
       | please\ (?:subscribe|donate|consider\ (?:subscribing|supporting|donating|a\ (?:subscription|donation)))
-      | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:author|reporter|writer|columnist|editor)s?\b
+      | (?:e-?mail|contact|reach|write\ to)\ (?:the\ )?(?:staff\ |senior\ |contributing\ )?(?:author|reporter|writer|columnist|editor)s?\b
       | (?:contact|reach|e-?mail)\ [^@\n]{2,60}?\ at\ [\w.+-]+@[\w-]+\.
       | never\ miss\ (?:(?:a|another|an)\ (?:story|update|thing|headline|post|episode|deal)|the\ latest|out\ on\ (?:our|the\ latest))\b
       | press\ play\b
