@@ -35,7 +35,7 @@ from newsclean.cleaners.rules import Doc, Line, Proposal, propose_document
 from newsclean.cleaners.rules.base import whole_line
 from newsclean.cleaners.rules.mojibake import RULE as UNREPAIRABLE_MOJIBAKE
 from newsclean.cleaners.rules.navigation import is_comment_form
-from newsclean.cleaners.rules.signature import RIGHTS_RESERVED
+from newsclean.cleaners.rules.signature import is_site_notice
 from newsclean.cleaners.page_threshold import expected_f1_threshold
 from newsclean.cleaners.policy import TEXT, Policy
 from newsclean.cleaners.settings import Settings
@@ -55,10 +55,6 @@ CLOSES_ARTICLE = frozenset({"comments_header"})  # rules whose line ends the art
 # newsletter box sit inside articles.)
 ENDS_ARTICLE = frozenset({"author_bio", "category_counts", "archive_entry", "tag_header", "tag_prefix"})
 _ENDS_ARTICLE_LABEL = re.compile(r"^(?:share\s+(?:this|the)\s+(?:article|post|story|page)|(?:about|meet)\s+the\s+(?:author|writer)s?)\s*:?$", re.I)
-_SITE_COPYRIGHT = re.compile(
-    r"^(?:copyright\s*)?(?:©|\(c\))?\s*(?:copyright\s*)?(?:19|20)\d{2}\b"  # "© 2025 Example Inc.", "Copyright © 2025 …"
-    r"|^\S+(?:\s+\S+){0,4}\s+(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)?\d{2})?\.?$"  # "© Example 2025": the year ends a short notice
-    r"|" + RIGHTS_RESERVED, re.I)
 ENDS_ARTICLE_WEIGHT = 1.0  # the body-like words above the line at least this many times those below
 MIN_BODY_ABOVE_CLOSING = 3  # body-like lines above such a line (a comment count in a byline comes first)
 STAMP_RULES = frozenset({"date_stamp", "place_date_stamp", "byline"})  # an article header's date or byline line
@@ -215,7 +211,7 @@ def _unpunctuated_body(n_words: list[int], proba: np.ndarray | None, whole: list
 def _ends_article(text: str, proposal: Proposal) -> bool:
     """A line a rule removes whole that closes a page's article (ENDS_ARTICLE)."""
     return proposal.rule in ENDS_ARTICLE or _ENDS_ARTICLE_LABEL.search(text) is not None \
-        or proposal.rule == "copyright_line" and _SITE_COPYRIGHT.search(text) is not None
+        or proposal.rule == "copyright_line" and is_site_notice(text)
 
 
 def _article_end(first: int, last: int, texts: list[str], residual: list[str], whole: list,

@@ -76,19 +76,20 @@ _WEB = re.compile(
 _KEYS = ("cook", "consent", "gdpr", "dsgvo", "privacy", "datenschutz", "confidentialit", "privacidad", "prywatno")
 # Every _NAMES_TERMS match holds one of these (lower case).
 _TERMS_KEYS = ("terms", "bedingungen", "agb", "términos", "condiciones", "conditions", "termini", "termos", "voorwaarden", "regulamin")
+_GATE_KEYS = _KEYS + _TERMS_KEYS
 
 
 def _may_name_cookies(low: str) -> bool:
-    """False only where _COOKIE and _NAMES_TERMS cannot match: none of _KEYS and _TERMS_KEYS in
-    `low`, the line's gate text (Line.lower)."""
-    return any(key in low for key in _KEYS) or any(key in low for key in _TERMS_KEYS)
+    """False only where _COOKIE and _NAMES_TERMS cannot match: none of _GATE_KEYS in `low`, the
+    line's gate text (Line.lower)."""
+    return any(key in low for key in _GATE_KEYS)
 
 
 def _names_cookies():
     """_may_name_cookies over the lines frame (newsclean.cleaners.engine.rule_conditions)."""
     import polars as pl
 
-    return pl.col("lower").str.contains_any(list(_KEYS + _TERMS_KEYS))
+    return pl.col("lower").str.contains_any(list(_GATE_KEYS))
 
 
 NOTICE_MAX_WORDS = 60  # a consent notice is a paragraph; a longer one is prose about cookies

@@ -92,7 +92,23 @@ _SIGN = re.compile(r"^(?:copyright\s*)?©", re.I)  # the sign itself: "(c)" also
 # The Associated Press", "Copyright Example Media Group").
 _COPYRIGHT_HEADLINE = re.compile(r"^copyright\s+(?-i:[A-Z])", re.I)
 _NOTICE_MARK = re.compile(r"©|\(c\)|\d|@|" + RIGHTS_RESERVED, re.I)
+# a headline's small words; not shape.STOP_WORDS, whose "by" and "of" a notice writes too ("Copyright
+# Example - Powered by Invision", "Copyright of the Example Times")
 _SENTENCE_WORD = re.compile(r"\s(?:in|on|for|to|with|a|an|and|the|is|are|how|what|why|vs\.?)\s")
+
+
+# The site's own notice among copyright lines: dated or reserving rights ("© 2025 Example Inc.",
+# "Copyright © 2025 …", "© Example 2025", "All rights reserved"), not a picture's "© Getty Images".
+_SITE_NOTICE = re.compile(
+    r"^(?:copyright\s*)?(?:©|\(c\))?\s*(?:copyright\s*)?(?:19|20)\d{2}\b"
+    r"|^\S+(?:\s+\S+){0,4}\s+(?:19|20)\d{2}(?:\s*[-–]\s*(?:19|20)?\d{2})?\.?$"  # the year ends a short notice
+    r"|" + RIGHTS_RESERVED, re.I)
+
+
+def is_site_notice(text: str) -> bool:
+    """A copyright line that is the site's own notice (_SITE_NOTICE): it closes a page's article
+    (newsclean.cleaners.decide), where a picture's credit does not."""
+    return _SITE_NOTICE.search(text) is not None
 
 
 @starts_with(_COPYRIGHT, _REPRINT_NOTICE)
